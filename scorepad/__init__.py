@@ -1,0 +1,79 @@
+"""scorepad: the Canasta score keeper and rules checker for a phone on the card table."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, render_template
+from flask_wtf import CSRFProtect
+
+csrf = CSRFProtect()
+
+
+def _resource_root() -> Path:
+    """Where templates/ and static/ live: the checkout, or inside the installed package."""
+    package = Path(__file__).resolve().parent
+    for root in (package.parent, package):
+        if (root / "templates").is_dir() and (root / "static").is_dir():
+            return root
+    return package.parent
+
+
+def _instance_secret(instance: Path) -> str:
+    """A secret key generated once into the instance folder, never written in the repo."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; a mapping passed in (as tests do) wins over the environment."""
+    root = _resource_root()
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(root / "templates"),
+        static_folder=str(root / "static"),
+    )
+    instance = Path(app.instance_path)
+    app.config.from_mapping(DATABASE=str(instance / "scorepad.db"))
+    if config is None:
+        app.config.from_prefixed_env()  # FLASK_SECRET_KEY, FLASK_DATABASE, ...
+    else:
+        app.config.update(config)
+    instance.mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(instance)
+
+    from . import api, db
+
+    db.init_app(app)
+    csrf.init_app(app)
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)
+    _register_pages(app)
+
+    @app.errorhandler(404)
+    def not_found(error):
+        return render_template("errors/404.html"), 404
+
+    return app
+
+
+def _register_pages(app: Flask) -> None:
+    """The HTML blueprints, each added as it is built."""
+    import importlib
+
+    for name in ("matches", "checker", "exports"):
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+            continue
+        app.register_blueprint(module.bp)

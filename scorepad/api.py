@@ -1,0 +1,142 @@
+"""The JSON API, version 1 (shared/spec/API.md): JSON in, JSON out, errors as the spec says.
+
+Every answer comes from the rules core; this module only reads bodies and shapes replies.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from . import canasta
+from .canasta import InvalidError, Match, Violation
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+class BadJSON(Exception):
+    """A body that is not JSON at all: answered with 400."""
+
+
+def read_body() -> dict[str, Any]:
+    """The request's JSON object.
+
+    :raises BadJSON: when the body does not parse.
+    :raises InvalidError: when it parses but is not an object.
+    """
+    try:
+        body = json.loads(request.get_data(cache=False) or b"")
+    except (ValueError, RecursionError) as error:
+        raise BadJSON(f"The body is not valid JSON: {error}.") from None
+    if not isinstance(body, dict):
+        raise InvalidError(
+            [Violation("body-not-object", 'The body is a JSON object, e.g. {"variant": "classic", "hands": [...]}.')]
+        )
+    return body
+
+
+@bp.errorhandler(BadJSON)
+def bad_json(error: BadJSON) -> tuple[Response, int]:
+    return jsonify(errors=[{"field": "", "message": str(error)}]), 400
+
+
+@bp.errorhandler(InvalidError)
+def invalid(error: InvalidError) -> tuple[Response, int]:
+    return errors_response(error.violations)
+
+
+def errors_response(violations: list[Violation]) -> tuple[Response, int]:
+    return jsonify(errors=[{"field": v.field, "message": v.message} for v in violations]), 422
+
+
+@bp.errorhandler(404)
+def not_found(error: Exception) -> tuple[Response, int]:
+    return jsonify(errors=[{"field": "", "message": "There is nothing at this address."}]), 404
+
+
+@bp.errorhandler(405)
+def wrong_method(error: Exception) -> tuple[Response, int]:
+    return jsonify(errors=[{"field": "", "message": "This address does not take that method."}]), 405
+
+
+def variant_document(variant: canasta.Variant) -> dict[str, Any]:
+    """A preset as ``GET /api/v1/variants`` lists it."""
+    return {
+        "id": variant.key,
+        "name": variant.name,
+        "summary": variant.summary,
+        "players": variant.players,
+        "sides": variant.sides,
+        "side_names": list(variant.side_names),
+        "target": variant.target,
+        "canastas_to_go_out": variant.canastas_to_go_out,
+        "canastas": {key: kind.bonus for key, kind in variant.canasta_kinds.items()},
+        "special_hands": dict(variant.special_hands),
+        "options": [
+            {
+                "id": option_id,
+                "label": variant.option_spec(option_id).label,
+                "help": variant.option_spec(option_id).help,
+                "default": getattr(variant, option_id),
+                "allowed": variant.option_spec(option_id).allowed(),
+            }
+            for option_id in variant.option_ids
+        ],
+    }
+
+
+@bp.get("/variants")
+def variants() -> Response:
+    """Every preset with its options."""
+    return jsonify(variants=[variant_document(v) for v in canasta.VARIANTS.values()])
+
+
+def match_document(match: Match) -> dict[str, Any]:
+    """The scored match as ``POST /api/v1/score`` answers it."""
+    document: dict[str, Any] = {
+        "variant": match.variant.key,
+        "hands": [
+            {
+                "scores": list(result.scores),
+                "totals": list(result.totals),
+                "minimums": list(result.minimums),
+                "breakdown": [side.to_dict() for side in result.sides],
+                **(
+                    {"warnings": [{"field": w.field, "message": w.message} for w in result.warnings]}
+                    if result.warnings
+                    else {}
+                ),
+            }
+            for result in match.results
+        ],
+        "totals": list(match.totals),
+        "next_minimums": list(match.next_minimums),
+        "game_over": match.is_finished,
+        "winner": match.winner,
+    }
+    if match.is_tie:
+        document["tie"] = True
+    if match.settlement:
+        document["settlement"] = match.settlement
+    return document
+
+
+@bp.post("/score")
+def score() -> Response:
+    """Score a sequence of hands of one match, statelessly."""
+    body = read_body()
+    problems = []
+    variant = body.get("variant")
+    if not isinstance(variant, str):
+        problems.append(Violation("variant-missing", 'Name the variant, e.g. "classic".', "variant"))
+    hands = body.get("hands", [])
+    if not isinstance(hands, list):
+        problems.append(Violation("hands-not-list", 'Hands are a list of {"entries": [...]} objects.', "hands"))
+    unknown = sorted(set(body) - {"variant", "options", "hands", "starting_totals"})
+    problems += [Violation("unknown-field", f"'{name}' is not a field of a score request.", name) for name in unknown]
+    if problems:
+        raise InvalidError(problems)
+    match = canasta.score_match(variant, hands, body.get("options"), body.get("starting_totals"))
+    return jsonify(match_document(match))

@@ -1,0 +1,63 @@
+"""The rules core: pure Python, standard library only (tests/test_architecture.py enforces it).
+
+Everything scorepad knows about Canasta lives here: cards, variants and their house rules,
+hand entries and what makes them impossible, scoring, matches, and the rules checker. The web
+pages, the JSON API, storage and export only call it.
+
+>>> match = score_match("classic", [{"entries": [
+...     {"melded_points": 620, "canastas": {"natural": 1}, "went_out": True},
+...     {"melded_points": 260, "hand_points": 95}]}])
+>>> match.totals
+(1220, 165)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import Card, CardError, Decks, parse_card, parse_cards
+from .entries import Entry, Hand, check_hand, hand_warnings
+from .match import HandResult, Match, settle
+from .scoring import Part, SideScore, score_hand
+from .variants import (
+    OPTIONS,
+    VARIANTS,
+    Option,
+    OptionError,
+    UnknownVariantError,
+    Variant,
+    find_variant,
+    rules_for,
+)
+from .violations import InvalidError, Violation
+
+
+def score_match(
+    variant: str,
+    hands: Sequence[Any],
+    options: Mapping[str, Any] | None = None,
+    starting_totals: Sequence[int] | None = None,
+) -> Match:
+    """Score hands given as API dicts: the one call the JSON API and imports need.
+
+    :raises InvalidError: with every problem, fields as API.md paths (``hands[0].entries[1]...``).
+    """
+    rules = rules_for(variant, options)
+    parsed, problems = [], []
+    for index, data in enumerate(hands):
+        try:
+            parsed.append(Hand.from_dict(data))
+        except InvalidError as error:
+            problems += [v.under(f"hands[{index}]") for v in error.violations]
+    if problems:
+        raise InvalidError(problems)
+    return Match.validated(rules, parsed, starting_totals)
+
+
+__all__ = [
+    "OPTIONS", "VARIANTS", "Card", "CardError", "Decks", "Entry", "Hand", "HandResult",
+    "InvalidError", "Match", "Option", "OptionError", "Part", "SideScore", "UnknownVariantError",
+    "Variant", "Violation", "check_hand", "find_variant", "hand_warnings", "parse_card",
+    "parse_cards", "rules_for", "score_hand", "score_match", "settle",
+]  # fmt: skip

@@ -1,0 +1,726 @@
+"""Entries: what each side reports when a hand ends, and what makes a report impossible.
+
+An :class:`Entry` holds the facts players count at the table (API.md "ENTRY"); a :class:`Hand`
+holds one entry per side. :func:`check_hand` returns every reason a hand cannot be scored
+(RULES.md section 6), and :func:`hand_warnings` what is merely unlikely.
+
+>>> from scorepad.canasta import VARIANTS
+>>> hand = Hand.from_dict({"entries": [{"melded_points": 600, "canastas": {"natural": 1},
+...                                     "went_out": True}, {"hand_points": 45}]})
+>>> check_hand(hand, VARIANTS["classic"])
+[]
+>>> [v.code for v in check_hand(hand, VARIANTS["classic-2p"])]
+['went-out-without-canastas']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .cards import NATURAL_RANKS, CardError, card_class_name, counts_value
+from .variants import Variant
+from .violations import InvalidError, Violation
+
+POINT_FIELDS = ("melded_points", "hand_points", "penalty_points")
+COUNT_FIELDS = ("red_threes", "black_threes", "black_threes_in_hand", "restored_piles")
+FLAG_FIELDS = ("went_out", "concealed")
+CARD_FIELDS = {"melded_cards": "melded_points", "hand_cards": "hand_points"}
+ENTRY_FIELDS = (
+    *POINT_FIELDS[:2], "canastas", "red_threes", "black_threes", "black_threes_in_hand",
+    "went_out", "concealed", "special_hand", "incomplete", "held_sets", "penalty_points",
+    "restored_piles", *CARD_FIELDS,
+)  # fmt: skip
+
+# The least a set kept in hand (three of the rank) is worth, for checking hand points.
+HELD_SET_POINTS = {"sevens": 15, "aces": 60}
+# The least an unfinished meld of a special kind is worth (three of it).
+INCOMPLETE_POINTS = {"sevens": 15, "aces": 60, "wild": 60}
+BLACK_THREE_MELDS = (0, 3, 4)  # classic: a meld of three or four black threes, going out
+
+
+def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
+    return MappingProxyType({key: count for key, count in mapping.items() if count})
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One side's report for one hand; points are card values, counts are cards."""
+
+    melded_points: int = 0
+    hand_points: int = 0
+    canastas: Mapping[str, int] = field(default_factory=dict)
+    red_threes: int = 0
+    black_threes: int = 0
+    black_threes_in_hand: int = 0
+    went_out: bool = False
+    concealed: bool = False
+    special_hand: str | None = None
+    incomplete: tuple[str, ...] = ()
+    held_sets: Mapping[str, int] = field(default_factory=dict)
+    penalty_points: int = 0
+    restored_piles: int = 0
+    melded_cards: Mapping[str, int] | None = None  # when the side counted cards, not points
+    hand_cards: Mapping[str, int] | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("canastas", "held_sets"):
+            object.__setattr__(self, name, _frozen(getattr(self, name)))
+        for name, points in CARD_FIELDS.items():
+            counts = getattr(self, name)
+            if counts is not None:
+                object.__setattr__(self, name, _frozen(counts))
+                object.__setattr__(self, points, counts_value(counts))
+
+    @property
+    def canasta_count(self) -> int:
+        return sum(self.canastas.values())
+
+    @property
+    def has_melded(self) -> bool:
+        """Whether the side laid down any meld this hand (red threes are not melds)."""
+        return self.melded_points > 0 or self.canasta_count > 0
+
+    @property
+    def has_gone_out(self) -> bool:
+        """A special hand is itself a way of going out."""
+        return self.went_out or self.special_hand is not None
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Entry:
+        """Read an API ENTRY object.
+
+        :raises InvalidError: listing every field that is of the wrong type or out of range.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidError([Violation("entry-not-object", "Each entry is an object of fields.")])
+        problems: list[Violation] = []
+        values: dict[str, Any] = {}
+        for name in data:
+            if name not in ENTRY_FIELDS:
+                problems.append(
+                    Violation(
+                        "unknown-field",
+                        f"'{name}' is not an entry field. Known fields: {', '.join(ENTRY_FIELDS)}.",
+                        str(name),
+                    )
+                )
+        for name in POINT_FIELDS:
+            if name in data:
+                values[name] = _points(data[name], name, problems)
+        for name in COUNT_FIELDS:
+            if name in data:
+                values[name] = _count(data[name], name, problems)
+        for name in FLAG_FIELDS:
+            if name in data:
+                if isinstance(data[name], bool):
+                    values[name] = data[name]
+                else:
+                    problems.append(Violation("not-a-flag", f"{_label(name)} is true or false.", name))
+        for name in ("canastas", "held_sets"):
+            if name in data:
+                values[name] = _count_map(data[name], name, problems)
+        for name, points in CARD_FIELDS.items():
+            if name in data:
+                if points in data:
+                    problems.append(
+                        Violation("points-and-cards", f"Give either {points} or {name} for this pile, not both.", name)
+                    )
+                values[name] = _card_counts(data[name], name, problems)
+        if "special_hand" in data and data["special_hand"] is not None:
+            if isinstance(data["special_hand"], str):
+                values["special_hand"] = data["special_hand"]
+            else:
+                problems.append(
+                    Violation("not-text", 'The special hand is named as text, e.g. "pairs".', "special_hand")
+                )
+        if "incomplete" in data:
+            values["incomplete"] = _kind_list(data["incomplete"], problems)
+        if problems:
+            raise InvalidError(problems)
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The API ENTRY for this report, leaving out what is zero or empty."""
+        out: dict[str, Any] = {}
+        for name, points in (("melded_cards", "melded_points"), ("hand_cards", "hand_points")):
+            counts = getattr(self, name)
+            if counts is not None:
+                out[name] = dict(counts)
+            elif getattr(self, points):
+                out[points] = getattr(self, points)
+        for name in ("canastas", "held_sets"):
+            if getattr(self, name):
+                out[name] = dict(getattr(self, name))
+        for name in (*COUNT_FIELDS, *FLAG_FIELDS, "penalty_points", "special_hand"):
+            if getattr(self, name):
+                out[name] = getattr(self, name)
+        if self.incomplete:
+            out["incomplete"] = list(self.incomplete)
+        return out
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand of a match: an entry per side, and for three players who partnered."""
+
+    entries: tuple[Entry, ...]
+    partnership: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "entries", tuple(self.entries))
+        if self.partnership is not None:
+            object.__setattr__(self, "partnership", tuple(self.partnership))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Hand:
+        """Read an API hand object: ``{"entries": [...], "partnership": [i, j]}``.
+
+        :raises InvalidError: with every problem, fields relative to the hand.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidError([Violation("hand-not-object", "Each hand is an object with its entries.")])
+        problems: list[Violation] = []
+        unknown = [name for name in data if name not in ("entries", "partnership")]
+        for name in unknown:
+            problems.append(
+                Violation("unknown-field", f"'{name}' is not a hand field; use entries and partnership.", str(name))
+            )
+        raw = data.get("entries")
+        entries = []
+        if not isinstance(raw, list) or not raw:
+            problems.append(Violation("entries-missing", "Give one entry per side in 'entries'.", "entries"))
+        else:
+            for index, item in enumerate(raw):
+                try:
+                    entries.append(Entry.from_dict(item))
+                except InvalidError as error:
+                    problems.extend(v.under(f"entries[{index}]") for v in error.violations)
+        partnership = data.get("partnership")
+        if partnership is not None:
+            if not (
+                isinstance(partnership, list)
+                and len(partnership) == 2
+                and all(isinstance(i, int) and not isinstance(i, bool) for i in partnership)
+            ):
+                problems.append(
+                    Violation(
+                        "bad-partnership", "A partnership names two players by their index, e.g. [0, 2].", "partnership"
+                    )
+                )
+                partnership = None
+        if problems:
+            raise InvalidError(problems)
+        return cls(tuple(entries), tuple(partnership) if partnership else None)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"entries": [entry.to_dict() for entry in self.entries]}
+        if self.partnership:
+            out["partnership"] = list(self.partnership)
+        return out
+
+    def units(self) -> list[tuple[int, ...]]:
+        """The groups that score together: the partnership, and every other side alone."""
+        if self.partnership is None:
+            return [(index,) for index in range(len(self.entries))]
+        first, second = sorted(self.partnership)
+        rest = [(index,) for index in range(len(self.entries)) if index not in (first, second)]
+        return [(first, second), *rest]
+
+    def pooled(self, unit: Iterable[int]) -> Entry:
+        """Partners' entries combined into one (melds, canastas, hand cards, going out)."""
+        members = [self.entries[index] for index in unit]
+        if len(members) == 1:
+            return members[0]
+        canastas: Counter[str] = Counter()
+        held: Counter[str] = Counter()
+        for entry in members:
+            canastas.update(entry.canastas)
+            held.update(entry.held_sets)
+        return Entry(
+            melded_points=sum(e.melded_points for e in members),
+            hand_points=sum(e.hand_points for e in members),
+            canastas=canastas,
+            red_threes=sum(e.red_threes for e in members),
+            black_threes=sum(e.black_threes for e in members),
+            black_threes_in_hand=sum(e.black_threes_in_hand for e in members),
+            went_out=any(e.went_out for e in members),
+            concealed=any(e.concealed for e in members),
+            incomplete=tuple(sorted({kind for e in members for kind in e.incomplete})),
+            held_sets=held,
+            penalty_points=sum(e.penalty_points for e in members),
+            restored_piles=sum(e.restored_piles for e in members),
+        )
+
+
+# --- reading values --------------------------------------------------------------------------
+def _label(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def _whole(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e12:
+        return int(value)
+    return None
+
+
+def _count(value: Any, name: str, problems: list[Violation]) -> int:
+    number = _whole(value)
+    if number is None:
+        problems.append(Violation("not-a-number", f"{_label(name)} is a whole number.", name))
+        return 0
+    if number < 0:
+        problems.append(Violation("negative", f"{_label(name)} cannot be negative.", name))
+        return 0
+    if number > 10_000:
+        problems.append(Violation("too-large", f"{_label(name)} of {number} is more than any hand holds.", name))
+        return 0
+    return number
+
+
+def _points(value: Any, name: str, problems: list[Violation]) -> int:
+    before = len(problems)
+    number = _count(value, name, problems)
+    if len(problems) == before and number % 5:
+        problems.append(
+            Violation(
+                "not-multiple-of-5",
+                f"{_label(name)} must be a multiple of 5: every card is "
+                f"worth 5, 10, 20 or 50, so {number} cannot be right.",
+                name,
+            )
+        )
+    return number
+
+
+def _count_map(value: Any, name: str, problems: list[Violation]) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        problems.append(Violation("not-object", f"{_label(name)} is an object of kind: count.", name))
+        return {}
+    return {str(key): _count(count, f"{name}.{key}", problems) for key, count in value.items()}
+
+
+def _card_counts(value: Any, name: str, problems: list[Violation]) -> dict[str, int]:
+    counts = _count_map(value, name, problems)
+    out: dict[str, int] = {}
+    for key, count in counts.items():
+        try:
+            canonical = card_class_name(key)
+        except CardError as error:
+            problems.append(Violation("unknown-card-class", str(error), f"{name}.{key}"))
+            continue
+        out[canonical] = out.get(canonical, 0) + count
+    return out
+
+
+def _kind_list(value: Any, problems: list[Violation]) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(kind, str) for kind in value):
+        problems.append(Violation("not-list", 'Incomplete is a list of kinds, e.g. ["sevens"].', "incomplete"))
+        return ()
+    if len(set(value)) != len(value):
+        problems.append(
+            Violation(
+                "repeated-incomplete",
+                "Each kind is listed once in incomplete: a side has only one meld of each kind.",
+                "incomplete",
+            )
+        )
+    return tuple(value)
+
+
+# --- impossible hands ----------------------------------------------------------------------
+def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
+    """Return every reason this hand cannot be scored under ``variant``; empty means it can."""
+    if len(hand.entries) != variant.sides:
+        return [
+            Violation(
+                "wrong-number-of-entries",
+                f"{variant.name} has {variant.sides} sides, so a hand has "
+                f"{variant.sides} entries, not {len(hand.entries)}.",
+                "entries",
+            )
+        ]
+    problems = _check_partnership(hand, variant)
+    if problems:
+        return problems
+    for index, entry in enumerate(hand.entries):
+        problems += [v.under(f"entries[{index}]") for v in _check_entry(entry, variant, index)]
+    for unit in hand.units():
+        where = f"entries[{unit[0]}]"
+        problems += [v.under(where) for v in _check_side(hand.pooled(unit), variant, len(unit) > 1)]
+    problems += _check_table(hand, variant)
+    return problems
+
+
+def hand_warnings(hand: Hand, variant: Variant) -> list[Violation]:
+    """What is possible but unlikely, worth a second look before saving."""
+    warnings = []
+    for index, entry in enumerate(hand.entries):
+        if not entry.has_melded and not entry.hand_points and not entry.has_gone_out:
+            name = variant.side_names[index] if index < len(variant.side_names) else f"Side {index + 1}"
+            warnings.append(
+                Violation(
+                    "nothing-entered",
+                    f"{name} has no melds and no cards left in hand: is that right?",
+                    f"entries[{index}]",
+                )
+            )
+    return warnings
+
+
+def _check_partnership(hand: Hand, variant: Variant) -> list[Violation]:
+    if hand.partnership is None:
+        return []
+    if not variant.temporary_partnerships:
+        return [
+            Violation(
+                "partnership-not-in-variant",
+                f"{variant.name} has fixed sides; only three-player canasta names a partnership per hand.",
+                "partnership",
+            )
+        ]
+    first, second = hand.partnership
+    if first == second or not all(0 <= i < variant.sides for i in hand.partnership):
+        return [
+            Violation(
+                "bad-partnership",
+                f"A partnership is two different players, numbered 0 to {variant.sides - 1}.",
+                "partnership",
+            )
+        ]
+    return []
+
+
+def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Rules about one player's or side's own entry."""
+    problems = []
+    kinds = variant.canasta_kinds
+    for kind in entry.canastas:
+        if kind not in kinds:
+            problems.append(
+                Violation(
+                    "unknown-canasta-kind",
+                    f"{variant.name} has no '{kind}' canastas; its kinds are {', '.join(kinds)}.",
+                    f"canastas.{kind}",
+                )
+            )
+    specials = dict(variant.special_hands)
+    if entry.special_hand is not None and entry.special_hand not in specials:
+        known = f"Its special hands are {', '.join(specials)}." if specials else "It has no special hands."
+        problems.append(
+            Violation(
+                "unknown-special-hand",
+                f"{variant.name} has no special hand '{entry.special_hand}'. {known}",
+                "special_hand",
+            )
+        )
+    penalised = variant.incomplete_penalties
+    for kind in entry.incomplete:
+        if kind not in penalised:
+            known = f"only {', '.join(penalised)}" if penalised else "none"
+            problems.append(
+                Violation(
+                    "unknown-incomplete-kind",
+                    f"{variant.name} has no penalty for an unfinished '{kind}' meld ({known}).",
+                    "incomplete",
+                )
+            )
+    held = dict(variant.held_set_penalties)
+    players = variant.players_per_side[index]
+    for kind, count in entry.held_sets.items():
+        if kind not in held:
+            problems.append(
+                Violation(
+                    "unknown-held-set", f"{variant.name} has no penalty for '{kind}' kept in hand.", f"held_sets.{kind}"
+                )
+            )
+        elif count > players:
+            problems.append(
+                Violation(
+                    "too-many-held-sets",
+                    f"Only {players} players on this side can each hold a set of {kind}; {count} entered.",
+                    f"held_sets.{kind}",
+                )
+            )
+    if entry.concealed and not entry.went_out:
+        problems.append(
+            Violation(
+                "concealed-without-going-out",
+                "Concealed is only for the side that went out: tick went out too, or untick concealed.",
+                "concealed",
+            )
+        )
+    if entry.concealed and variant.concealed is None:
+        problems.append(
+            Violation("no-concealed-bonus", f"{variant.name} has no bonus for going out concealed.", "concealed")
+        )
+    if entry.red_threes > variant.deck.red_threes:
+        problems.append(
+            Violation(
+                "too-many-red-threes",
+                f"Only {variant.deck.red_threes} red threes exist in a "
+                f"{variant.decks}-deck game; {entry.red_threes} entered.",
+                "red_threes",
+            )
+        )
+    if entry.went_out and players == 1 and entry.hand_points:
+        problems.append(
+            Violation(
+                "went-out-with-cards",
+                "The player who went out has no cards left, so their cards in hand are 0.",
+                "hand_points",
+            )
+        )
+    if entry.black_threes_in_hand * 5 > entry.hand_points:
+        problems.append(
+            Violation(
+                "black-threes-exceed-hand",
+                f"{entry.black_threes_in_hand} black threes in "
+                f"hand are worth {entry.black_threes_in_hand * 5} points, more than the "
+                f"{entry.hand_points} entered for cards in hand.",
+                "black_threes_in_hand",
+            )
+        )
+    held_points = sum(HELD_SET_POINTS.get(kind, 0) * count for kind, count in entry.held_sets.items())
+    if held_points > entry.hand_points:
+        problems.append(
+            Violation(
+                "held-sets-exceed-hand",
+                f"The sets kept in hand are worth at least "
+                f"{held_points} points, more than the {entry.hand_points} entered for cards "
+                "in hand.",
+                "held_sets",
+            )
+        )
+    if entry.hand_cards and entry.black_threes_in_hand > entry.hand_cards.get("black3", 0):
+        problems.append(
+            Violation(
+                "black-threes-not-counted",
+                "Black threes in hand must also be counted among the hand's cards (black3).",
+                "black_threes_in_hand",
+            )
+        )
+    return problems
+
+
+def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
+    """Rules about a scoring side as a whole (partners pooled in three-player canasta)."""
+    problems = []
+    who = "This partnership" if partnership else "This side"
+    kinds = variant.canasta_kinds
+    if entry.special_hand is not None:
+        if entry.has_melded or entry.black_threes:
+            problems.append(
+                Violation(
+                    "special-hand-with-melds",
+                    "A special hand is the side's only meld: leave melded points and canastas empty.",
+                    "special_hand",
+                )
+            )
+        if entry.incomplete:
+            problems.append(
+                Violation(
+                    "special-hand-with-melds",
+                    "A side that went out with a special hand has no unfinished melds.",
+                    "incomplete",
+                )
+            )
+        return problems
+    if entry.went_out:
+        problems += _check_going_out(entry, variant, who)
+    needed = sum(kinds[kind].min_points * count for kind, count in entry.canastas.items() if kind in kinds)
+    needed += sum(INCOMPLETE_POINTS.get(kind, 0) for kind in entry.incomplete)
+    needed += 0 if variant.black_threes_scored else 5 * entry.black_threes
+    if entry.melded_points < needed:
+        problems.append(
+            Violation(
+                "melded-points-too-low",
+                f"{who}'s canastas and melds hold at least {needed} "
+                f"points of cards, but melded points are {entry.melded_points}. (A natural "
+                "canasta holds at least 35, a mixed one at least 50.)",
+                "melded_points",
+            )
+        )
+    rank_kinds = [kind for kind in entry.canastas if kind in kinds and kinds[kind].naturals and kind != "sequence"]
+    if sum(entry.canastas[kind] for kind in rank_kinds) > len(NATURAL_RANKS):
+        problems.append(
+            Violation(
+                "too-many-canastas",
+                f"A side has one meld per rank, so at most {len(NATURAL_RANKS)} canastas of ranks.",
+                "canastas",
+            )
+        )
+    for kind in entry.canastas:
+        rank = kinds[kind].rank if kind in kinds else None
+        if rank and (entry.canastas[kind] > 1 or kind in entry.incomplete):
+            problems.append(
+                Violation(
+                    "one-meld-per-rank",
+                    f"A side has only one meld of {kind}, so it cannot "
+                    f"have {entry.canastas[kind]} canastas of {kind}"
+                    f"{' and an unfinished one' if kind in entry.incomplete else ''}.",
+                    f"canastas.{kind}",
+                )
+            )
+    if not variant.black_threes_scored and entry.black_threes:
+        if entry.black_threes not in BLACK_THREE_MELDS:
+            problems.append(
+                Violation(
+                    "black-three-meld-size", "Black threes are melded as a group of three or four.", "black_threes"
+                )
+            )
+        if not entry.went_out:
+            problems.append(
+                Violation(
+                    "black-threes-without-going-out",
+                    "Black threes can only be melded by the player going out.",
+                    "black_threes",
+                )
+            )
+    return problems
+
+
+def _check_going_out(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    count = entry.canasta_count
+    needed = variant.canastas_to_go_out
+    problems = []
+    if count < needed:
+        problems.append(
+            Violation(
+                "went-out-without-canastas",
+                f"Going out needs {needed} completed "
+                f"canasta{'s' if needed > 1 else ''} in {variant.name}; {who.lower()} has "
+                f"{count}.",
+                "went_out",
+            )
+        )
+    kind = variant.going_out_needs_kind
+    if kind and not entry.canastas.get(kind):
+        label = variant.canasta_kinds[kind].label.lower()
+        problems.append(
+            Violation(
+                "went-out-without-kind",
+                f"Going out in {variant.name} needs one {label} among the canastas.",
+                "went_out",
+            )
+        )
+    if variant.tough_end and count < 2 and (variant.sequences or not entry.canastas.get("natural")):
+        rule = "two canastas" if variant.sequences else "two canastas or one natural canasta"
+        problems.append(Violation("tough-end", f"Tough end: going out needs {rule}.", "went_out"))
+    return problems
+
+
+def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
+    """Rules across all sides: one goes out, and the decks hold everything entered."""
+    problems = []
+    deck = variant.deck
+    entries = hand.entries
+    out = [index for index, entry in enumerate(entries) if entry.has_gone_out]
+    if len(out) > 1:
+        problems.append(
+            Violation(
+                "two-sides-went-out",
+                "Only one player goes out in a hand, but entries "
+                f"{' and '.join(str(i) for i in out)} both say they went out.",
+                "entries",
+            )
+        )
+    red = sum(entry.red_threes for entry in entries)
+    if red > deck.red_threes:
+        problems.append(
+            Violation(
+                "too-many-red-threes",
+                f"Only {deck.red_threes} red threes exist in a "
+                f"{variant.decks}-deck game; {red} entered across all sides.",
+                "entries",
+            )
+        )
+    black = sum(entry.black_threes + entry.black_threes_in_hand for entry in entries)
+    if black > deck.black_threes:
+        problems.append(
+            Violation(
+                "too-many-black-threes",
+                f"Only {deck.black_threes} black threes exist in a "
+                f"{variant.decks}-deck game; {black} entered across all sides.",
+                "entries",
+            )
+        )
+    limit = deck.points + (5 * deck.red_threes if variant.threes_in_hand_count else 0)
+    points = sum(entry.melded_points + entry.hand_points for entry in entries)
+    if points > limit:
+        problems.append(
+            Violation(
+                "too-many-points",
+                f"All the cards of {variant.decks} decks are worth {limit} "
+                f"points, but {points} were entered across all sides.",
+                "entries",
+            )
+        )
+    counted: Counter[str] = Counter()
+    for entry in entries:
+        counted.update(entry.melded_cards or {})
+        counted.update(entry.hand_cards or {})
+    for card_class, seen in counted.items():
+        if seen > deck.holds(card_class):
+            problems.append(
+                Violation(
+                    "too-many-cards",
+                    f"{variant.decks} decks hold {deck.holds(card_class)} "
+                    f"cards of class {card_class}; {seen} were counted.",
+                    "entries",
+                )
+            )
+    problems += _check_canasta_cards(hand, variant)
+    return problems
+
+
+def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
+    """The decks must hold enough cards for every canasta entered, on all sides together."""
+    deck = variant.deck
+    kinds = variant.canasta_kinds
+    need: Counter[str] = Counter()
+    per_rank: Counter[str] = Counter()
+    for entry in hand.entries:
+        for kind, count in entry.canastas.items():
+            if kind in kinds:
+                spec = kinds[kind]
+                need.update(
+                    {
+                        "naturals": spec.naturals * count,
+                        "wilds": spec.wilds * count,
+                        "jokers": spec.jokers * count,
+                        "twos": spec.twos * count,
+                    }
+                )
+                if spec.rank:
+                    per_rank[spec.rank] += spec.naturals * count
+    have = {"naturals": deck.natural_cards, "wilds": deck.wild_cards, "jokers": deck.jokers, "twos": deck.twos}
+    words = {"naturals": "natural cards", "wilds": "wild cards", "jokers": "jokers", "twos": "twos"}
+    problems = [
+        Violation(
+            "too-many-canastas",
+            f"The canastas entered need at least {need[sort]} {words[sort]}, but "
+            f"{variant.decks} decks hold {have[sort]}.",
+            "entries",
+        )
+        for sort in have
+        if need[sort] > have[sort]
+    ]
+    for rank, cards in per_rank.items():
+        if cards > deck.per_rank:
+            problems.append(
+                Violation(
+                    "too-many-canastas",
+                    f"The canastas entered need {cards} cards of rank {rank},"
+                    f" but {variant.decks} decks hold {deck.per_rank}.",
+                    "entries",
+                )
+            )
+    return problems

@@ -1,0 +1,185 @@
+"""A match: hands in order, running totals, minimums, game end and the winner.
+
+>>> from scorepad.canasta import VARIANTS, Entry, Hand
+>>> hand = Hand((Entry(melded_points=620, canastas={"natural": 1}, went_out=True),
+...              Entry(melded_points=260, hand_points=95)))
+>>> match = Match(VARIANTS["classic"], (hand,))
+>>> match.totals, match.next_minimums, match.is_finished
+((1220, 165), (50, 50), False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from .entries import Hand, check_hand, hand_warnings
+from .scoring import SideScore, score_hand
+from .variants import Variant
+from .violations import InvalidError, Violation
+
+SETTLEMENT_UNIT = 100  # Bicycle: totals are settled to the nearest hundred, 50 counting up
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One scored hand with the state of the match around it."""
+
+    number: int  # 1-based, as on the score sheet
+    hand: Hand
+    sides: tuple[SideScore, ...]
+    minimums: tuple[int, ...]  # the initial-meld minimum each side needed in this hand
+    totals: tuple[int, ...]  # running totals after this hand
+    warnings: tuple[Violation, ...] = ()
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(side.score for side in self.sides)
+
+
+def settle(total: int) -> int:
+    """A final total rounded to the nearest hundred, 50 rounding away from zero.
+
+    >>> settle(5150), settle(5149), settle(-150), settle(-149)
+    (5200, 5100, -200, -100)
+    """
+    sign = -1 if total < 0 else 1
+    return sign * ((abs(total) + SETTLEMENT_UNIT // 2) // SETTLEMENT_UNIT * SETTLEMENT_UNIT)
+
+
+@dataclass(frozen=True)
+class Match:
+    """Hands of one match under one set of rules; everything else is derived from them.
+
+    :raises InvalidError: (from :meth:`validated`) for hands that cannot be scored.
+    """
+
+    variant: Variant
+    hands: tuple[Hand, ...] = ()
+    starting_totals: tuple[int, ...] | None = None
+
+    @classmethod
+    def validated(cls, variant: Variant, hands: Sequence[Hand], starting_totals: Sequence[int] | None = None) -> Match:
+        """Build a match, refusing it whole with every problem in every hand."""
+        match = cls(variant, tuple(hands), tuple(starting_totals) if starting_totals is not None else None)
+        problems = match.problems()
+        if problems:
+            raise InvalidError(problems)
+        return match
+
+    def problems(self) -> list[Violation]:
+        """Every reason this match cannot be scored, fields pointing at ``hands[i]``."""
+        problems = self._start_problems()
+        if problems:
+            return problems
+        finished_after = None
+        totals = self.start
+        for index, hand in enumerate(self.hands):
+            where = f"hands[{index}]"
+            if finished_after is not None:
+                problems.append(
+                    Violation(
+                        "hand-after-game-over",
+                        f"The game ended after hand {finished_after}; hand {index + 1} cannot be added.",
+                        where,
+                    )
+                )
+                continue
+            found = check_hand(hand, self.variant)
+            problems += [v.under(where) for v in found]
+            if found:
+                continue
+            scores = score_hand(hand, self.variant)
+            totals = tuple(t + s.score for t, s in zip(totals, scores, strict=True))
+            if self._ends(totals, index + 1):
+                finished_after = index + 1
+        return problems
+
+    def _start_problems(self) -> list[Violation]:
+        if self.starting_totals is None:
+            return []
+        sides = self.variant.sides
+        if len(self.starting_totals) != sides or not all(
+            isinstance(t, int) and not isinstance(t, bool) for t in self.starting_totals
+        ):
+            return [
+                Violation(
+                    "bad-starting-totals",
+                    f"Starting totals are {sides} whole numbers, one per side.",
+                    "starting_totals",
+                )
+            ]
+        if any(t % 5 for t in self.starting_totals):
+            return [
+                Violation(
+                    "bad-starting-totals", "Starting totals are multiples of 5, like every score.", "starting_totals"
+                )
+            ]
+        if any(t >= self.variant.target for t in self.starting_totals):
+            return [
+                Violation(
+                    "bad-starting-totals",
+                    f"A starting total has already reached the target of {self.variant.target}: that game is over.",
+                    "starting_totals",
+                )
+            ]
+        return []
+
+    @property
+    def start(self) -> tuple[int, ...]:
+        return self.starting_totals or (0,) * self.variant.sides
+
+    def _ends(self, totals: tuple[int, ...], played: int) -> bool:
+        reached = any(total >= self.variant.target for total in totals)
+        return reached or (self.variant.max_hands is not None and played >= self.variant.max_hands)
+
+    @cached_property
+    def results(self) -> tuple[HandResult, ...]:
+        """Every hand scored in order; assumes :meth:`problems` found nothing."""
+        results = []
+        totals = self.start
+        for number, hand in enumerate(self.hands, start=1):
+            minimums = tuple(self.variant.minimum_for(total) for total in totals)
+            sides = tuple(score_hand(hand, self.variant))
+            totals = tuple(t + side.score for t, side in zip(totals, sides, strict=True))
+            warnings = tuple(hand_warnings(hand, self.variant))
+            results.append(HandResult(number, hand, sides, minimums, totals, warnings))
+        return tuple(results)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.results[-1].totals if self.results else self.start
+
+    @property
+    def next_minimums(self) -> tuple[int, ...]:
+        """Each side's initial-meld minimum for the next hand, from its total now."""
+        return tuple(self.variant.minimum_for(total) for total in self.totals)
+
+    @property
+    def is_finished(self) -> bool:
+        """A side reached the target, or the hand limit was played."""
+        return bool(self.results) and self._ends(self.totals, len(self.results))
+
+    @property
+    def winner(self) -> int | None:
+        """The index of the side with the highest total once the game is over; None on a tie."""
+        if not self.is_finished or self.is_tie:
+            return None
+        return max(range(len(self.totals)), key=self.totals.__getitem__)
+
+    @property
+    def is_tie(self) -> bool:
+        """The game is over and two or more sides share the highest total."""
+        return self.is_finished and self.totals.count(max(self.totals)) > 1
+
+    @property
+    def settlement(self) -> dict[str, object] | None:
+        """Bicycle's club settlement: rounded totals and what each side is behind the winner."""
+        if not self.is_finished:
+            return None
+        rounded = [settle(total) for total in self.totals]
+        top = max(rounded)
+        behind = [top - value for value in rounded]
+        others = sorted(rounded, reverse=True)
+        return {"rounded": rounded, "margin": others[0] - others[1], "behind": behind}

@@ -1,0 +1,611 @@
+"""Variants: every number and switch that differs between Canasta rule sets, as data.
+
+Each preset of RULES.md section 2 is one frozen :class:`Variant`; each house-rule option of
+section 4 is a field of it, so ``variant.with_options({...})`` gives the rules in force for a
+match. Scoring and checking code reads these fields; it never asks which preset it is playing.
+
+>>> classic = VARIANTS["classic"]
+>>> classic.minimum_for(1495), classic.minimum_for(1500), classic.minimum_for(-5)
+(50, 90, 15)
+>>> classic.with_options({"harder_first_meld": True}).minimum_for(-5)
+50
+>>> VARIANTS["american"].minimum_for(5000)
+180
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Decks
+from .violations import InvalidError, Violation
+
+# --- initial-meld ladders: (lowest total, minimum), highest step first --------------------
+CLASSIC_LADDER = ((3000, 120), (1500, 90), (0, 50))
+HARDER_LADDER = ((3000, 150), (1500, 120), (0, 90))  # Palace "Harder First Meld"
+HARDER_BELOW_ZERO = 50
+AMERICAN_LADDER = ((5000, 180), (3000, 155), (0, 125))
+
+
+@dataclass(frozen=True)
+class CanastaKind:
+    """A kind of completed canasta: its bonus and the least it can hold.
+
+    ``naturals``/``wilds``/``jokers``/``twos`` are the fewest cards of each sort seven cards of
+    this kind need; ``min_points`` is the least its cards can be worth.
+    """
+
+    key: str
+    label: str
+    bonus: int
+    min_points: int
+    naturals: int = 0
+    wilds: int = 0
+    jokers: int = 0
+    twos: int = 0
+    rank: str | None = None  # a kind tied to one rank (sevens, aces): one meld per side
+
+
+def _kinds(*kinds: CanastaKind) -> tuple[CanastaKind, ...]:
+    return kinds
+
+
+# Bonus numbers from RULES.md "Canasta kinds and bonuses"; least contents worked out from the
+# meld rules (a natural canasta of fours is 7 x 5 = 35; a mixed one with one wild two is
+# 6 x 5 + 20 = 50; a suit sequence 4-10 is 4 x 5 + 3 x 10 = 50).
+NATURAL = CanastaKind("natural", "Natural canasta", 500, 35, naturals=7)
+MIXED = CanastaKind("mixed", "Mixed canasta", 300, 50, naturals=4, wilds=1)
+SEQUENCE = CanastaKind("sequence", "Sequence canasta (samba / escalera)", 1500, 50, naturals=7)
+WILD_1000 = CanastaKind("wild", "Wild-card canasta", 1000, 140, wilds=7)
+WILD_BIG = CanastaKind("wild_big", "Big wild canasta (more jokers than twos)", 2000, 260, wilds=7, jokers=4)
+WILD_SMALL = CanastaKind("wild_small", "Small wild canasta (more twos than jokers)", 1000, 140, wilds=7, twos=4)
+BOLIVIA_WILD = CanastaKind("wild", "Wild canasta (a bolivia)", 2500, 140, wilds=7)
+AMERICAN_KINDS = _kinds(
+    NATURAL,
+    CanastaKind("mixed", "Mixed canasta", 300, 50, naturals=5, wilds=1),
+    CanastaKind("sevens", "Canasta of sevens", 2500, 35, naturals=7, rank="7"),
+    CanastaKind("aces", "Pure canasta of aces", 2500, 140, naturals=7, rank="A"),
+    # 1-3 jokers with twos: at least one joker and six twos, 50 + 6 x 20.
+    CanastaKind("wild", "Wild-card canasta (1-3 jokers)", 2000, 170, wilds=7, jokers=1, twos=4),
+    CanastaKind("jokers", "Jokers canasta (all four jokers)", 2500, 260, wilds=7, jokers=4, twos=3),
+    CanastaKind("twos", "Canasta of seven twos", 3000, 140, wilds=7, twos=7),
+)
+
+WILD_CANASTA_KINDS = {"none": (), "1000": (WILD_1000,), "palace": (WILD_BIG, WILD_SMALL)}
+WILD_CANASTA_INCOMPLETE = {"none": (), "1000": (), "palace": (("wild", 1000),)}
+SEQUENCES_GOING_OUT = 200  # Palace "Sequences": going out always scores 200, never concealed
+
+
+@dataclass(frozen=True)
+class Option:
+    """A house rule a match may change; ``choices`` or ``low``/``high`` bound its values."""
+
+    id: str
+    label: str
+    help: str
+    kind: type  # bool, int or str
+    choices: tuple[Any, ...] | None = None
+    low: int | None = None
+    high: int | None = None
+    step: int = 1
+    nullable: bool = False
+
+    def allowed(self) -> dict[str, Any]:
+        """The allowed values, as the variants listing shows them."""
+        if self.kind is bool:
+            return {"type": "bool", "values": [False, True]}
+        if self.choices is not None:
+            return {"type": self.kind.__name__, "values": list(self.choices)}
+        shown = {"type": "int", "min": self.low, "max": self.high}
+        if self.step != 1:
+            shown["multiple_of"] = self.step
+        if self.nullable:
+            shown["null"] = True
+        return shown
+
+
+OPTIONS: Mapping[str, Option] = {
+    option.id: option
+    for option in (
+        Option(
+            "target",
+            "Game target",
+            "The game ends after the hand in which a side reaches this total.",
+            int,
+            low=100,
+            high=100_000,
+            step=5,
+        ),
+        Option("decks", "Decks", "Packs in play; changes every card limit.", int, choices=(2, 3, 4)),
+        Option("jokers_per_deck", "Jokers per deck", "Play with a third joker in each pack.", int, choices=(2, 3)),
+        Option(
+            "canastas_to_go_out",
+            "Canastas to go out",
+            "Completed canastas a side needs before it may go out.",
+            int,
+            low=1,
+            high=4,
+        ),
+        Option("harder_first_meld", "Harder first meld", "Initial-meld minimums become 50 / 90 / 120 / 150.", bool),
+        Option("tough_end", "Tough end", "Going out needs two canastas, or one natural canasta.", bool),
+        Option(
+            "canasta_required_for_positive",
+            "Canasta required for a plus score",
+            "A side short of the canastas needed to go out scores minus its melded and hand cards.",
+            bool,
+        ),
+        Option(
+            "wild_canasta",
+            "Wild canastas",
+            "none: no wild melds; 1000: a wild-card canasta is worth 1000; palace: big wild canasta 2000, "
+            "small 1000, an unfinished wild meld costs 1000.",
+            str,
+            choices=("none", "1000", "palace"),
+        ),
+        Option(
+            "sequences",
+            "Sequences",
+            "Suit sequences may be melded; a sequence canasta is worth 1500, "
+            "going out always 200 (no concealed bonus).",
+            bool,
+        ),
+        Option(
+            "black_three_in_hand",
+            "Black three left in hand",
+            "What each black three left in a hand costs.",
+            int,
+            choices=(5, 100),
+        ),
+        Option("pile_always_frozen", "Pile always frozen", "The pile is only taken with a natural pair.", bool),
+        Option(
+            "pickup_with_wild",
+            "Take the pile with one natural and a wild",
+            "An unfrozen pile may be taken with one natural card and one wild card.",
+            bool,
+        ),
+        Option(
+            "pickup_onto_canasta",
+            "Take the pile onto a canasta",
+            "An unfrozen pile may be taken to add its top card to a completed canasta.",
+            bool,
+        ),
+        Option("max_wilds", "Wild cards per meld", "Most wild cards one meld may hold.", int, choices=(2, 3)),
+        Option(
+            "wilds_not_more_than_naturals",
+            "Wild cards never outnumber naturals",
+            "Off: Bicycle's literal rule, so two naturals with three wild cards is a meld.",
+            bool,
+        ),
+        Option(
+            "black_three_freezes",
+            "Black three freezes the pile",
+            "A discarded black three freezes the pile until it is taken.",
+            bool,
+        ),
+        Option(
+            "top_counts_for_minimum",
+            "Top discard counts for the minimum",
+            "The top card of the pile counts toward the initial meld.",
+            bool,
+        ),
+        Option(
+            "restore_pile_penalty",
+            "Penalty for a pile put back",
+            "Points lost each time a side takes a pile it cannot use and puts it back.",
+            int,
+            low=0,
+            high=1000,
+            step=5,
+        ),
+        Option(
+            "max_hands",
+            "Hand limit",
+            "The match also ends after this many hands.",
+            int,
+            low=1,
+            high=1000,
+            nullable=True,
+        ),
+    )
+}
+
+CLASSIC_OPTIONS = tuple(OPTIONS)
+SAMBA_OPTIONS = (
+    "target", "decks", "jokers_per_deck", "canastas_to_go_out", "black_three_in_hand",
+    "pile_always_frozen", "max_wilds", "wilds_not_more_than_naturals", "black_three_freezes",
+    "top_counts_for_minimum", "restore_pile_penalty", "max_hands",
+)  # fmt: skip
+AMERICAN_OPTIONS = ("target", "canastas_to_go_out", "restore_pile_penalty", "max_hands")
+
+
+class OptionError(InvalidError):
+    """Options that a variant does not have or does not allow; carries every problem."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rules of one Canasta variant, with its house-rule options applied."""
+
+    key: str  # stored with every match; never renamed
+    name: str
+    summary: str
+    players: int
+    sides: int
+    side_names: tuple[str, ...]
+    players_per_side: tuple[int, ...]
+    deal: int
+    draw: int
+    play_style: str  # "classic", "samba" or "american": which play rules the checker applies
+    base_kinds: tuple[CanastaKind, ...] = (NATURAL, MIXED)
+    going_out_bonus: int = 100
+    concealed_bonus: int | None = 100  # extra for going out concealed; None: no such bonus
+    ladder: tuple[tuple[int, int], ...] = CLASSIC_LADDER
+    below_zero_minimum: int = 15
+    red_three_each: int = 100
+    red_three_all: int | None = None  # a side with every red three: None doubles them
+    red_three_steps: tuple[tuple[int, int], ...] = ()  # explicit values for some counts
+    black_threes_scored: bool = False  # American: melded black threes score like red ones
+    threes_positive_with: int = 0  # canastas for threes to count plus; 0: any meld at all
+    threes_void_with: int | None = None  # American: exactly this many canastas, threes score 0
+    melds_negative_without_canasta: bool = False
+    base_incomplete: tuple[tuple[str, int], ...] = ()  # unfinished special melds: penalty each
+    held_set_penalties: tuple[tuple[str, int], ...] = ()  # sets kept in hand: penalty each
+    special_hands: tuple[tuple[str, int], ...] = ()
+    going_out_needs_kind: str | None = None  # one of the canastas to go out must be this kind
+    meld_cap: int | None = None  # most cards in one meld (American 7)
+    initial_meld_from_hand: bool = False  # American: minimum from the hand alone
+    threes_in_hand_count: bool = False  # American: red threes kept in hand count 5 too
+    temporary_partnerships: bool = False  # three-player classic
+    choices: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # narrower option values per preset
+    option_ids: tuple[str, ...] = CLASSIC_OPTIONS
+    # --- the house-rule options (RULES.md section 4), with this preset's defaults -----------
+    target: int = 5000
+    decks: int = 2
+    jokers_per_deck: int = 2
+    canastas_to_go_out: int = 1
+    harder_first_meld: bool = False
+    tough_end: bool = False
+    canasta_required_for_positive: bool = False
+    wild_canasta: str = "none"
+    sequences: bool = False
+    black_three_in_hand: int = 5
+    pile_always_frozen: bool = False
+    pickup_with_wild: bool = True
+    pickup_onto_canasta: bool = True
+    max_wilds: int = 3
+    wilds_not_more_than_naturals: bool = True
+    black_three_freezes: bool = False
+    top_counts_for_minimum: bool = True
+    restore_pile_penalty: int = 0
+    max_hands: int | None = None
+
+    # --- derived rules ---------------------------------------------------------------------
+    @property
+    def deck(self) -> Decks:
+        return Decks(self.decks, self.jokers_per_deck)
+
+    def minimum_for(self, total: int) -> int:
+        """The initial-meld minimum for a side whose total at the start of the hand is ``total``."""
+        ladder, below = self.ladder, self.below_zero_minimum
+        if self.harder_first_meld:
+            ladder, below = HARDER_LADDER, HARDER_BELOW_ZERO
+        for lowest, minimum in ladder:
+            if total >= lowest:
+                return minimum
+        return below
+
+    @property
+    def canasta_kinds(self) -> dict[str, CanastaKind]:
+        """Every kind of canasta this variant scores, by API key."""
+        kinds = {kind.key: kind for kind in self.base_kinds}
+        kinds["mixed"] = dataclasses.replace(kinds["mixed"], naturals=7 - self.max_wilds)
+        if self.sequences:
+            kinds.setdefault("sequence", SEQUENCE)
+        for kind in WILD_CANASTA_KINDS[self.wild_canasta]:
+            kinds.setdefault(kind.key, kind)
+        return kinds
+
+    @property
+    def incomplete_penalties(self) -> dict[str, int]:
+        """Unfinished melds that cost points at the end of a hand, by kind."""
+        return dict(self.base_incomplete + WILD_CANASTA_INCOMPLETE[self.wild_canasta])
+
+    @property
+    def going_out(self) -> int:
+        return SEQUENCES_GOING_OUT if self.sequences else self.going_out_bonus
+
+    @property
+    def concealed(self) -> int | None:
+        """The extra for going out concealed, or None where the variant has none."""
+        return None if self.sequences else self.concealed_bonus
+
+    def red_three_value(self, count: int) -> int:
+        """What ``count`` laid-out threes are worth before their sign is decided.
+
+        >>> [VARIANTS["classic"].red_three_value(n) for n in range(5)]
+        [0, 100, 200, 300, 800]
+        >>> [VARIANTS["classic-6p-3x2"].red_three_value(n) for n in (4, 5, 6)]
+        [400, 1000, 1200]
+        """
+        steps = dict(self.red_three_steps)
+        if count in steps:
+            return steps[count]
+        if count and count == self.deck.red_threes:
+            return 2 * self.red_three_each * count if self.red_three_all is None else self.red_three_all
+        return self.red_three_each * count
+
+    @property
+    def has_wild_melds(self) -> bool:
+        return any(kind.wilds == 7 for kind in self.canasta_kinds.values())
+
+    @property
+    def has_sequences(self) -> bool:
+        return "sequence" in self.canasta_kinds
+
+    def option_values(self) -> dict[str, Any]:
+        """The value of every option this variant has."""
+        return {option_id: getattr(self, option_id) for option_id in self.option_ids}
+
+    def option_spec(self, option_id: str) -> Option:
+        """An option as this variant allows it (some presets narrow the values)."""
+        option = OPTIONS[option_id]
+        narrowed = dict(self.choices).get(option_id)
+        return option if narrowed is None else dataclasses.replace(option, choices=narrowed)
+
+    def with_options(self, options: Mapping[str, Any] | None) -> Variant:
+        """These rules with some house rules changed.
+
+        :raises OptionError: naming every option that is unknown, not part of this variant, or
+            given a value it does not allow.
+        """
+        if not options:
+            return self
+        if not isinstance(options, Mapping):
+            raise OptionError(
+                [Violation("options-not-object", "Options are given as an object of id: value.", "options")]
+            )
+        problems, changes = [], {}
+        for option_id, value in options.items():
+            where = f"options.{option_id}"
+            if option_id not in OPTIONS:
+                problems.append(Violation("unknown-option", f"There is no house rule called '{option_id}'.", where))
+            elif option_id not in self.option_ids:
+                problems.append(
+                    Violation(
+                        "option-not-in-variant", f"The house rule '{option_id}' is not part of {self.name}.", where
+                    )
+                )
+            else:
+                try:
+                    changes[option_id] = _coerce(self.option_spec(option_id), value)
+                except ValueError as error:
+                    problems.append(Violation("bad-option-value", str(error), where))
+        if problems:
+            raise OptionError(problems)
+        return dataclasses.replace(self, **changes)
+
+
+def _coerce(option: Option, value: Any) -> Any:
+    """Check one option value against what the option allows and return it in its own type."""
+    if value is None and option.nullable:
+        return None
+    if option.kind is bool:
+        if isinstance(value, bool):
+            return value
+        raise ValueError(f"{option.label} is true or false, not {value!r}.")
+    if option.kind is str:
+        text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+        if text in option.choices:
+            return text
+        raise ValueError(f"{option.label} is one of {', '.join(option.choices)}, not {value!r}.")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{option.label} is a whole number, not {value!r}.")
+    if option.choices is not None and value not in option.choices:
+        allowed = " or ".join(str(choice) for choice in option.choices)
+        raise ValueError(f"{option.label} is {allowed} here, not {value}.")
+    if option.low is not None and not option.low <= value <= option.high:
+        raise ValueError(f"{option.label} must be between {option.low} and {option.high}, not {value}.")
+    if value % option.step:
+        raise ValueError(f"{option.label} must be a multiple of {option.step}, not {value}.")
+    return value
+
+
+# --- the presets (RULES.md section 2) -------------------------------------------------------
+WE_THEY = ("We", "They")
+CLASSIC = Variant(
+    key="classic",
+    name="Classic canasta",
+    summary="Four players in two partnerships, two decks, 11 cards; one canasta to go out; 5000 wins.",
+    players=4,
+    sides=2,
+    side_names=WE_THEY,
+    players_per_side=(2, 2),
+    deal=11,
+    draw=1,
+    play_style="classic",
+)
+CLASSIC_2P = dataclasses.replace(
+    CLASSIC,
+    key="classic-2p",
+    name="Classic canasta for two",
+    summary="Two players, each alone; 15 cards, draw two; two canastas to go out; 5000 wins.",
+    players=2,
+    side_names=("Me", "You"),
+    players_per_side=(1, 1),
+    deal=15,
+    draw=2,
+    canastas_to_go_out=2,
+)
+CLASSIC_3P = dataclasses.replace(
+    CLASSIC,
+    key="classic-3p",
+    name="Classic canasta for three",
+    summary="Three players with their own columns; each hand the first to take the pile plays alone "
+    "against the other two; 13 cards, draw two; 7500 wins.",
+    players=3,
+    sides=3,
+    side_names=("North", "East", "West"),
+    players_per_side=(1, 1, 1),
+    deal=13,
+    draw=2,
+    target=7500,
+    temporary_partnerships=True,
+)
+CLASSIC_5P = dataclasses.replace(
+    CLASSIC,
+    key="classic-5p",
+    name="Classic canasta for five",
+    summary="A pair against a trio (one of the trio sits out each hand, in turn); 11 cards; 5000 wins.",
+    players=5,
+    side_names=("Pair", "Trio"),
+    players_per_side=(2, 3),
+)
+_SIX = dict(
+    players=6,
+    decks=3,
+    deal=13,
+    canastas_to_go_out=2,
+    target=7500,
+    red_three_steps=((4, 400), (5, 1000), (6, 1200)),
+)
+CLASSIC_6P_3X2 = dataclasses.replace(
+    CLASSIC,
+    key="classic-6p-3x2",
+    name="Classic canasta for six (three pairs)",
+    summary="Six players in three partnerships, three decks, 13 cards; two canastas to go out; 7500 wins.",
+    sides=3,
+    side_names=("A", "B", "C"),
+    players_per_side=(2, 2, 2),
+    **_SIX,
+)
+CLASSIC_6P_2X3 = dataclasses.replace(
+    CLASSIC,
+    key="classic-6p-2x3",
+    name="Classic canasta for six (two teams of three)",
+    summary="Six players in two teams of three, three decks, 13 cards; two canastas to go out; "
+    "10000 wins; 150 to open from 7000.",
+    side_names=WE_THEY,
+    players_per_side=(3, 3),
+    ladder=((7000, 150), *CLASSIC_LADDER),
+    **{**_SIX, "target": 10000},
+)
+AMERICAN = Variant(
+    key="american",
+    name="Modern American canasta",
+    summary="Four players, two decks, 13 cards plus talons; pure sevens and aces, wild canastas and "
+    "special hands; two canastas to go out; 8500 wins.",
+    players=4,
+    sides=2,
+    side_names=WE_THEY,
+    players_per_side=(2, 2),
+    deal=13,
+    draw=1,
+    play_style="american",
+    base_kinds=AMERICAN_KINDS,
+    concealed_bonus=None,
+    ladder=AMERICAN_LADDER,
+    below_zero_minimum=125,
+    red_three_steps=((1, 100), (2, 300), (3, 500), (4, 1000)),
+    black_threes_scored=True,
+    threes_positive_with=2,
+    threes_void_with=1,
+    melds_negative_without_canasta=True,
+    base_incomplete=(("sevens", 2500), ("aces", 2500), ("wild", 2000)),
+    held_set_penalties=(("sevens", 1500), ("aces", 1500)),
+    special_hands=(("straight", 3000), ("pairs", 2500), ("pairs_wild", 2000), ("garbage", 2000)),
+    meld_cap=7,
+    initial_meld_from_hand=True,
+    threes_in_hand_count=True,
+    option_ids=AMERICAN_OPTIONS,
+    target=8500,
+    canastas_to_go_out=2,
+    max_wilds=2,
+)
+SAMBA = Variant(
+    key="samba",
+    name="Samba",
+    summary="Four players, three decks, 15 cards, draw two; suit sequences (sambas) worth 1500; "
+    "two canastas to go out; 10000 wins.",
+    players=4,
+    sides=2,
+    side_names=WE_THEY,
+    players_per_side=(2, 2),
+    deal=15,
+    draw=2,
+    play_style="samba",
+    base_kinds=(NATURAL, MIXED, SEQUENCE),
+    going_out_bonus=200,
+    concealed_bonus=None,
+    ladder=((7000, 160), *CLASSIC_LADDER),
+    red_three_all=1000,
+    threes_positive_with=2,
+    option_ids=SAMBA_OPTIONS,
+    choices=(("decks", (3,)),),
+    target=10000,
+    decks=3,
+    canastas_to_go_out=2,
+    max_wilds=2,
+)
+BOLIVIA = dataclasses.replace(
+    SAMBA,
+    key="bolivia",
+    name="Bolivia",
+    summary="Samba's cousin: escaleras (sequences) 1500, wild canastas (bolivias) 2500, black threes "
+    "left in hand cost 100; two canastas to go out, one an escalera; 15000 wins.",
+    base_kinds=(NATURAL, MIXED, SEQUENCE, BOLIVIA_WILD),
+    ladder=((7000, 150), *CLASSIC_LADDER),
+    going_out_needs_kind="sequence",
+    target=15000,
+    black_three_in_hand=100,
+)
+CHILE = dataclasses.replace(
+    BOLIVIA,
+    key="chile",
+    name="Chile (played as Bolivia)",
+    summary="Chilean canasta as the sources document it: Bolivia's rules with three or four packs.",
+    choices=(("decks", (3, 4)),),
+)
+
+VARIANTS: Mapping[str, Variant] = {
+    variant.key: variant
+    for variant in (
+        CLASSIC,
+        CLASSIC_2P,
+        CLASSIC_3P,
+        CLASSIC_5P,
+        CLASSIC_6P_3X2,
+        CLASSIC_6P_2X3,
+        AMERICAN,
+        SAMBA,
+        BOLIVIA,
+        CHILE,
+    )
+}
+
+
+class UnknownVariantError(InvalidError):
+    """A variant id scorepad does not know."""
+
+    def __init__(self, key: object):
+        known = ", ".join(VARIANTS)
+        message = f"There is no variant '{key}'. Known variants: {known}."
+        super().__init__([Violation("unknown-variant", message, "variant")])
+
+
+def find_variant(key: str) -> Variant:
+    """The preset with this id.
+
+    :raises UnknownVariantError: for an id that is not in :data:`VARIANTS`.
+    """
+    try:
+        return VARIANTS[key]
+    except (KeyError, TypeError):
+        raise UnknownVariantError(key) from None
+
+
+def rules_for(key: str, options: Mapping[str, Any] | None = None) -> Variant:
+    """The preset with these house rules applied: what a match plays by."""
+    return find_variant(key).with_options(options)

@@ -1,0 +1,43 @@
+"""The database: one sqlite-utils connection per request, migrated at start-up."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, g
+from sqlite_utils import Database
+
+from .migrations import migrations
+
+
+def connect(path: str) -> Database:
+    """Open the database with the settings every connection uses."""
+    db = Database(path)
+    db.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+def get_db() -> Database:
+    """The request's database connection, opened on first use."""
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(exc: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+def migrate(path: str) -> None:
+    """Bring the database file up to date; safe to run on every start."""
+    db = connect(path)
+    try:
+        db.enable_wal()
+        migrations.apply(db)
+    finally:
+        db.close()
+
+
+def init_app(app: Flask) -> None:
+    migrate(app.config["DATABASE"])
+    app.teardown_appcontext(close_db)
