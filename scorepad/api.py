@@ -11,7 +11,8 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from . import canasta
-from .canasta import InvalidError, Match, Violation
+from .canasta import InvalidError, Violation
+from .documents import score_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -93,36 +94,6 @@ def variants() -> Response:
     return jsonify(variants=[variant_document(v) for v in canasta.VARIANTS.values()])
 
 
-def match_document(match: Match) -> dict[str, Any]:
-    """The scored match as ``POST /api/v1/score`` answers it."""
-    document: dict[str, Any] = {
-        "variant": match.variant.key,
-        "hands": [
-            {
-                "scores": list(result.scores),
-                "totals": list(result.totals),
-                "minimums": list(result.minimums),
-                "breakdown": [side.to_dict() for side in result.sides],
-                **(
-                    {"warnings": [{"field": w.field, "message": w.message} for w in result.warnings]}
-                    if result.warnings
-                    else {}
-                ),
-            }
-            for result in match.results
-        ],
-        "totals": list(match.totals),
-        "next_minimums": list(match.next_minimums),
-        "game_over": match.is_finished,
-        "winner": match.winner,
-    }
-    if match.is_tie:
-        document["tie"] = True
-    if match.settlement:
-        document["settlement"] = match.settlement
-    return document
-
-
 @bp.post("/score")
 def score() -> Response:
     """Score a sequence of hands of one match, statelessly."""
@@ -139,4 +110,4 @@ def score() -> Response:
     if problems:
         raise InvalidError(problems)
     match = canasta.score_match(variant, hands, body.get("options"), body.get("starting_totals"))
-    return jsonify(match_document(match))
+    return jsonify(score_document(match))

@@ -1,0 +1,181 @@
+"""JSON documents: a scored match as the API answers it, exports it and imports it back.
+
+One shape serves ``POST /api/v1/score`` (the scoring part), ``GET /api/v1/matches/<id>`` and
+the JSON export (the whole document), so an exported match imports back unchanged. The
+scores in a document are derived; on import only the facts (variant, options, sides, starting
+totals, hands as ENTRY objects) are read and everything else is scored again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import canasta
+from .canasta import InvalidError, Match, Violation
+
+FORMAT = "scorepad-match"
+FORMAT_VERSION = 1
+ALL_FORMAT = "scorepad-matches"
+
+
+@dataclass(frozen=True)
+class Side:
+    """A side of a match as the score sheet heads it: a name and its players."""
+
+    name: str
+    players: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "players": list(self.players)}
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What a stored match knows beyond its rules and hands."""
+
+    id: str
+    sides: tuple[Side, ...]
+    created: str = ""
+    finished: str | None = None
+    title: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def score_document(match: Match) -> dict[str, Any]:
+    """The scored hands and the state of the match (API.md, ``POST /api/v1/score``)."""
+    document: dict[str, Any] = {
+        "variant": match.variant.key,
+        "hands": [hand_document(result) for result in match.results],
+        "totals": list(match.totals),
+        "next_minimums": list(match.next_minimums),
+        "game_over": match.is_finished,
+        "winner": match.winner,
+    }
+    if match.is_tie:
+        document["tie"] = True
+    if match.settlement:
+        document["settlement"] = match.settlement
+    return document
+
+
+def hand_document(result: canasta.HandResult) -> dict[str, Any]:
+    """One scored hand: entries as given, scores, totals, minimums in force, breakdown."""
+    document = result.hand.to_dict()
+    document.update(
+        scores=list(result.scores),
+        totals=list(result.totals),
+        minimums=list(result.minimums),
+        breakdown=[side.to_dict() for side in result.sides],
+    )
+    if result.warnings:
+        document["warnings"] = [{"field": w.field, "message": w.message} for w in result.warnings]
+    return document
+
+
+def options_changed(match: Match) -> dict[str, Any]:
+    """The house rules that differ from the preset's defaults."""
+    preset = canasta.find_variant(match.variant.key)
+    return {key: value for key, value in match.variant.option_values().items() if getattr(preset, key) != value}
+
+
+def match_document(match: Match, info: MatchInfo) -> dict[str, Any]:
+    """A whole stored match (``GET /api/v1/matches/<id>``), which imports back unchanged."""
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "id": info.id,
+        "title": info.title,
+        "created": info.created,
+        "finished": info.finished,
+        "options": match.variant.option_values(),
+        "sides": [side.to_dict() for side in info.sides],
+        "starting_totals": list(match.starting_totals) if match.starting_totals else None,
+        **score_document(match),
+    }
+
+
+def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
+    """Read a match document back into a scored match and its info.
+
+    :raises InvalidError: with every problem, fields as paths inside the document.
+    """
+
+    def at(name: str) -> str:
+        return f"{where}.{name}" if where else name
+
+    if not isinstance(data, Mapping):
+        raise InvalidError([Violation("not-a-match", "A match document is a JSON object.", where)])
+    problems = []
+    if data.get("format", FORMAT) != FORMAT:
+        problems.append(
+            Violation("wrong-format", f"This is not a scorepad match (format '{data.get('format')}').", at("format"))
+        )
+    if data.get("format_version", FORMAT_VERSION) != FORMAT_VERSION:
+        problems.append(
+            Violation(
+                "wrong-version",
+                f"This file is format version {data.get('format_version')}; "
+                f"this scorepad reads version {FORMAT_VERSION}.",
+                at("format_version"),
+            )
+        )
+    match_id = data.get("id")
+    if not isinstance(match_id, str) or not match_id.isalnum() or not 16 <= len(match_id) <= 64:
+        problems.append(Violation("bad-id", "A match id is 16 to 64 letters and digits.", at("id")))
+    sides = _read_sides(data.get("sides"), at("sides"), problems)
+    hands = data.get("hands")
+    if not isinstance(hands, list):
+        problems.append(Violation("hands-not-list", "A match's hands are a list.", at("hands")))
+        hands = []
+    if problems:
+        raise InvalidError(problems)
+    facts = [
+        {key: hand[key] for key in ("entries", "partnership") if key in hand} if isinstance(hand, Mapping) else hand
+        for hand in hands
+    ]
+    try:
+        match = canasta.score_match(data.get("variant"), facts, data.get("options"), data.get("starting_totals"))
+    except InvalidError as error:
+        raise InvalidError([v.under(where) for v in error.violations]) from None
+    if len(sides) != match.variant.sides:
+        raise InvalidError(
+            [
+                Violation(
+                    "wrong-number-of-sides",
+                    f"{match.variant.name} has {match.variant.sides} sides; the document names {len(sides)}.",
+                    at("sides"),
+                )
+            ]
+        )
+    info = MatchInfo(
+        id=match_id,
+        sides=sides,
+        created=str(data.get("created") or ""),
+        finished=data.get("finished") if isinstance(data.get("finished"), str) else None,
+        title=str(data.get("title") or ""),
+    )
+    return match, info
+
+
+def _read_sides(raw: Any, where: str, problems: list[Violation]) -> tuple[Side, ...]:
+    if not isinstance(raw, list) or not raw:
+        problems.append(Violation("sides-missing", "Name each side in 'sides'.", where))
+        return ()
+    sides = []
+    for index, item in enumerate(raw):
+        name = item.get("name") if isinstance(item, Mapping) else None
+        players = item.get("players", []) if isinstance(item, Mapping) else None
+        if not isinstance(name, str) or not name.strip() or len(name) > 60:
+            problems.append(
+                Violation("bad-side-name", "Each side has a name of 1 to 60 characters.", f"{where}[{index}].name")
+            )
+            continue
+        if not isinstance(players, list) or not all(isinstance(p, str) and len(p) <= 60 for p in players):
+            problems.append(
+                Violation("bad-players", "A side's players are a list of names.", f"{where}[{index}].players")
+            )
+            continue
+        sides.append(Side(name.strip(), tuple(p.strip() for p in players if p.strip())))
+    return tuple(sides)
