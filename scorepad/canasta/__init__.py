@@ -44,6 +44,12 @@ def score_match(
     :raises InvalidError: with every problem, fields as API.md paths (``hands[0].entries[1]...``).
     """
     rules = rules_for(variant, options)
+    if starting_totals is not None and not isinstance(starting_totals, (list, tuple)):
+        raise InvalidError(
+            [Violation("bad-starting-totals", "Starting totals are a list, one per side.", "starting_totals")]
+        )
+    if not isinstance(hands, (list, tuple)):
+        raise InvalidError([Violation("hands-not-list", "Hands are a list.", "hands")])
     parsed, problems = [], []
     for index, data in enumerate(hands):
         try:

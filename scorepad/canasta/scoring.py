@@ -70,13 +70,20 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
     if entry.special_hand is not None:
         value = dict(variant.special_hands)[entry.special_hand]
         label = SPECIAL_HAND_LABELS.get(entry.special_hand, entry.special_hand)
+        # The special hand replaces items 1-5 of American scoring (canastas, unfinished melds,
+        # threes, melded cards, cards in hand); only penalties agreed at the table still apply.
         parts = [Part("special_hand", f"Special hand: {label}", value)]
-        return parts + _penalty_parts(entry, variant)
+        return parts + _table_penalty_parts(entry, variant)
     short = variant.canasta_required_for_positive and entry.canasta_count < variant.canastas_to_go_out
     parts: list[Part] = []
     if not short:
         kinds = variant.canasta_kinds
+        forfeited = variant.forfeited_kinds(entry.went_out)
         for kind, count in entry.canastas.items():
+            if kind in forfeited:
+                label = f"{kinds[kind].label} × {count} (forfeited: tough end pays it only to the side going out)"
+                parts.append(Part(f"canastas.{kind}", label, 0))
+                continue
             bonus = kinds[kind].bonus
             parts.append(Part(f"canastas.{kind}", f"{kinds[kind].label} × {count} (at {bonus})", bonus * count))
     if with_red_threes:
@@ -95,10 +102,7 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
         parts.append(Part("melded_points", "Melded cards", entry.melded_points))
     parts.append(Part("hand_points", "Cards left in hand", -entry.hand_points))
     parts += _penalty_parts(entry, variant)
-    return [part for part in parts if part is not None and (part.points or part.id in _ALWAYS_SHOWN)]
-
-
-_ALWAYS_SHOWN = {"melded_points", "hand_points"}
+    return [part for part in parts if part is not None]
 
 
 def _threes_part(part_id: str, label: str, count: int, side: Entry, variant: Variant) -> Part | None:
@@ -137,6 +141,11 @@ def _penalty_parts(entry: Entry, variant: Variant) -> list[Part]:
     held = dict(variant.held_set_penalties)
     for kind, count in entry.held_sets.items():
         parts.append(Part(f"held_sets.{kind}", f"Three or more {kind} kept in hand × {count}", -held[kind] * count))
+    return parts + _table_penalty_parts(entry, variant)
+
+
+def _table_penalty_parts(entry: Entry, variant: Variant) -> list[Part]:
+    parts = []
     if entry.restored_piles and variant.restore_pile_penalty:
         count = entry.restored_piles
         parts.append(Part("restored_piles", f"Pile put back × {count}", -variant.restore_pile_penalty * count))

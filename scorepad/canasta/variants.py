@@ -308,6 +308,15 @@ class Variant:
             kinds.setdefault(kind.key, kind)
         return kinds
 
+    def forfeited_kinds(self, went_out: bool) -> frozenset[str]:
+        """Canasta kinds whose bonus a side loses for not going out.
+
+        Palace: with Tough End, only the side going out scores its complete wild canasta.
+        """
+        if not self.tough_end or went_out:
+            return frozenset()
+        return frozenset(kind.key for kind in WILD_CANASTA_KINDS[self.wild_canasta])
+
     @property
     def incomplete_penalties(self) -> dict[str, int]:
         """Unfinished melds that cost points at the end of a hand, by kind."""
