@@ -543,8 +543,8 @@ def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Viola
             Violation(
                 "melded-points-too-low",
                 f"{who}'s canastas and melds hold at least {needed} "
-                f"points of cards, but melded points are {entry.melded_points}. (A natural "
-                "canasta holds at least 35, a mixed one at least 50.)",
+                f"points of cards, but melded points are {entry.melded_points} (a natural "
+                "canasta holds at least 35, a mixed one at least 50).",
                 "melded_points",
             )
         )
