@@ -78,14 +78,11 @@ class Match:
         for index, hand in enumerate(self.hands):
             where = f"hands[{index}]"
             if finished_after is not None:
-                problems.append(
-                    Violation(
-                        "hand-after-game-over",
-                        f"The game ended after hand {finished_after}; hand {index + 1} cannot be added.",
-                        where,
-                    )
-                )
-                continue
+                extra = len(self.hands) - index
+                which = f"hand {index + 1}" if extra == 1 else f"hands {index + 1} to {len(self.hands)}"
+                message = f"The game ended after hand {finished_after}; {which} cannot be added."
+                problems.append(Violation("hand-after-game-over", message, where))
+                break
             found = check_hand(hand, self.variant)
             problems += [v.under(where) for v in found]
             if found:
