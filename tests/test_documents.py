@@ -1,0 +1,64 @@
+"""The match document: what the API returns for a stored match, and what import reads back."""
+
+import pytest
+
+from scorepad import canasta
+from scorepad.canasta import InvalidError
+from scorepad.documents import MatchInfo, Side, match_document, read_match_document
+
+MATCH_ID = "0123456789abcdef0123456789abcdef"
+HAND = {
+    "entries": [
+        {"melded_points": 520, "canastas": {"natural": 1, "mixed": 1}, "red_threes": 1, "went_out": True},
+        {"melded_cards": {"K": 3, "4": 2}, "hand_points": 95},
+    ]
+}
+
+
+def a_document(**changes):
+    match = canasta.score_match("classic", [HAND], {"target": 3000})
+    info = MatchInfo(MATCH_ID, (Side("We", ("Ann", "Bo")), Side("They", ("Cy", "Di"))), created="2026-11-22T10:00")
+    return {**match_document(match, info), **changes}
+
+
+def test_document_carries_facts_scores_and_format_version():
+    document = a_document()
+    assert document["format"] == "scorepad-match" and document["format_version"] == 1
+    assert document["options"]["target"] == 3000  # options frozen in full, not only the changed ones
+    assert document["hands"][0]["entries"][1] == {"melded_cards": {"K": 3, "4": 2}, "hand_points": 95}
+    # 500 + 300 + 100 (red three) + 100 (going out) + 520 = 1520; They 3 kings + 2 fours = 40 - 95 = -55
+    assert document["hands"][0]["scores"] == [1520, -55]
+    assert document["sides"][0] == {"name": "We", "players": ["Ann", "Bo"]}
+
+
+def test_a_document_reads_back_to_the_same_match():
+    match, info = read_match_document(a_document())
+    assert match.totals == (1520, -55)
+    assert match.variant.target == 3000
+    assert info.id == MATCH_ID and info.sides[1].players == ("Cy", "Di")
+    assert match_document(match, info) == a_document()
+
+
+def test_scores_in_a_document_are_derived_not_trusted():
+    document = a_document()
+    document["hands"][0]["scores"] = [999999, 0]
+    match, _ = read_match_document(document)
+    assert match.results[0].scores == (1520, -55)
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"format": "something-else"}, "matches[2].format"),
+        ({"format_version": 7}, "matches[2].format_version"),
+        ({"id": "../etc"}, "matches[2].id"),
+        ({"sides": [{"name": ""}, {"name": "They"}]}, "matches[2].sides[0].name"),
+        ({"variant": "rummy"}, "matches[2].variant"),
+        ({"hands": [{"entries": [{"red_threes": 5}, {}]}]}, "matches[2].hands[0].entries[0].red_threes"),
+        ({"sides": [{"name": "Only one"}]}, "matches[2].sides"),
+    ],
+)
+def test_a_bad_document_names_where_the_problem_is(changes, field):
+    with pytest.raises(InvalidError) as caught:
+        read_match_document(a_document(**changes), where="matches[2]")
+    assert field in {violation.field for violation in caught.value.violations}
