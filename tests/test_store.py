@@ -1,0 +1,189 @@
+"""Storage: matches, hands and their revisions; scores always come back from the core."""
+
+import pytest
+
+from scorepad import canasta, store
+from scorepad.db import connect, migrate
+from scorepad.documents import MatchInfo, Side
+
+CLASSIC = canasta.VARIANTS["classic"]
+WE_THEY = (Side("We", ("Ann", "Bob")), Side("They", ("Cy", "Di")))
+
+
+def hand(we_melded=620, they_melded=260, they_hand=95, natural=1):
+    return canasta.Hand.from_dict(
+        {
+            "entries": [
+                {"melded_points": we_melded, "canastas": {"natural": natural}, "went_out": True},
+                {"melded_points": they_melded, "hand_points": they_hand},
+            ]
+        }
+    )
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = str(tmp_path / "store.db")
+    migrate(path)
+    database = connect(path)
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def match_id(db):
+    return store.create_match(db, CLASSIC, WE_THEY, title="Friday")
+
+
+def test_ids_are_unguessable(db, match_id):
+    stored = store.get_match(db, match_id)
+    assert len(match_id) == 32 and int(match_id, 16) >= 0
+    assert len(stored.watch_token) == 32 and stored.watch_token != match_id
+
+
+def test_options_are_frozen_whole(db):
+    variant = CLASSIC.with_options({"target": 3000})
+    match_id = store.create_match(db, variant, WE_THEY)
+    row = db.table("matches").get(match_id)
+    assert '"pickup_with_wild": true' in row["options"] and '"target": 3000' in row["options"]
+    assert store.get_match(db, match_id).match.variant == variant
+
+
+def test_hands_are_scored_by_the_core(db, match_id):
+    version = store.add_hand(db, match_id, hand(), 1)
+    stored = store.get_match(db, match_id)
+    assert version == stored.version == 2
+    assert stored.match.totals == (1220, 165)
+    assert stored.info.sides == WE_THEY and stored.info.title == "Friday"
+    assert "score" not in db.table("hands").columns_dict
+
+
+def test_stale_write_is_refused_and_says_what_changed(db, match_id):
+    store.add_hand(db, match_id, hand(), 1)
+    with pytest.raises(store.StaleError) as error:
+        store.add_hand(db, match_id, hand(), 1)
+    assert error.value.version == 2
+    assert error.value.changes == ["Someone else saved hand 1 meanwhile: We 1220, They 165."]
+    assert len(store.get_match(db, match_id).match.hands) == 1
+
+
+def test_stale_edit_shows_old_and_new_scores(db, match_id):
+    store.add_hand(db, match_id, hand(), 1)
+    store.replace_hand(db, match_id, 1, hand(we_melded=720), 2)
+    with pytest.raises(store.StaleError) as error:
+        store.replace_hand(db, match_id, 1, hand(we_melded=820), 2)
+    assert error.value.changes == ["Someone else changed hand 1 meanwhile: We 1220 → 1320, They 165 → 165."]
+
+
+def test_edit_keeps_every_revision(db, match_id):
+    store.add_hand(db, match_id, hand(), 1)
+    store.replace_hand(db, match_id, 1, hand(we_melded=720), 2)
+    revisions = store.hand_revisions(db, match_id, 1)
+    assert [r.action for r in revisions] == ["add", "edit"]
+    assert revisions[0].hand == hand() and revisions[1].hand == hand(we_melded=720)
+    assert store.get_match(db, match_id).match.totals == (1320, 165)
+
+
+def test_invalid_hand_is_refused_whole(db, match_id):
+    bad = canasta.Hand.from_dict({"entries": [{"went_out": True}, {"went_out": True}]})
+    with pytest.raises(canasta.InvalidError) as error:
+        store.add_hand(db, match_id, bad, 1)
+    assert any(v.field.startswith("hands[0]") for v in error.value.violations)
+    stored = store.get_match(db, match_id)
+    assert stored.version == 1 and not stored.match.hands
+
+
+def test_game_end_is_recorded_and_reopened_by_a_correction(db):
+    match_id = store.create_match(db, CLASSIC, WE_THEY, starting_totals=(4000, 0))
+    store.add_hand(db, match_id, hand(), 1)
+    assert store.get_match(db, match_id).info.finished
+    with pytest.raises(canasta.InvalidError):
+        store.add_hand(db, match_id, hand(), 2)  # no hand after the game is over
+    small = canasta.Hand.from_dict({"entries": [{"melded_points": 50}, {"melded_points": 50}]})
+    store.replace_hand(db, match_id, 1, small, 2)
+    stored = store.get_match(db, match_id)
+    assert stored.info.finished is None and not stored.match.is_finished
+
+
+def test_undo_and_put_back(db, match_id):
+    store.add_hand(db, match_id, hand(), 1)
+    store.add_hand(db, match_id, hand(we_melded=720), 2)
+    assert store.undo_last_hand(db, match_id, 3) == 2
+    assert store.get_match(db, match_id).match.totals == (1220, 165)
+    assert store.undone_hand(db, match_id) == 2
+    assert store.restore_last_hand(db, match_id, 4) == 2
+    assert store.get_match(db, match_id).match.totals == (2540, 330)
+    assert store.undone_hand(db, match_id) is None
+    assert [r.action for r in store.hand_revisions(db, match_id, 2)] == ["add", "delete", "restore"]
+
+
+def test_undo_without_hands(db, match_id):
+    with pytest.raises(store.NotFoundError):
+        store.undo_last_hand(db, match_id, 1)
+
+
+def test_new_hand_after_undo_cannot_be_put_back_over(db, match_id):
+    store.add_hand(db, match_id, hand(), 1)
+    store.undo_last_hand(db, match_id, 2)
+    store.add_hand(db, match_id, hand(we_melded=720), 3)
+    assert store.undone_hand(db, match_id) is None
+
+
+def test_delete_and_restore_match(db, match_id):
+    store.delete_match(db, match_id, 1)
+    assert [s.id for s in store.list_matches(db)] == []
+    assert [s.id for s in store.recently_deleted(db)] == [match_id]
+    with pytest.raises(store.NotFoundError):
+        store.load_match(db, match_id)
+    with pytest.raises(store.StaleError, match="deleted"):
+        store.add_hand(db, match_id, hand(), 2)
+    store.restore_match(db, match_id)
+    assert [s.id for s in store.list_matches(db)] == [match_id]
+
+
+def test_unknown_match(db):
+    with pytest.raises(store.NotFoundError):
+        store.get_match(db, "0" * 32)
+    with pytest.raises(store.NotFoundError):
+        store.get_watched_match(db, "0" * 32)
+
+
+def test_watch_token_finds_the_match(db, match_id):
+    token = store.get_match(db, match_id).watch_token
+    assert store.get_watched_match(db, token).id == match_id
+
+
+def test_list_matches_summaries(db, match_id):
+    store.add_hand(db, match_id, hand(), 1)
+    (summary,) = store.list_matches(db)
+    assert summary.side_names == ("We", "They")
+    assert summary.totals == (1220, 165) and summary.hands == 1
+    assert summary.variant_name == "Classic canasta" and not summary.is_finished
+
+
+def test_import_round_trip(db, match_id):
+    store.add_hand(db, match_id, hand(), 1)
+    match, info = store.load_match(db, match_id)
+    assert store.save_imported_match(db, match, info) is False
+    copy = MatchInfo(id="a" * 32, sides=info.sides, created=info.created, title="Copy")
+    assert store.save_imported_match(db, match, copy) is True
+    again, again_info = store.load_match(db, "a" * 32)
+    assert again.totals == match.totals and again_info.title == "Copy"
+    assert sorted(store.all_match_ids(db)) == sorted([match_id, "a" * 32])
+
+
+def test_concurrent_writers_one_wins(tmp_path):
+    """Two connections (two phones) write from the same version: exactly one succeeds."""
+    path = str(tmp_path / "two.db")
+    migrate(path)
+    first, second = connect(path), connect(path)
+    try:
+        match_id = store.create_match(first, CLASSIC, WE_THEY)
+        store.add_hand(first, match_id, hand(), 1)
+        with pytest.raises(store.StaleError) as error:
+            store.add_hand(second, match_id, hand(we_melded=720), 1)
+        assert "hand 1" in error.value.changes[0]
+        assert store.get_match(second, match_id).match.totals == (1220, 165)
+    finally:
+        first.close()
+        second.close()
