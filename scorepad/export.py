@@ -1,0 +1,553 @@
+"""Taking results away: CSV, the all-matches JSON document, share text, the progress chart, stats.
+
+Pure functions over scored matches (``canasta.Match``) and what storage knows about them
+(``documents.MatchInfo``): no Flask, no database. The blueprint in ``exports.py`` and the
+``scorepad export`` / ``scorepad import`` commands only call these.
+
+>>> from scorepad import canasta
+>>> from scorepad.documents import MatchInfo, Side
+>>> match = canasta.score_match("classic", [{"entries": [
+...     {"melded_points": 620, "canastas": {"natural": 1}, "went_out": True},
+...     {"melded_points": 260, "hand_points": 95}]}])
+>>> info = MatchInfo("a" * 16, (Side("We"), Side("They")))
+>>> share_text(match, info)
+'Classic canasta, 1 hand so far: We 1,220 – They 165. We lead by 1,055.'
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from .canasta import InvalidError, Match, Violation
+from .canasta.entries import Entry
+from .documents import ALL_FORMAT, FORMAT, MatchInfo, match_document, read_match_document
+
+ALL_FORMAT_VERSION = 1
+# Spreadsheets run a cell that starts with one of these as a formula; names typed at the table
+# must never do that (OWASP "CSV injection"), so such text gets a leading apostrophe.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# The order players count a side's score in, for the breakdown columns of the CSV.
+PART_ORDER = (
+    "special_hand", "canastas.", "red_threes", "black_threes", "going_out", "concealed",
+    "melded_points", "hand_points", "black_threes_in_hand", "incomplete.", "held_sets.",
+    "restored_piles", "penalty_points",
+)  # fmt: skip
+# Pronouns read better than names in a sentence: "We win", not "We wins".
+WIN_PHRASES = {"we": "We win", "they": "They win", "you": "You win", "me": "I win"}
+LEAD_PHRASES = {"we": "We lead", "they": "They lead", "you": "You lead", "me": "I lead"}
+
+Pair = tuple[Match, MatchInfo]
+
+
+def thousands(number: int) -> str:
+    """A score as people write it: ``5,120``, ``-1,250``.
+
+    >>> thousands(5120), thousands(-1250), thousands(0)
+    ('5,120', '-1,250', '0')
+    """
+    return f"{number:,}"
+
+
+def safe_text(text: str) -> str:
+    """Text for a CSV cell that a spreadsheet will not run as a formula.
+
+    >>> safe_text("=1+1"), safe_text("Ann")
+    ("'=1+1", 'Ann')
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def side_labels(info: MatchInfo) -> list[str]:
+    """Side names for column headings, made unique when two sides share a name."""
+    labels: list[str] = []
+    for index, side in enumerate(info.sides):
+        name = safe_text(side.name)
+        labels.append(name if name not in labels else f"{name} ({index + 1})")
+    return labels
+
+
+# --- one match as CSV --------------------------------------------------------------------
+
+
+def entry_columns(match: Match) -> list[str]:
+    """The ENTRY fields of this match's variant, one CSV column each per side."""
+    variant = match.variant
+    held = [kind for kind, _ in variant.held_set_penalties]
+    return [
+        "melded_points",
+        "hand_points",
+        *(f"canastas.{kind}" for kind in variant.canasta_kinds),
+        "red_threes",
+        "black_threes",
+        "black_threes_in_hand",
+        "went_out",
+        "concealed",
+        "special_hand",
+        "incomplete",
+        *(f"held_sets.{kind}" for kind in held),
+        "penalty_points",
+        "restored_piles",
+        "melded_cards",
+        "hand_cards",
+    ]
+
+
+def entry_cell(entry: Entry, column: str) -> int | str:
+    """One ENTRY field as a spreadsheet cell: numbers, 1/0 for yes/no, text for the rest."""
+    group, _, kind = column.partition(".")
+    if kind:
+        return getattr(entry, group).get(kind, 0)
+    value = getattr(entry, column)
+    if isinstance(value, bool):
+        return int(value)
+    if column in ("melded_cards", "hand_cards"):
+        return " ".join(f"{name}:{count}" for name, count in value.items()) if value else ""
+    if column == "incomplete":
+        return " ".join(value)
+    if column == "special_hand":
+        return value or ""
+    return value
+
+
+def part_columns(match: Match) -> list[str]:
+    """Every breakdown part that occurs in the match, in the order players count them."""
+    kinds = list(match.variant.canasta_kinds)
+    seen = {part.id for result in match.results for side in result.sides for part in side.parts}
+
+    def rank(part_id: str) -> tuple[int, int, str]:
+        group = next((i for i, start in enumerate(PART_ORDER) if part_id == start or part_id.startswith(start)), 99)
+        kind = part_id.partition(".")[2]
+        return group, kinds.index(kind) if kind in kinds else 0, part_id
+
+    return sorted(seen, key=rank)
+
+
+def match_csv(match: Match, info: MatchInfo) -> str:
+    """One row per hand: each side's entry, score breakdown, hand score and running total.
+
+    A ``start`` row comes first when the match began from carried-over totals, and a ``total``
+    row last: entry numbers and breakdowns summed, yes/no fields counted, the final totals.
+    """
+    fields, parts = entry_columns(match), part_columns(match)
+    labels = side_labels(info)
+    header = ["hand"]
+    for label in labels:
+        header += [f"{label} {name}" for name in fields]
+        header += [f"{label} score: {part}" for part in parts]
+        header += [f"{label} hand score", f"{label} total"]
+    width = len(fields) + len(parts) + 2
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    if match.starting_totals:
+        row: list[int | str] = ["start"]
+        for total in match.starting_totals:
+            row += [""] * (width - 1) + [total]
+        writer.writerow(row)
+    sums = [[0] * (width - 1) for _ in labels]
+    for result in match.results:
+        row = [result.number]
+        for index, (entry, side) in enumerate(zip(result.hand.entries, result.sides, strict=True)):
+            points = {}
+            for part in side.parts:
+                points[part.id] = points.get(part.id, 0) + part.points
+            cells = [entry_cell(entry, name) for name in fields]
+            cells += [points.get(part, 0) for part in parts]
+            cells.append(side.score)
+            for position, cell in enumerate(cells):
+                if isinstance(cell, int):
+                    sums[index][position] += cell
+            row += [safe_text(cell) if isinstance(cell, str) else cell for cell in cells]
+            row.append(result.totals[index])
+        writer.writerow(row)
+    total_row: list[int | str] = ["total"]
+    text_columns = {"special_hand", "incomplete", "melded_cards", "hand_cards"}
+    for index, total in enumerate(match.totals):
+        counted = zip(fields, sums[index][: len(fields)], strict=True)
+        total_row += ["" if name in text_columns else value for name, value in counted]
+        total_row += sums[index][len(fields) :]
+        total_row.append(total)
+    writer.writerow(total_row)
+    return out.getvalue()
+
+
+# --- all matches: results CSV and the JSON document -------------------------------------
+
+
+def result_word(match: Match, info: MatchInfo) -> str:
+    """Who won, ``tie``, or empty while the match is still being played."""
+    if match.is_tie:
+        return "tie"
+    if match.winner is None:
+        return ""
+    return info.sides[match.winner].name
+
+
+def margin(match: Match) -> int | None:
+    """How far the leader is ahead of the next side; None before the first hand."""
+    if not match.results:
+        return None
+    first, second = sorted(match.totals, reverse=True)[:2]
+    return first - second
+
+
+def results_csv(pairs: Iterable[Pair]) -> str:
+    """One row per match: date, variant, sides with players and final totals, winner, hands."""
+    pairs = list(pairs)
+    most = max((len(info.sides) for _, info in pairs), default=2)
+    header = ["id", "created", "finished", "title", "variant", "variant name", "hands", "status", "winner", "margin"]
+    for number in range(1, most + 1):
+        header += [f"side {number}", f"side {number} players", f"side {number} total"]
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    for match, info in pairs:
+        row: list[int | str] = [
+            info.id,
+            info.created,
+            info.finished or "",
+            safe_text(info.title),
+            match.variant.key,
+            match.variant.name,
+            len(match.results),
+            "finished" if match.is_finished else "playing",
+            safe_text(result_word(match, info)),
+            "" if margin(match) is None else margin(match),
+        ]
+        for index in range(most):
+            if index < len(info.sides):
+                side = info.sides[index]
+                row += [safe_text(side.name), safe_text(", ".join(side.players)), match.totals[index]]
+            else:
+                row += ["", "", ""]
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def all_matches_document(pairs: Iterable[Pair], exported: str | None = None) -> dict[str, Any]:
+    """Every match in one versioned document; each is exactly its ``GET /api/v1/matches/<id>``."""
+    matches = [match_document(match, info) for match, info in pairs]
+    document: dict[str, Any] = {"format": ALL_FORMAT, "format_version": ALL_FORMAT_VERSION}
+    if exported:
+        document["exported"] = exported
+    document["count"] = len(matches)
+    document["matches"] = matches
+    return document
+
+
+def parse_json(raw: bytes | str) -> Any:
+    """The JSON in an uploaded file.
+
+    :raises InvalidError: saying where the file stops being JSON.
+    """
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError as error:
+        raise InvalidError(
+            [Violation("not-utf8", f"The file is not UTF-8 text (byte {error.start} cannot be read).")]
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        message = f"The file is not JSON: {error.msg} at line {error.lineno}, column {error.colno}."
+        raise InvalidError([Violation("not-json", message)]) from None
+    except RecursionError:
+        raise InvalidError([Violation("not-json", "The file nests too deeply to be a scorepad export.")]) from None
+
+
+def read_all_matches_document(data: Any) -> list[Pair]:
+    """Read a match document or an all-matches document, checking every match before returning.
+
+    :raises InvalidError: with every problem in the file, each ``field`` a path such as
+        ``matches[3].hands[2].entries[0].red_threes``.
+    """
+    if isinstance(data, Mapping) and (data.get("format") == FORMAT or ("hands" in data and "format" not in data)):
+        return [read_match_document(data)]
+    if not isinstance(data, Mapping):
+        raise InvalidError([Violation("not-an-export", "A scorepad export is a JSON object.")])
+    problems: list[Violation] = []
+    if data.get("format") != ALL_FORMAT:
+        problems.append(
+            Violation(
+                "wrong-format",
+                f"This is not a scorepad export: 'format' is '{data.get('format')}', not '{ALL_FORMAT}' or '{FORMAT}'.",
+                "format",
+            )
+        )
+    elif data.get("format_version") != ALL_FORMAT_VERSION:
+        problems.append(
+            Violation(
+                "wrong-version",
+                f"This file is format version {data.get('format_version')}; "
+                f"this scorepad reads version {ALL_FORMAT_VERSION}.",
+                "format_version",
+            )
+        )
+    matches = data.get("matches")
+    if not isinstance(matches, list):
+        problems.append(Violation("matches-not-list", "An export's matches are a list.", "matches"))
+        matches = []
+    pairs: list[Pair] = []
+    first_at: dict[str, int] = {}
+    for index, item in enumerate(matches):
+        where = f"matches[{index}]"
+        try:
+            match, info = read_match_document(item, where)
+        except InvalidError as error:
+            problems += error.violations
+            continue
+        if info.id in first_at:
+            problems.append(
+                Violation(
+                    "duplicate-id",
+                    f"Match {info.id} is in this file twice (first as matches[{first_at[info.id]}]).",
+                    f"{where}.id",
+                )
+            )
+            continue
+        first_at[info.id] = index
+        pairs.append((match, info))
+    if problems:
+        raise InvalidError(problems)
+    return pairs
+
+
+# --- share text --------------------------------------------------------------------------
+
+
+def share_text(match: Match, info: MatchInfo) -> str:
+    """One line for the group chat: variant, hands, totals and who won or leads by how much.
+
+    >>> from scorepad import canasta
+    >>> from scorepad.documents import Side
+    >>> info = MatchInfo("b" * 16, (Side("We"), Side("They")))
+    >>> share_text(canasta.score_match("classic", []), info)
+    'Classic canasta, no hands yet.'
+    """
+    name = match.variant.name
+    count = len(match.results)
+    if not count:
+        return f"{name}, no hands yet."
+    hands = "1 hand" if count == 1 else f"{count} hands"
+    if not match.is_finished:
+        hands += " so far"
+    scores = " – ".join(f"{side.name} {thousands(total)}" for side, total in zip(info.sides, match.totals, strict=True))
+    leader = max(range(len(match.totals)), key=match.totals.__getitem__)
+    leader_name = info.sides[leader].name
+    lead = margin(match) or 0
+    if match.is_tie:
+        verdict = "It's a tie."
+    elif match.is_finished:
+        verdict = f"{WIN_PHRASES.get(leader_name.casefold(), leader_name + ' wins')} by {thousands(lead)}."
+    elif lead == 0:
+        verdict = "All square."
+    else:
+        verdict = f"{LEAD_PHRASES.get(leader_name.casefold(), leader_name + ' leads')} by {thousands(lead)}."
+    return f"{name}, {hands}: {scores}. {verdict}"
+
+
+# --- the progress chart ------------------------------------------------------------------
+
+CHART_WIDTH, CHART_HEIGHT = 360, 250
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 46, 12, 40, 30
+# Distinct in colour and in dash pattern, so the lines part on a grey printout too.
+SIDE_STYLES = (
+    ("#1d4ed8", ""),
+    ("#b91c1c", "7 4"),
+    ("#047857", "2 3"),
+)
+TICK_STEPS = (100, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 50000)
+
+
+def _tick_step(span: int) -> int:
+    return next((step for step in TICK_STEPS if span / step <= 6), TICK_STEPS[-1])
+
+
+def progress_svg(match: Match, info: MatchInfo) -> str:
+    """Each side's total after every hand against the target line, as a self-contained SVG.
+
+    Plain markup for the server to send: a ``viewBox`` that scales to a phone's width, one
+    polyline per side, a dashed target line, text escaped, and a ``<title>``/``<desc>`` that
+    say the same thing in words.
+    """
+    target = match.variant.target
+    series = [[match.start[i]] + [r.totals[i] for r in match.results] for i in range(len(info.sides))]
+    values = [v for line in series for v in line]
+    step = _tick_step(max(max(values + [target]) - min(values + [0]), 1))
+    low = min(min(values), 0) // step * step
+    high = -(-max(max(values), target) // step) * step
+    hands = max(len(match.results), 1)
+    plot_w = CHART_WIDTH - CHART_LEFT - CHART_RIGHT
+    plot_h = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
+
+    def x(hand: int) -> float:
+        return round(CHART_LEFT + plot_w * hand / hands, 1)
+
+    def y(total: int) -> float:
+        return round(CHART_TOP + plot_h * (high - total) / (high - low), 1)
+
+    key = escape(info.id)
+    names = [side.name for side in info.sides]
+    title = f"Score progression: {match.variant.name}, target {thousands(target)}"
+    desc = "; ".join(
+        f"{name}: {', '.join(thousands(v) for v in line)}" for name, line in zip(names, series, strict=True)
+    )
+    out = [
+        f'<svg class="progress" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" '
+        f'width="100%" role="img" aria-labelledby="progress-title-{key} progress-desc-{key}" '
+        f'font-family="system-ui, sans-serif" font-size="12">',
+        f'<title id="progress-title-{key}">{escape(title)}</title>',
+        f'<desc id="progress-desc-{key}">Totals from the start and after each hand. {escape(desc)}.</desc>',
+    ]
+    for tick in range(low, high + 1, step):
+        out.append(
+            f'<line x1="{CHART_LEFT}" x2="{CHART_WIDTH - CHART_RIGHT}" y1="{y(tick)}" y2="{y(tick)}" '
+            f'stroke="#d4d4d8" stroke-width="{1.5 if tick == 0 else 0.75}"/>'
+            f'<text x="{CHART_LEFT - 4}" y="{y(tick) + 4}" text-anchor="end" fill="#3f3f46">{thousands(tick)}</text>'
+        )
+    labels = sorted({0, hands, *range(0, hands + 1, max(1, -(-hands // 8)))})
+    for hand in labels:
+        out.append(
+            f'<text x="{x(hand)}" y="{CHART_HEIGHT - CHART_BOTTOM + 16}" text-anchor="middle" '
+            f'fill="#3f3f46">{hand}</text>'
+        )
+    out.append(
+        f'<text x="{CHART_WIDTH - CHART_RIGHT}" y="{CHART_HEIGHT - 2}" text-anchor="end" fill="#3f3f46">hand</text>'
+    )
+    out.append(
+        f'<line x1="{CHART_LEFT}" x2="{CHART_WIDTH - CHART_RIGHT}" y1="{y(target)}" y2="{y(target)}" '
+        f'stroke="#52525b" stroke-width="1.5" stroke-dasharray="4 3"/>'
+        f'<text x="{CHART_LEFT + 4}" y="{y(target) - 4}" fill="#27272a">Target {thousands(target)}</text>'
+    )
+    for index, (name, line) in enumerate(zip(names, series, strict=True)):
+        colour, dash = SIDE_STYLES[index % len(SIDE_STYLES)]
+        points = " ".join(f"{x(hand)},{y(total)}" for hand, total in enumerate(line))
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(
+            f'<polyline class="side-{index}" fill="none" stroke="{colour}" stroke-width="2.5" '
+            f'stroke-linejoin="round"{dashes} points="{points}"/>'
+        )
+        legend_x = 8 + index * (CHART_WIDTH - 16) // len(names)
+        out.append(
+            f'<line x1="{legend_x}" x2="{legend_x + 22}" y1="14" y2="14" stroke="{colour}" '
+            f'stroke-width="2.5"{dashes}/>'
+            f'<text x="{legend_x + 28}" y="18" font-weight="600" fill="#18181b">'
+            f"{escape(name)} {thousands(line[-1])}</text>"
+        )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+# --- history and stats -------------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """What one player or team has done across the stored matches."""
+
+    name: str
+    matches: int = 0
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+    hands: int = 0
+    points: int = 0
+    biggest_hand: int | None = None
+    canastas: int = 0
+    red_threes: int = 0
+    match_ids: list[str] = field(default_factory=list)
+
+    @property
+    def playing(self) -> int:
+        """Matches not finished yet, counted as neither win nor loss."""
+        return self.matches - self.wins - self.losses - self.ties
+
+    @property
+    def average_hand(self) -> int | None:
+        """The mean hand score, rounded to the nearest 5 as every score is."""
+        if not self.hands:
+            return None
+        return round(self.points / self.hands / 5) * 5
+
+
+@dataclass
+class Stats:
+    """Records by player and by team (a side of two or more named players), best first."""
+
+    players: list[Record]
+    teams: list[Record]
+    matches: int
+
+
+def _add(record: Record, match: Match, info: MatchInfo, side: int) -> None:
+    record.matches += 1
+    record.match_ids.append(info.id)
+    if match.is_finished:
+        top = max(match.totals)
+        if match.is_tie and match.totals[side] == top:
+            record.ties += 1
+        elif match.winner == side:
+            record.wins += 1
+        else:
+            record.losses += 1
+    for result in match.results:
+        score = result.sides[side].score
+        entry = result.hand.entries[side]
+        record.hands += 1
+        record.points += score
+        record.biggest_hand = score if record.biggest_hand is None else max(record.biggest_hand, score)
+        record.canastas += entry.canasta_count
+        record.red_threes += entry.red_threes
+
+
+def team_name(players: Sequence[str]) -> str:
+    """A team named by its players, the same whatever order they were entered in.
+
+    >>> team_name(["Bob", "ann"])
+    'ann & Bob'
+    """
+    return " & ".join(sorted(players, key=str.casefold))
+
+
+def stats(pairs: Iterable[Pair]) -> Stats:
+    """Wins, losses, hand scores, canastas and red threes per player and per team.
+
+    Names are matched without regard to case. A player's figures are their side's in every
+    match they played; a side without named players counts for nobody.
+    """
+    players: dict[str, Record] = {}
+    teams: dict[str, Record] = {}
+    count = 0
+    for match, info in pairs:
+        count += 1
+        for index, side in enumerate(info.sides):
+            for player in dict.fromkeys(p.casefold() for p in side.players):
+                name = next(p for p in side.players if p.casefold() == player)
+                _add(players.setdefault(player, Record(name)), match, info, index)
+            if len(side.players) >= 2:
+                name = team_name(side.players)
+                _add(teams.setdefault(name.casefold(), Record(name)), match, info, index)
+
+    def best_first(records: dict[str, Record]) -> list[Record]:
+        return sorted(records.values(), key=lambda r: (-r.wins, r.losses, -r.matches, r.name.casefold()))
+
+    return Stats(best_first(players), best_first(teams), count)
+
+
+def records_for(name: str, pairs: Iterable[Pair]) -> list[Pair]:
+    """The matches a player (or a team, by its ``team_name``) played in, as given."""
+    wanted = name.casefold()
+    return [
+        (match, info)
+        for match, info in pairs
+        if any(
+            wanted in {p.casefold() for p in side.players} or wanted == team_name(side.players).casefold()
+            for side in info.sides
+        )
+    ]
