@@ -19,7 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
@@ -261,13 +261,20 @@ def parse_json(raw: bytes | str) -> Any:
         raise InvalidError([Violation("not-json", "The file nests too deeply to be a scorepad export.")]) from None
 
 
-def read_all_matches_document(data: Any) -> list[Pair]:
+def is_single_match(data: Any) -> bool:
+    """Whether a parsed file is one match's document rather than an all-matches export."""
+    return isinstance(data, Mapping) and (data.get("format") == FORMAT or ("hands" in data and "format" not in data))
+
+
+def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | None = None) -> list[Pair]:
     """Read a match document or an all-matches document, checking every match before returning.
+
+    ``progress(done, count)`` is called after each match is read, for long files.
 
     :raises InvalidError: with every problem in the file, each ``field`` a path such as
         ``matches[3].hands[2].entries[0].red_threes``.
     """
-    if isinstance(data, Mapping) and (data.get("format") == FORMAT or ("hands" in data and "format" not in data)):
+    if is_single_match(data):
         return [read_match_document(data)]
     if not isinstance(data, Mapping):
         raise InvalidError([Violation("not-an-export", "A scorepad export is a JSON object.")])
@@ -313,9 +320,49 @@ def read_all_matches_document(data: Any) -> list[Pair]:
             continue
         first_at[info.id] = index
         pairs.append((match, info))
+        if progress:
+            progress(index + 1, len(matches))
     if problems:
         raise InvalidError(problems)
     return pairs
+
+
+@dataclass
+class ImportPlan:
+    """What an import will do: matches to add, and matches that are already here unchanged."""
+
+    new: list[Pair]
+    already: list[Pair]
+
+
+def plan_import(pairs: Sequence[Pair], find: Callable[[str], Pair | None], single: bool = False) -> ImportPlan:
+    """Sort read matches into new ones and ones already stored, refusing any id clash.
+
+    ``find(id)`` returns the stored match with that id, or None. A stored match whose document
+    is identical is "already here" (a re-import); a different match under the same id is never
+    overwritten.
+
+    :raises InvalidError: naming every clashing match by its path in the file.
+    """
+    plan = ImportPlan([], [])
+    problems = []
+    for index, (match, info) in enumerate(pairs):
+        stored = find(info.id)
+        if stored is None:
+            plan.new.append((match, info))
+        elif match_document(*stored) == match_document(match, info):
+            plan.already.append((match, info))
+        else:
+            problems.append(
+                Violation(
+                    "id-taken",
+                    f"A different match with id {info.id} is already here; an import never overwrites a match.",
+                    "id" if single else f"matches[{index}].id",
+                )
+            )
+    if problems:
+        raise InvalidError(problems)
+    return plan
 
 
 # --- share text --------------------------------------------------------------------------

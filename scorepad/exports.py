@@ -1,0 +1,199 @@
+"""Pages and downloads that take results away: CSV, JSON, print, share, import, history and stats.
+
+Thin views over ``export`` (the formats) and ``store`` (the matches): they load, call one
+function, and respond.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from . import export, store
+from .canasta import InvalidError, Match, Violation
+from .db import get_db
+from .documents import MatchInfo, match_document
+
+bp = Blueprint("exports", __name__)
+
+CSV_TYPE = "text/csv; charset=utf-8"
+# Excel opens UTF-8 CSV correctly only when it starts with a byte order mark; other
+# spreadsheets and the csv module (encoding="utf-8-sig") skip it.
+BOM = "\ufeff"
+
+
+@bp.app_template_filter("thousands")
+def thousands(number: int) -> str:
+    return export.thousands(number)
+
+
+@bp.app_template_global("progress_svg")
+def progress_svg(match: Match, info: MatchInfo) -> Markup:
+    """The score progression chart, for any page that includes ``exports/_progress.html``."""
+    return Markup(export.progress_svg(match, info))  # built from escaped text in export.py
+
+
+@bp.errorhandler(store.NotFoundError)
+def not_found(error: store.NotFoundError) -> tuple[str, int]:
+    return render_template("errors/404.html"), 404
+
+
+def download(body: str, mimetype: str, filename: str) -> Response:
+    """A response the browser saves as ``filename`` rather than shows."""
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def file_name(match: Match, info: MatchInfo, extension: str) -> str:
+    """``scorepad-classic-2025-01-04-3f9a1c2e.csv``: sortable, and never the whole id."""
+    day = re.sub(r"[^0-9-]", "", info.created[:10]) or "undated"
+    return f"scorepad-{match.variant.key}-{day}-{info.id[:8]}.{extension}"
+
+
+def today() -> str:
+    return datetime.now(UTC).date().isoformat()
+
+
+def stored_matches() -> list[export.Pair]:
+    db = get_db()
+    return [store.load_match(db, match_id) for match_id in store.all_match_ids(db)]
+
+
+# --- one match ---------------------------------------------------------------------------
+
+
+@bp.get("/matches/<match_id>/export.csv")
+def match_csv(match_id: str) -> Response:
+    """One row per hand, for a spreadsheet."""
+    match, info = store.load_match(get_db(), match_id)
+    return download(BOM + export.match_csv(match, info), CSV_TYPE, file_name(match, info, "csv"))
+
+
+@bp.get("/matches/<match_id>/export.json")
+def match_json(match_id: str) -> Response:
+    """The match document, the same one the API returns and the import reads."""
+    match, info = store.load_match(get_db(), match_id)
+    return download(_json(match_document(match, info)), "application/json", file_name(match, info, "json"))
+
+
+@bp.get("/matches/<match_id>/print")
+def print_sheet(match_id: str) -> str:
+    """The score sheet laid out for paper: We/They columns, a page per thirty-odd hands."""
+    match, info = store.load_match(get_db(), match_id)
+    return render_template("exports/print.html", match=match, info=info, share=export.share_text(match, info))
+
+
+@bp.get("/matches/<match_id>/result")
+def result(match_id: str) -> str:
+    """The result as one line for the group chat, with every download.
+
+    (``/matches/<id>/share`` is the match pages' link-and-QR page; this one shares the result.)
+    """
+    match, info = store.load_match(get_db(), match_id)
+    return render_template("exports/result.html", match=match, info=info, share=export.share_text(match, info))
+
+
+# --- all matches -------------------------------------------------------------------------
+
+
+@bp.get("/export/matches.json")
+def all_json() -> Response:
+    """Every match in one versioned document: the backup."""
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
+    document = export.all_matches_document(stored_matches(), exported=stamp)
+    return download(_json(document), "application/json", f"scorepad-matches-{today()}.json")
+
+
+@bp.get("/export/results.csv")
+def results_csv() -> Response:
+    """A row per match: date, variant, sides, players, totals, winner, hands."""
+    return download(BOM + export.results_csv(stored_matches()), CSV_TYPE, f"scorepad-results-{today()}.csv")
+
+
+@bp.get("/import")
+def import_form() -> str:
+    """Backups: download everything, or bring a file back in."""
+    return render_template("exports/import.html", problems=[])
+
+
+@bp.post("/import")
+def import_file() -> Response | str:
+    """Read the whole file, refuse it with every problem, or add its new matches in one go."""
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        problems = [Violation("no-file", "Choose a scorepad .json export to import.")]
+        return render_template("exports/import.html", problems=problems)
+    db = get_db()
+    try:
+        plan = read_import(db, upload.read())
+    except InvalidError as error:
+        return render_template("exports/import.html", problems=error.violations, filename=upload.filename)
+    added = save_plan(db, plan)
+    flash(import_message(added, len(plan.already)), "import")
+    return redirect(url_for(".import_form"), 303)
+
+
+def read_import(db, raw: bytes) -> export.ImportPlan:
+    """Parse and check a whole export against what is stored; nothing is written.
+
+    :raises InvalidError: with every problem, each with its path in the file.
+    """
+    data = export.parse_json(raw)
+    pairs = export.read_all_matches_document(data)
+
+    def find(match_id: str) -> export.Pair | None:
+        try:
+            stored = store.get_match(db, match_id)
+        except store.NotFoundError:
+            return None
+        return stored.match, stored.info
+
+    return export.plan_import(pairs, find, single=export.is_single_match(data))
+
+
+def save_plan(db, plan: export.ImportPlan, progress=None) -> int:
+    """Write every new match of a checked import in one transaction; returns how many were added."""
+    added = 0
+    with db.atomic():
+        for done, (match, info) in enumerate(plan.new, start=1):
+            added += store.save_imported_match(db, match, info)
+            if progress:
+                progress(done, len(plan.new))
+    return added
+
+
+def import_message(added: int, already: int) -> str:
+    """What an import did, in a sentence.
+
+    >>> import_message(2, 1)
+    'Imported 2 matches; 1 match was already here and was left as it is.'
+    """
+
+    def matches(count: int) -> str:
+        return "1 match" if count == 1 else f"{count} matches"
+
+    message = f"Imported {matches(added)}" if added else "Nothing new to import"
+    if already == 1:
+        message += "; 1 match was already here and was left as it is"
+    elif already:
+        message += f"; {already} matches were already here and were left as they are"
+    return message + "."
+
+
+# --- history and stats -------------------------------------------------------------------
+
+
+@bp.get("/stats")
+def stats() -> str:
+    """Wins, losses and hand records by player and team; ``?player=`` lists one's matches."""
+    pairs = stored_matches()
+    name = request.args.get("player", "").strip()
+    played = export.records_for(name, pairs) if name else []
+    return render_template("exports/stats.html", stats=export.stats(pairs), name=name, played=played)
+
+
+def _json(document: object) -> str:
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"

@@ -1,0 +1,303 @@
+"""The export pages and downloads: each format served, imports that write all or nothing."""
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from flask import render_template_string
+
+from scorepad import canasta, create_app, export, store
+from scorepad.db import connect
+from scorepad.documents import ALL_FORMAT, FORMAT, Side, match_document
+
+# Seven hands that end Classic canasta at We 5,120 – They 3,870 (as in tests/test_export.py).
+CLASSIC_HANDS = [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}] * 6 + [
+    {
+        "entries": [
+            {"melded_points": 520, "canastas": {"natural": 1}, "went_out": True, "red_threes": 1},
+            {"melded_points": 570, "red_threes": 3},
+        ]
+    }
+]
+
+
+def add_match(app, hands=CLASSIC_HANDS, variant="classic", sides=None, title="Friday"):
+    """Store a match the way the pages do, hand by hand; returns its id."""
+    sides = sides or [Side("We", ("Ann", "Bob")), Side("They", ("Cy", "Di"))]
+    db = connect(app.config["DATABASE"])
+    try:
+        match_id = store.create_match(db, canasta.rules_for(variant), sides, title=title)
+        version = 1
+        for hand in hands:
+            version = store.add_hand(db, match_id, canasta.Hand.from_dict(hand), version)
+    finally:
+        db.close()
+    return match_id
+
+
+def stored(app):
+    db = connect(app.config["DATABASE"])
+    try:
+        return [store.load_match(db, match_id) for match_id in store.all_match_ids(db)]
+    finally:
+        db.close()
+
+
+def match_count(app):
+    db = connect(app.config["DATABASE"])
+    try:
+        return db.execute("select count(*) from matches").fetchone()[0]
+    finally:
+        db.close()
+
+
+def upload(client, content, name="backup.json"):
+    data = {"file": (io.BytesIO(content if isinstance(content, bytes) else content.encode()), name)}
+    return client.post("/import", data=data, content_type="multipart/form-data")
+
+
+@pytest.fixture
+def match_id(app):
+    return add_match(app)
+
+
+@pytest.fixture
+def other_app(tmp_path):
+    """A second scorepad on its own database, to import into."""
+    return create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "other.db"), "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False}
+    )
+
+
+# --- one match ---------------------------------------------------------------------------
+
+
+def test_match_csv_download(client, match_id):
+    response = client.get(f"/matches/{match_id}/export.csv")
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    disposition = response.headers["Content-Disposition"]
+    assert re.fullmatch(rf'attachment; filename="scorepad-classic-\d{{4}}-\d\d-\d\d-{match_id[:8]}\.csv"', disposition)
+    rows = list(csv.DictReader(io.StringIO(response.data.decode("utf-8-sig"))))
+    assert [row["hand"] for row in rows] == [*map(str, range(1, 8)), "total"]
+    assert rows[-1]["We total"] == "5120" and rows[-1]["They total"] == "3870"
+
+
+def test_match_json_download_is_the_match_document(app, client, match_id):
+    response = client.get(f"/matches/{match_id}/export.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    assert response.headers["Content-Disposition"].endswith('.json"')
+    document = json.loads(response.data)
+    [pair] = stored(app)
+    assert document == match_document(*pair)
+    assert (document["format"], document["format_version"], document["id"]) == (FORMAT, 1, match_id)
+    assert document["totals"] == [5120, 3870] and document["winner"] == 0
+    assert document["hands"][6]["entries"][0] == {
+        "melded_points": 520,
+        "canastas": {"natural": 1},
+        "red_threes": 1,
+        "went_out": True,
+    }
+
+
+def test_print_sheet(client, match_id):
+    page = client.get(f"/matches/{match_id}/print").data.decode()
+    assert 'href="/static/print.css"' in page
+    assert page.count('<th colspan="2" scope="colgroup">') == 2 and "We</th>" in page and "They</th>" in page
+    assert len(re.findall(r'<th scope="row">\d+</th>', page)) == 7
+    assert "5,120" in page and "Classic canasta, 7 hands: We 5,120 – They 3,870. We win by 1,250." in page
+    assert "Settled to the hundred" in page and "<svg" in page
+
+
+def test_result_page_shows_the_text_to_copy_and_the_chart(client, match_id):
+    page = client.get(f"/matches/{match_id}/result").data.decode()
+    assert re.search(r"<textarea[^>]*readonly>Classic canasta, 7 hands: We 5,120 – They 3,870", page)
+    assert 'data-copy="share-text" hidden' in page, "the copy button appears only with JavaScript"
+    assert "<svg" in page and "<title" in page
+    for suffix in ("export.csv", "export.json", "print"):
+        assert f"/matches/{match_id}/{suffix}" in page
+
+
+@pytest.mark.parametrize("suffix", ["export.csv", "export.json", "print", "result"])
+def test_unknown_or_deleted_matches_are_404(app, client, match_id, suffix):
+    assert client.get(f"/matches/{'0' * 32}/{suffix}").status_code == 404
+    db = connect(app.config["DATABASE"])
+    try:
+        store.delete_match(db, match_id, store.get_match(db, match_id).version)
+    finally:
+        db.close()
+    assert client.get(f"/matches/{match_id}/{suffix}").status_code == 404
+
+
+def test_match_ids_in_links_are_unguessable_tokens(client, match_id):
+    assert re.fullmatch(r"[0-9a-f]{32}", match_id)
+
+
+# --- all matches -------------------------------------------------------------------------
+
+
+def test_all_matches_json(app, client, match_id):
+    add_match(app, hands=CLASSIC_HANDS[:2], title="Unfinished")
+    response = client.get("/export/matches.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    assert re.search(r'filename="scorepad-matches-\d{4}-\d\d-\d\d\.json"', response.headers["Content-Disposition"])
+    document = json.loads(response.data)
+    assert (document["format"], document["format_version"], document["count"]) == (ALL_FORMAT, 1, 2)
+    assert document["exported"]
+    assert document["matches"] == [match_document(*pair) for pair in stored(app)]
+
+
+def test_results_csv(app, client, match_id):
+    add_match(app, hands=CLASSIC_HANDS[:2], title="Unfinished")
+    response = client.get("/export/results.csv")
+    assert response.mimetype == "text/csv" and response.data.startswith("\ufeff".encode())
+    rows = list(csv.DictReader(io.StringIO(response.data.decode("utf-8-sig"))))
+    assert sorted((r["title"], r["winner"], r["hands"], r["side 1 total"]) for r in rows) == [
+        ("Friday", "We", "7", "5120"),
+        ("Unfinished", "", "2", "1300"),
+    ]
+    assert {r["side 2 players"] for r in rows} == {"Cy, Di"} and {r["variant"] for r in rows} == {"classic"}
+
+
+# --- import ------------------------------------------------------------------------------
+
+
+def test_import_page_offers_both_downloads_and_a_form(client):
+    page = client.get("/import").data.decode()
+    assert "/export/matches.json" in page and "/export/results.csv" in page
+    assert 'enctype="multipart/form-data"' in page and 'type="file"' in page
+
+
+def test_import_needs_the_csrf_token(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "t"})
+    client = app.test_client()
+    page = client.get("/import").data.decode()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    assert upload(client, "{}").status_code == 400
+    data = {"csrf_token": token, "file": (io.BytesIO(b"{}"), "x.json")}
+    assert client.post("/import", data=data, content_type="multipart/form-data").status_code == 200
+
+
+def test_export_then_import_elsewhere_then_again(app, client, other_app, match_id):
+    add_match(app, hands=CLASSIC_HANDS[:3], variant="classic", title="Second")
+    backup = client.get("/export/matches.json").data
+    target = other_app.test_client()
+    response = upload(target, backup)
+    assert response.status_code == 303 and response.headers["Location"] == "/import"
+    assert "Imported 2 matches." in target.get("/import").data.decode()
+    assert [match_document(*pair) for pair in stored(other_app)] == [match_document(*pair) for pair in stored(app)]
+    again = upload(target, backup)
+    assert again.status_code == 303
+    assert "Nothing new to import; 2 matches were already here" in target.get("/import").data.decode()
+    assert match_count(other_app) == 2
+
+
+def test_one_match_file_imports_and_is_recognised(app, client, other_app, match_id):
+    single = client.get(f"/matches/{match_id}/export.json").data
+    target = other_app.test_client()
+    upload(target, single)
+    assert "Imported 1 match." in target.get("/import").data.decode()
+    upload(target, single)
+    assert "1 match was already here" in target.get("/import").data.decode()
+    assert match_count(other_app) == 1
+    assert target.get(f"/matches/{match_id}/export.json").data == single
+
+
+def bad_backup(client):
+    document = json.loads(client.get("/export/matches.json").data)
+    document["matches"][1]["hands"][2]["entries"][0]["red_threes"] = 9
+    return json.dumps(document)
+
+
+@pytest.mark.parametrize(
+    ("content", "shown"),
+    [
+        (b"{not json", "line 1, column 2"),
+        (b'{"format": "a-spreadsheet"}', "<code>format</code>"),
+        (b"[1, 2]", "the whole file"),
+        (bad_backup, "<code>matches[1].hands[2].entries[0].red_threes</code>"),
+    ],
+)
+def test_a_bad_file_writes_nothing_and_lists_its_problems(app, client, other_app, match_id, content, shown):
+    add_match(app, hands=CLASSIC_HANDS[:3], title="Second")
+    content = content(client) if callable(content) else content
+    target = other_app.test_client()
+    response = upload(target, content)
+    page = response.data.decode()
+    assert response.status_code == 200 and 'role="alert"' in page and shown in page
+    assert "backup.json</strong> was not imported" in page
+    assert 'type="file"' in page, "the form comes back"
+    assert match_count(other_app) == 0
+
+
+def test_a_different_match_under_an_existing_id_is_refused(app, client, match_id):
+    document = json.loads(client.get("/export/matches.json").data)
+    document["matches"][0]["title"] = "Changed elsewhere"
+    new = json.loads(json.dumps(document["matches"][0])) | {"id": "f" * 32}
+    document["matches"].append(new)
+    page = upload(client, json.dumps(document)).data.decode()
+    assert "<code>matches[0].id</code>" in page and "never overwrites" in page
+    assert match_count(app) == 1, "not even the new match in the same file is written"
+    assert stored(app)[0][1].title == "Friday"
+
+
+def test_no_file_chosen(client):
+    response = client.post("/import", data={}, content_type="multipart/form-data")
+    assert response.status_code == 200 and "Choose a scorepad .json export" in response.data.decode()
+
+
+def test_save_plan_is_one_transaction(app, monkeypatch):
+    from scorepad import exports
+
+    match = canasta.score_match("classic", CLASSIC_HANDS[:1])
+    infos = [export.MatchInfo(c * 32, (Side("We"), Side("They")), created="2025-01-01") for c in "abc"]
+    calls = []
+
+    def flaky(db, match, info):
+        calls.append(info.id)
+        if len(calls) == 3:
+            raise RuntimeError("disk full")
+        return store.save_imported_match(db, match, info)
+
+    monkeypatch.setattr(store, "save_imported_match", flaky)
+    db = connect(app.config["DATABASE"])
+    try:
+        with pytest.raises(RuntimeError):
+            exports.save_plan(db, export.ImportPlan([(match, info) for info in infos], []))
+    finally:
+        db.close()
+    assert match_count(app) == 0
+
+
+# --- history and stats, partials ---------------------------------------------------------
+
+
+def test_stats_page(app, client, match_id):
+    add_match(app, hands=CLASSIC_HANDS[:2], sides=[Side("We", ("Ann", "Eve")), Side("They", ("Cy", "Di"))])
+    page = client.get("/stats").data.decode()
+    assert "2 matches stored" in page and "By player" in page and "By team" in page
+    row = re.search(r'<th scope="row"><a href="/stats\?player=Ann">Ann</a></th>(.*?)</tr>', page, re.S).group(1)
+    assert [cell.strip() for cell in re.findall(r"<td>(.*?)</td>", row)] == ["2", "1", "0", "715", "1,220", "1", "1"]
+    one = client.get("/stats?player=eve").data.decode()
+    assert "Matches with eve" in one and one.count('<ul class="history">') == 1 and "playing" in one
+
+
+def test_stats_with_nothing_stored(client):
+    page = client.get("/stats").data.decode()
+    assert "0 matches stored" in page and "Name the players" in page
+
+
+def test_partials_work_with_the_match_pages_context(app, match_id):
+    db = connect(app.config["DATABASE"])
+    try:
+        stored_match = store.get_match(db, match_id)
+    finally:
+        db.close()
+    with app.test_request_context():
+        html = render_template_string(
+            '{% include "exports/_progress.html" %}{% include "exports/_links.html" %}',
+            match=stored_match.match,
+            stored=stored_match,
+        )
+    assert "<svg" in html and f"/matches/{match_id}/export.csv" in html
