@@ -610,3 +610,14 @@ def test_special_hand_keeps_table_penalties():
 )
 def test_classic_with_three_decks_red_threes(count, expected):
     assert scores("classic", [{"melded_points": 50, "red_threes": count}, {}], {"decks": 3})[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    # Pinned choice: chile with four packs holds 8 red threes; "all six 1000" becomes "all of
+    # them 1000", and six of the eight are 100 each: 500 + 300 + 200 melded + 600 or 1000.
+    [(6, 1600), (8, 2000)],
+)
+def test_chile_four_decks_red_threes(count, expected):
+    entry = {"melded_points": 200, "canastas": {"natural": 1, "mixed": 1}, "red_threes": count}
+    assert scores("chile", [entry, {}], {"decks": 4})[0] == expected

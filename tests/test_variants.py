@@ -326,6 +326,10 @@ def test_decks_option_changes_every_card_limit(decks, jokers_per_deck, points, r
         ("american", {"harder_first_meld": True}, "option-not-in-variant"),  # classic-family option
         ("american", {"wild_canasta": "1000"}, "option-not-in-variant"),
         ("samba", {"sequences": True}, "option-not-in-variant"),
+        # Pinned choice: RULES §2 lists harder_first_meld under "(classic family)" while §3 counts
+        # samba in the classic family; the code keeps it to the classic presets.
+        ("samba", {"harder_first_meld": True}, "option-not-in-variant"),
+        ("bolivia", {"wild_canasta": "1000"}, "option-not-in-variant"),
         ("classic", {"target": 99}, "bad-option-value"),
         ("classic", {"target": 100_001}, "bad-option-value"),
         ("classic", {"target": 5001}, "bad-option-value"),  # every score is a multiple of 5
