@@ -111,3 +111,11 @@ def score() -> Response:
         raise InvalidError(problems)
     match = canasta.score_match(variant, hands, body.get("options"), body.get("starting_totals"))
     return jsonify(score_document(match))
+
+
+@bp.post("/check")
+def check() -> Response:
+    """Rules check: may this player make this play, and which rules decide it (API.md "Rules check")."""
+    from .canasta.plays import check_request
+
+    return jsonify(check_request(read_body()).to_dict())

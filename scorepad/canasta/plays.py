@@ -222,7 +222,7 @@ class Position:
         unknown = sorted(str(name) for name in set(data) - set(REQUEST_FIELDS))
         problems += [Violation("unknown-field", f"'{name}' is not a field of a check.", name) for name in unknown]
         action = data.get("action")
-        if action not in ACTIONS:
+        if not isinstance(action, str) or action not in ACTIONS:
             choices = ", ".join(ACTIONS)
             problems.append(Violation("bad-action", f"Say what the player wants to do: one of {choices}.", "action"))
         hand = _card_list(data.get("hand"), "hand", problems, required=True)
