@@ -50,15 +50,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(instance)
 
-    from . import api, db
+    from . import api, assets, db, store
 
     db.init_app(app)
+    assets.init_app(app)
     csrf.init_app(app)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     _register_pages(app)
 
     @app.errorhandler(404)
+    @app.errorhandler(store.NotFoundError)
     def not_found(error):
         return render_template("errors/404.html"), 404
 

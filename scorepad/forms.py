@@ -1,0 +1,408 @@
+"""Forms: the shape of what players type, turned into core objects with one method each.
+
+Forms check that a box holds a whole number in range; every rule of the game is the core's,
+and its :class:`~scorepad.canasta.Violation` s come back onto the field they are about
+(``entries[1].red_threes`` is side 1's red threes box) so the error shows next to the box.
+A form class is built per variant, because only the boxes a variant uses are shown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Form, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms.fields import FieldList, FormField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from . import canasta
+from .documents import Side
+
+NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
+
+# The card counter's classes: what players sort a pile into, with the API class(es) each fills.
+# "High" and "low" cards share a value, so a count of them is spread over their ranks in order.
+COUNTER_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("joker", "Jokers (50)", ("joker",)),
+    ("two", "Twos (20)", ("2",)),
+    ("ace", "Aces (20)", ("A",)),
+    ("high", "K Q J 10 9 8 (10)", ("K", "Q", "J", "10", "9", "8")),
+    ("low", "7 6 5 4 (5)", ("7", "6", "5", "4")),
+    ("black3", "Black threes (5)", ("black3",)),
+)
+PILES = (("melded", "melded_points", "melded_cards"), ("hand", "hand_points", "hand_cards"))
+MAX_POINTS = 10_000
+MAX_COUNT = 200
+
+
+class CountField(IntegerField):
+    """A whole number of points or cards where an empty box means 0, as on the paper sheet."""
+
+    def __init__(self, label: str, validators: Sequence[Any] = (), step: int = 1, **kwargs: Any):
+        render_kw = {**NUMERIC, "min": 0, "step": step, "placeholder": "0", **kwargs.pop("render_kw", {})}
+        kwargs.setdefault("default", 0)
+        super().__init__(label, [NumberRange(min=0, max=MAX_POINTS), *validators], render_kw=render_kw, **kwargs)
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if not valuelist or not valuelist[0].strip():
+            self.data = 0
+            return
+        super().process_formdata(valuelist)
+
+    def _value(self) -> str:
+        if not self.raw_data and not self.data:
+            return ""  # a zero shows as the placeholder, so typing never starts with "0"
+        return super()._value()
+
+
+# --- hand entry ---------------------------------------------------------------------------
+def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
+    """The boxes one side fills in, for the boxes this variant uses."""
+
+    class SideForm(Form):
+        melded_points = CountField("Melded points", step=5)
+        hand_points = CountField("Points in hand", step=5)
+
+    fields: dict[str, Any] = {}
+    for key, kind in variant.canasta_kinds.items():
+        fields[f"canasta_{key}"] = CountField(kind.label, [NumberRange(max=20)])
+    fields["red_threes"] = CountField("Red threes", [NumberRange(max=12)])
+    if variant.black_threes_scored:
+        fields["black_threes"] = CountField("Black threes laid out", [NumberRange(max=12)])
+    if variant.black_three_in_hand != 5:
+        fields["black_threes_in_hand"] = CountField("Black threes left in hand", [NumberRange(max=12)])
+    fields["went_out"] = BooleanField("Went out")
+    if variant.concealed is not None:
+        fields["concealed"] = BooleanField("Concealed")
+    if variant.special_hands:
+        choices = [SelectChoice("", "None")] + [
+            SelectChoice(key, f"{canasta.scoring.SPECIAL_HAND_LABELS.get(key, key)} ({value})")
+            for key, value in variant.special_hands
+        ]
+        fields["special_hand"] = SelectField("Went out with a special hand", choices=choices, default="")
+    for kind, penalty in variant.incomplete_penalties.items():
+        fields[f"incomplete_{kind}"] = BooleanField(f"Unfinished {kind} meld (−{penalty})")
+    for kind, penalty in variant.held_set_penalties:
+        fields[f"held_{kind}"] = CountField(f"Players holding 3+ {kind} (−{penalty} each)", [NumberRange(max=players)])
+    if variant.restore_pile_penalty:
+        fields["restored_piles"] = CountField(
+            f"Piles put back (−{variant.restore_pile_penalty} each)", [NumberRange(max=50)]
+        )
+    fields["penalty_points"] = CountField("Other penalties", step=5)
+    for pile, _points, _cards in PILES:
+        for key, label, _classes in COUNTER_CLASSES:
+            fields[f"{pile}_{key}"] = CountField(label, [NumberRange(max=MAX_COUNT)])
+    return type("SideForm", (SideForm,), fields)
+
+
+class HandForm(FlaskForm):
+    """A whole hand: one block per side; ``version`` is the match version the page showed."""
+
+    version = HiddenField(validators=[InputRequired()])
+
+    def __init__(self, *args: Any, variant: canasta.Variant, side_names: Sequence[str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.variant = variant
+        self.side_names = tuple(side_names)
+        self.problems: list[str] = []
+        self.side_problems: dict[int, list[str]] = {index: [] for index in range(variant.sides)}
+
+    @property
+    def side_blocks(self) -> list[tuple[int, str, Form]]:
+        """Each side's index, name and sub-form, in sheet order."""
+        return [(index, self.side_names[index], entry.form) for index, entry in enumerate(self.sides)]
+
+    def version_number(self) -> int:
+        try:
+            return int(self.version.data)
+        except (TypeError, ValueError):
+            return 0
+
+    def counter_fields(self, side: Form, pile: str) -> list[Any]:
+        return [side[f"{pile}_{key}"] for key, _label, _classes in COUNTER_CLASSES]
+
+    def counter_value(self, field: Any) -> int:
+        """What one card of a counter box is worth, from the core's card values (for the live sum)."""
+        key = field.short_name.partition("_")[2]
+        classes = next(classes for name, _label, classes in COUNTER_CLASSES if name == key)
+        return canasta.cards.CARD_CLASSES[classes[0]]
+
+    def canasta_fields(self, side: Form) -> list[Any]:
+        return [side[f"canasta_{key}"] for key in self.variant.canasta_kinds]
+
+    def extra_fields(self, side: Form) -> list[Any]:
+        """Boxes beyond points, canastas and red threes, in the order the variant uses them."""
+        names = [
+            name
+            for name in side._fields
+            if name.startswith(("incomplete_", "held_"))
+            or name in ("black_threes", "black_threes_in_hand", "special_hand", "restored_piles", "penalty_points")
+        ]
+        return [side[name] for name in names]
+
+    def to_hand(self) -> canasta.Hand:
+        """The hand as the core reads it.
+
+        :raises InvalidError: for input the core's reader refuses (fields as ``entries[i]...``).
+        """
+        data: dict[str, Any] = {"entries": [self._entry(entry.form) for entry in self.sides]}
+        if "partnership" in self._fields and self.partnership.data:
+            data["partnership"] = [int(i) for i in self.partnership.data.split("-")]
+        return canasta.Hand.from_dict(data)
+
+    def _entry(self, side: Form) -> dict[str, Any]:
+        values = side.data
+        entry: dict[str, Any] = {}
+        deck = self.variant.deck
+        for pile, points, cards in PILES:
+            counts = {key: values[f"{pile}_{key}"] or 0 for key, _label, _classes in COUNTER_CLASSES}
+            if any(counts.values()):
+                entry[cards] = spread_counts(counts, deck.per_rank)
+            else:
+                entry[points] = values[points] or 0
+        canastas = {key: values[f"canasta_{key}"] for key in self.variant.canasta_kinds if values[f"canasta_{key}"]}
+        if canastas:
+            entry["canastas"] = canastas
+        held = {kind: values[f"held_{kind}"] for kind, _p in self.variant.held_set_penalties if values[f"held_{kind}"]}
+        if held:
+            entry["held_sets"] = held
+        incomplete = [kind for kind in self.variant.incomplete_penalties if values[f"incomplete_{kind}"]]
+        if incomplete:
+            entry["incomplete"] = incomplete
+        for name in ("red_threes", "black_threes", "black_threes_in_hand", "restored_piles", "penalty_points"):
+            if values.get(name):
+                entry[name] = values[name]
+        for name in ("went_out", "concealed"):
+            if values.get(name):
+                entry[name] = True
+        if values.get("special_hand"):
+            entry["special_hand"] = values["special_hand"]
+        return entry
+
+    def attach(self, violations: Iterable[canasta.Violation], hand_index: int | None = None) -> None:
+        """Put each core violation next to the box it is about, or above the form."""
+        for violation in violations:
+            self._attach(violation, hand_index)
+
+    def _attach(self, violation: canasta.Violation, hand_index: int | None) -> None:
+        found = FIELD_PATH.match(violation.field)
+        hand, side, rest = found.group("hand"), found.group("side"), found.group("rest")
+        if hand is not None and int(hand) != hand_index:
+            self.problems.append(f"Hand {int(hand) + 1}: {violation.message}")
+            return
+        if side is None:
+            if rest == "partnership" and "partnership" in self._fields:
+                self.partnership.errors = [*self.partnership.errors, violation.message]
+            else:
+                self.problems.append(violation.message)
+            return
+        index = int(side)
+        if index >= len(self.sides):
+            self.problems.append(violation.message)
+            return
+        form = self.sides[index].form
+        name = _side_field_name(rest, form)
+        if name is None:
+            self.side_problems[index].append(violation.message)
+        else:
+            form[name].errors = [*form[name].errors, violation.message]
+
+    def fill(self, hand: canasta.Hand, version: int) -> None:
+        """Show a stored hand in the boxes, for editing it."""
+        self.version.data = str(version)
+        for entry, side in zip(hand.entries, self.sides, strict=False):
+            for name, value in entry_values(entry, self.variant).items():
+                if name in side.form._fields:
+                    side.form[name].data = value
+        if "partnership" in self._fields:
+            self.partnership.data = "-".join(str(i) for i in sorted(hand.partnership)) if hand.partnership else ""
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.problems or any(self.side_problems.values()) or self.errors)
+
+
+FIELD_PATH = re.compile(r"^(?:hands\[(?P<hand>\d+)\]\.?)?(?:entries\[(?P<side>\d+)\]\.?)?(?P<rest>.*)$")
+_SUBFIELDS = {"canastas": "canasta_", "held_sets": "held_"}
+
+
+def _side_field_name(path: str, form: Form) -> str | None:
+    head, _, tail = path.partition(".")
+    if head in _SUBFIELDS and tail:
+        name = _SUBFIELDS[head] + tail
+    elif head == "incomplete":
+        name = next((n for n in form._fields if n.startswith("incomplete_")), "")
+    elif head in ("melded_cards", "hand_cards"):
+        name = head.replace("_cards", "_points")
+    else:
+        name = head
+    return name if name in form._fields else None
+
+
+def spread_counts(counts: Mapping[str, int], per_rank: int) -> dict[str, int]:
+    """Counter classes as API card classes; a count of high or low cards fills their ranks in order.
+
+    >>> spread_counts({"joker": 1, "high": 10, "low": 0}, per_rank=8)
+    {'joker': 1, 'K': 8, 'Q': 2}
+    """
+    out: dict[str, int] = {}
+    for key, _label, classes in COUNTER_CLASSES:
+        left = counts.get(key, 0)
+        for position, card_class in enumerate(classes):
+            take = left if position == len(classes) - 1 else min(left, per_rank)
+            if take:
+                out[card_class] = out.get(card_class, 0) + take
+            left -= take
+    return out
+
+
+def entry_values(entry: canasta.Entry, variant: canasta.Variant) -> dict[str, Any]:
+    """The boxes of a side's block filled from a stored entry."""
+    values: dict[str, Any] = {
+        "melded_points": entry.melded_points,
+        "hand_points": entry.hand_points,
+        "red_threes": entry.red_threes,
+        "black_threes": entry.black_threes,
+        "black_threes_in_hand": entry.black_threes_in_hand,
+        "went_out": entry.went_out,
+        "concealed": entry.concealed,
+        "special_hand": entry.special_hand or "",
+        "penalty_points": entry.penalty_points,
+        "restored_piles": entry.restored_piles,
+    }
+    for key in variant.canasta_kinds:
+        values[f"canasta_{key}"] = entry.canastas.get(key, 0)
+    for kind, _penalty in variant.held_set_penalties:
+        values[f"held_{kind}"] = entry.held_sets.get(kind, 0)
+    for kind in variant.incomplete_penalties:
+        values[f"incomplete_{kind}"] = kind in entry.incomplete
+    for pile, points, cards in PILES:
+        counts = getattr(entry, cards)
+        if counts:
+            values[points] = 0
+            for key, _label, classes in COUNTER_CLASSES:
+                values[f"{pile}_{key}"] = sum(counts.get(card_class, 0) for card_class in classes)
+    return values
+
+
+def hand_form(variant: canasta.Variant, side_names: Sequence[str], players: Sequence[int], **kwargs: Any) -> HandForm:
+    """A hand form for this variant's sides (and, for three players, who partnered)."""
+    side_class = side_form_class(variant, max(players))
+    fields: dict[str, Any] = {
+        "sides": FieldList(FormField(side_class), min_entries=variant.sides, max_entries=variant.sides)
+    }
+    if variant.temporary_partnerships:
+        pairs = [
+            SelectChoice(f"{i}-{j}", f"{side_names[i]} with {side_names[j]}")
+            for i in range(variant.sides)
+            for j in range(i + 1, variant.sides)
+        ]
+        fields["partnership"] = RadioField(
+            "Who played together this hand?",
+            choices=[SelectChoice("", "Everyone alone"), *pairs],
+            default="",
+            validate_choice=True,
+        )
+    form_class = type("VariantHandForm", (HandForm,), fields)
+    return form_class(variant=variant, side_names=side_names, **kwargs)
+
+
+# --- a new match ------------------------------------------------------------------------------
+class MatchForm(FlaskForm):
+    """A new match: title, side and player names, house rules, starting totals."""
+
+    title = StringField("Name of the match (optional)", [Optional(), Length(max=60)])
+
+    def __init__(self, *args: Any, variant: canasta.Variant, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.variant = variant
+        self.problems: list[str] = []
+
+    def side_blocks(self) -> list[tuple[Any, list[Any], Any]]:
+        """Per side: the name box, the player boxes and the starting-total box."""
+        return [
+            (
+                self[f"side_{i}"],
+                [self[f"side_{i}_player_{j}"] for j in range(self.variant.players_per_side[i])],
+                self[f"start_{i}"],
+            )
+            for i in range(self.variant.sides)
+        ]
+
+    def option_fields(self) -> list[Any]:
+        return [self[f"option_{option_id}"] for option_id in self.variant.option_ids]
+
+    def sides(self) -> tuple[Side, ...]:
+        return tuple(
+            Side(name.data.strip(), tuple(p.data.strip() for p in players if p.data and p.data.strip()))
+            for name, players, _start in self.side_blocks()
+        )
+
+    def starting_totals(self) -> tuple[int, ...] | None:
+        """Totals carried over from a paper sheet; None when every box is empty."""
+        values = [start.data for _name, _players, start in self.side_blocks()]
+        if all(value is None for value in values):
+            return None
+        return tuple(value or 0 for value in values)
+
+    def to_variant(self) -> canasta.Variant:
+        """The preset with the house rules as chosen.
+
+        :raises OptionError: naming every refused option as ``options.<id>``.
+        """
+        return self.variant.with_options(
+            {option_id: self[f"option_{option_id}"].data for option_id in self.variant.option_ids}
+        )
+
+    def attach(self, violations: Iterable[canasta.Violation]) -> None:
+        for violation in violations:
+            head, _, tail = violation.field.partition(".")
+            if head == "options" and f"option_{tail}" in self._fields:
+                field = self[f"option_{tail}"]
+            elif head == "starting_totals":
+                field = self["start_0"]
+            else:
+                self.problems.append(violation.message)
+                continue
+            field.errors = [*field.errors, violation.message]
+
+
+def _option_field(variant: canasta.Variant, option_id: str) -> Any:
+    option = variant.option_spec(option_id)
+    default = getattr(variant, option_id)
+    label, help_text = option.label, option.help
+    if option.kind is bool:
+        return BooleanField(label, default=default, description=help_text)
+    if option.choices is not None:
+        return SelectField(
+            label,
+            choices=[SelectChoice(choice, str(choice)) for choice in option.choices],
+            coerce=option.kind,
+            default=default,
+            description=help_text,
+        )
+    validators = [Optional() if option.nullable else InputRequired(), NumberRange(option.low, option.high)]
+    return IntegerField(label, validators, default=default, description=help_text, render_kw=NUMERIC)
+
+
+def match_form(variant: canasta.Variant, **kwargs: Any) -> MatchForm:
+    """The new-match form for a preset: its sides, players and every house rule it has."""
+    fields: dict[str, Any] = {}
+    for i in range(variant.sides):
+        fields[f"side_{i}"] = StringField(
+            f"Side {i + 1}", [InputRequired(), Length(min=1, max=60)], default=variant.side_names[i]
+        )
+        for j in range(variant.players_per_side[i]):
+            fields[f"side_{i}_player_{j}"] = StringField(f"Player {j + 1}", [Optional(), Length(max=60)])
+        fields[f"start_{i}"] = IntegerField(
+            f"Starting total for side {i + 1}",
+            [Optional(), NumberRange(-100_000, 100_000)],
+            render_kw={"step": 5},  # no numeric keypad: a paper total can be negative
+        )
+    for option_id in variant.option_ids:
+        fields[f"option_{option_id}"] = _option_field(variant, option_id)
+    form_class = type("VariantMatchForm", (MatchForm,), fields)
+    return form_class(variant=variant, **kwargs)

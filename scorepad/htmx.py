@@ -1,0 +1,29 @@
+"""htmx: the one place that reads ``HX-*`` request headers (STYLE.md section 3.4).
+
+Page routes always answer whole pages; a fragment is sent only when htmx asked for part of a
+page, and every answer that could differ says so with ``Vary: HX-Request``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, make_response, render_template, request
+
+
+def wants_fragment() -> bool:
+    """True when htmx is swapping part of the page rather than the whole body."""
+    headers = request.headers
+    return (
+        headers.get("HX-Request") == "true"
+        and headers.get("HX-Boosted") != "true"  # boosted: wants the page
+        and headers.get("HX-History-Restore-Request") != "true"  # back button: wants the page
+        and headers.get("HX-Request-Type", "partial") == "partial"  # htmx 4 says this directly
+    )
+
+
+def page_or_fragment(page: str, fragment: str, **context: Any) -> Response:
+    """Render the fragment for htmx swaps and the full page otherwise."""
+    response = make_response(render_template(fragment if wants_fragment() else page, **context))
+    response.vary.add("HX-Request")
+    return response

@@ -1,0 +1,374 @@
+"""Pages for keeping score at the table: match list, new match, score sheet, hand entry.
+
+Every view reads a form, asks the core, writes through :mod:`store`, then redirects (303) or
+renders; scores always come from :mod:`scorepad.canasta`. Every page works without JavaScript;
+htmx only adds the live preview and the self-refreshing sheet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from . import canasta, store
+from .assets import SHELL, asset_url
+from .db import get_db
+from .forms import HandForm, hand_form, match_form
+from .htmx import page_or_fragment
+
+bp = Blueprint("matches", __name__)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished match ended, as the sheet announces it."""
+
+    winner: str | None
+    margin: int
+    rounded: tuple[int, ...]
+    settled_margin: int
+
+
+def outcome(stored: store.StoredMatch) -> Outcome | None:
+    """The winner, by how much, and Bicycle's rounded settlement; None while the match runs."""
+    match = stored.match
+    settlement = match.settlement
+    if settlement is None:
+        return None
+    ranked = sorted(match.totals, reverse=True)
+    names = [side.name for side in stored.info.sides]
+    return Outcome(
+        winner=None if match.winner is None else names[match.winner],
+        margin=ranked[0] - ranked[1],
+        rounded=tuple(settlement["rounded"]),
+        settled_margin=settlement["margin"],
+    )
+
+
+def sheet_context(stored: store.StoredMatch, **extra: Any) -> dict[str, Any]:
+    """What the score sheet (page or fragment, writer or watcher) shows."""
+    return {"stored": stored, "match": stored.match, "sides": stored.info.sides, "outcome": outcome(stored), **extra}
+
+
+# --- the match list and a new match -------------------------------------------------------
+@bp.get("/")
+def index() -> str:
+    """Recent matches and the way to start one."""
+    db = get_db()
+    return render_template("matches/index.html", matches=store.list_matches(db), deleted=store.recently_deleted(db))
+
+
+@bp.get("/matches/new")
+def choose_variant() -> str:
+    """Step one of a new match: the presets, each with a line on its rules."""
+    return render_template("matches/choose.html", variants=canasta.VARIANTS.values())
+
+
+@bp.route("/matches/new/<variant_key>", methods=["GET", "POST"])
+def new_match(variant_key: str) -> Any:
+    """Step two: names, seating, house rules, target and starting totals."""
+    variant = canasta.VARIANTS.get(variant_key) or abort(404)
+    form = match_form(variant)
+    if form.validate_on_submit():
+        try:
+            rules = form.to_variant()
+            match_id = store.create_match(get_db(), rules, form.sides(), form.starting_totals(), form.title.data or "")
+        except canasta.InvalidError as error:
+            form.attach(error.violations)
+        else:
+            return redirect(url_for(".show", match_id=match_id), 303)
+    return render_template("matches/new.html", form=form, variant=variant)
+
+
+# --- the score sheet ----------------------------------------------------------------------
+@bp.get("/matches/<match_id>")
+def show(match_id: str) -> str:
+    """The score sheet: big totals and minimums on top, every hand below."""
+    db = get_db()
+    stored = store.get_match(db, match_id)
+    if stored.deleted:
+        return render_template("matches/deleted.html", stored=stored)
+    return render_template("matches/show.html", **sheet_context(stored, undone=store.undone_hand(db, match_id)))
+
+
+@bp.get("/matches/<match_id>/sheet")
+def sheet(match_id: str) -> Response:
+    """The sheet alone, for phones that refresh it; 204 while nothing changed."""
+    stored = store.get_match(get_db(), match_id)
+    if stored.deleted:
+        abort(404)
+    return _sheet_or_nothing(stored, "matches/show.html", writer=True)
+
+
+def _sheet_or_nothing(stored: store.StoredMatch, page: str, **extra: Any) -> Response:
+    if request.args.get("since") == str(stored.version):
+        return Response(status=204)
+    context = sheet_context(stored, undone=None, **extra)
+    response = page_or_fragment(page, "matches/_sheet.html", **context)
+    response.cache_control.no_store = True
+    return response
+
+
+@bp.get("/watch/<token>")
+def watch(token: str) -> Response:
+    """The read-only score sheet for everyone else at the table."""
+    stored = store.get_watched_match(get_db(), token)
+    return render_template("matches/watch.html", **sheet_context(stored, watching=True, token=token))
+
+
+@bp.get("/watch/<token>/sheet")
+def watch_sheet(token: str) -> Response:
+    stored = store.get_watched_match(get_db(), token)
+    return _sheet_or_nothing(stored, "matches/watch.html", watching=True, token=token)
+
+
+# --- entering and correcting hands --------------------------------------------------------
+def _hand_form(stored: store.StoredMatch, **kwargs: Any) -> HandForm:
+    variant = stored.match.variant
+    names = [side.name for side in stored.info.sides]
+    return hand_form(variant, names, variant.players_per_side, **kwargs)
+
+
+def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) -> canasta.Match | None:
+    """The match as it would be with this hand, or None with every problem on the form."""
+    if not form.validate():
+        return None
+    try:
+        hand = form.to_hand()
+    except canasta.InvalidError as error:
+        form.attach(error.violations)
+        return None
+    hands = list(stored.match.hands)
+    index = len(hands) if number is None else number - 1
+    hands[index : index + 1] = [hand]
+    try:
+        return canasta.Match.validated(stored.match.variant, hands, stored.match.starting_totals)
+    except canasta.InvalidError as error:
+        form.attach(error.violations, hand_index=index)
+        return None
+
+
+@bp.get("/matches/<match_id>/hands/new")
+def new_hand(match_id: str) -> Any:
+    """The hand entry page: one block per side."""
+    stored = _writable(match_id)
+    if stored.match.is_finished:
+        flash("The game is over. Correct a hand to reopen it.")
+        return redirect(url_for(".show", match_id=match_id), 303)
+    form = _hand_form(stored, data={"version": str(stored.version)})
+    return render_template("matches/hand.html", form=form, **sheet_context(stored, hand_number=None))
+
+
+@bp.post("/matches/<match_id>/hands")
+def add_hand(match_id: str) -> Any:
+    """Save a new hand, or show the form again, filled in, with what is wrong."""
+    stored = _writable(match_id)
+    form = _hand_form(stored)
+    if _read_hand(form, stored, None) is not None:
+        try:
+            store.add_hand(get_db(), match_id, form.to_hand(), form.version_number())
+        except store.StaleError as error:
+            _stale(form, error)
+        except canasta.InvalidError as error:
+            form.attach(error.violations, hand_index=len(stored.match.hands))
+        else:
+            return redirect(url_for(".show", match_id=match_id), 303)
+    return render_template("matches/hand.html", form=form, **sheet_context(stored, hand_number=None))
+
+
+@bp.post("/matches/<match_id>/hands/preview")
+def preview_hand(match_id: str) -> str:
+    """The live preview fragment: this hand's scores and new totals, or what is wrong."""
+    stored = _writable(match_id)
+    number = request.args.get("number", type=int)
+    form = _hand_form(stored)
+    preview = _read_hand(form, stored, number)
+    index = len(stored.match.hands) if number is None else number - 1
+    result = preview.results[index] if preview is not None else None
+    return render_template("matches/_preview.html", form=form, result=result, preview=preview, sides=stored.info.sides)
+
+
+@bp.get("/matches/<match_id>/hands/<int:number>")
+def show_hand(match_id: str, number: int) -> str:
+    """One hand itemised, with every earlier version of it."""
+    stored = store.get_match(get_db(), match_id)
+    if not 1 <= number <= len(stored.match.hands):
+        abort(404)
+    revisions = store.hand_revisions(get_db(), match_id, number)
+    variant = stored.match.variant
+    scored = [(revision, _scores(revision.hand, variant) if revision.hand else None) for revision in revisions]
+    return render_template(
+        "matches/show_hand.html",
+        result=stored.match.results[number - 1],
+        revisions=scored,
+        **sheet_context(stored),
+    )
+
+
+@bp.get("/matches/<match_id>/hands/<int:number>/edit")
+def edit_hand(match_id: str, number: int) -> str:
+    stored = _writable(match_id)
+    if not 1 <= number <= len(stored.match.hands):
+        abort(404)
+    form = _hand_form(stored)
+    form.fill(stored.match.hands[number - 1], stored.version)
+    return render_template("matches/hand.html", form=form, **sheet_context(stored, hand_number=number))
+
+
+@bp.post("/matches/<match_id>/hands/<int:number>")
+def update_hand(match_id: str, number: int) -> Any:
+    """Save a corrected hand; later totals, minimums and game end follow."""
+    stored = _writable(match_id)
+    if not 1 <= number <= len(stored.match.hands):
+        abort(404)
+    form = _hand_form(stored)
+    if _read_hand(form, stored, number) is not None:
+        try:
+            store.replace_hand(get_db(), match_id, number, form.to_hand(), form.version_number())
+        except store.StaleError as error:
+            _stale(form, error)
+        except canasta.InvalidError as error:
+            form.attach(error.violations, hand_index=number - 1)
+        else:
+            flash(f"Hand {number} corrected.")
+            return redirect(url_for(".show", match_id=match_id), 303)
+    return render_template("matches/hand.html", form=form, **sheet_context(stored, hand_number=number))
+
+
+def _stale(form: HandForm, error: store.StaleError) -> None:
+    """Keep what was typed, say what changed, and let a second tap save it over the new version."""
+    form.problems += [*error.changes, "Your entry is kept below: check it and save again."]
+    form.version.data = str(error.version)
+
+
+@bp.post("/matches/<match_id>/hands/undo")
+def undo_hand(match_id: str) -> Response:
+    """Take back the last hand; it can be put back from the sheet."""
+    version = request.form.get("version", type=int, default=0)
+    try:
+        number = store.undo_last_hand(get_db(), match_id, version)
+    except store.StaleError as error:
+        flash(" ".join([*error.changes, "Nothing was undone."]))
+    else:
+        flash(f"Hand {number} undone.")
+    return redirect(url_for(".show", match_id=match_id), 303)
+
+
+@bp.post("/matches/<match_id>/hands/restore")
+def restore_hand(match_id: str) -> Response:
+    """Put the undone hand back."""
+    version = request.form.get("version", type=int, default=0)
+    try:
+        number = store.restore_last_hand(get_db(), match_id, version)
+    except store.StaleError as error:
+        flash(" ".join([*error.changes, "Nothing was put back."]))
+    except canasta.InvalidError:
+        flash("That hand cannot come back: the match has moved on since.")
+    else:
+        flash(f"Hand {number} is back.")
+    return redirect(url_for(".show", match_id=match_id), 303)
+
+
+# --- deleting and restoring matches -------------------------------------------------------
+@bp.get("/matches/<match_id>/delete")
+def confirm_delete(match_id: str) -> str:
+    """Ask before deleting: the confirmation works without JavaScript."""
+    return render_template("matches/delete.html", **sheet_context(_writable(match_id)))
+
+
+@bp.post("/matches/<match_id>/delete")
+def delete_match(match_id: str) -> Response:
+    version = request.form.get("version", type=int, default=0)
+    try:
+        store.delete_match(get_db(), match_id, version)
+    except store.StaleError as error:
+        flash(" ".join([*error.changes, "The match was not deleted."]))
+        return redirect(url_for(".show", match_id=match_id), 303)
+    flash(f"Match deleted. You can restore it from this page for {store.RESTORE_DAYS} days.")
+    return redirect(url_for(".index"), 303)
+
+
+@bp.post("/matches/<match_id>/restore")
+def restore_match(match_id: str) -> Response:
+    store.restore_match(get_db(), match_id)
+    flash("Match restored.")
+    return redirect(url_for(".show", match_id=match_id), 303)
+
+
+def _writable(match_id: str) -> store.StoredMatch:
+    stored = store.get_match(get_db(), match_id)
+    if stored.deleted:
+        abort(404)
+    return stored
+
+
+# --- sharing ------------------------------------------------------------------------------
+@bp.get("/matches/<match_id>/share")
+def share(match_id: str) -> str:
+    """The match link and the read-only link, as text and QR codes for other phones."""
+    stored = _writable(match_id)
+    links = {
+        "match": url_for(".show", match_id=match_id, _external=True),
+        "watch": url_for(".watch", token=stored.watch_token, _external=True),
+    }
+    return render_template("matches/share.html", links=links, **sheet_context(stored))
+
+
+@bp.get("/matches/<match_id>/qr.svg")
+def match_qr(match_id: str) -> Response:
+    _writable(match_id)
+    return _qr(url_for(".show", match_id=match_id, _external=True))
+
+
+@bp.get("/watch/<token>/qr.svg")
+def watch_qr(token: str) -> Response:
+    store.get_watched_match(get_db(), token)
+    return _qr(url_for(".watch", token=token, _external=True))
+
+
+def _qr(link: str) -> Response:
+    """A QR code drawn here with segno: no request leaves the table's network."""
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=6, border=2, dark="#000", light="#fff")
+    response = Response(out.getvalue(), mimetype="image/svg+xml")
+    response.cache_control.private = True
+    response.cache_control.max_age = 3600
+    return response
+
+
+# --- installable app ----------------------------------------------------------------------
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, served from the root so it may cache the whole app's shell."""
+    path = current_app.static_folder + "/sw.js"
+    with open(path, encoding="utf-8") as file:
+        source = file.read()
+    shell = [url_for(".index"), *(asset_url(name) for name in SHELL)]
+    version = hashlib.sha256(json.dumps(shell).encode()).hexdigest()[:12]
+    body = f"const SHELL = {json.dumps(shell)};\nconst VERSION = {json.dumps(version)};\n{source}"
+    response = Response(body, mimetype="text/javascript")
+    response.cache_control.no_cache = True
+    return response
+
+
+def _scores(hand: canasta.Hand, variant: canasta.Variant) -> list[int] | None:
+    """A stored version's scores, or None if today's rules no longer accept it."""
+    if canasta.check_hand(hand, variant):
+        return None
+    return [side.score for side in canasta.score_hand(hand, variant)]

@@ -1,0 +1,63 @@
+// scorepad: small progressive extras. Every page works without this file.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  // Keep the screen awake while a match is open (Wake Lock where the browser has it).
+  var lock = null;
+  function wake() {
+    var wanted = document.body && document.body.hasAttribute("data-wake-lock");
+    if (!("wakeLock" in navigator)) return;
+    if (wanted && !lock && document.visibilityState === "visible") {
+      navigator.wakeLock.request("screen").then(function (sentinel) {
+        lock = sentinel;
+        lock.addEventListener("release", function () { lock = null; });
+      }).catch(function () {});
+    } else if (!wanted && lock) {
+      lock.release();
+    }
+  }
+  document.addEventListener("visibilitychange", wake);
+  document.addEventListener("htmx:afterSettle", wake);
+  document.addEventListener("DOMContentLoaded", wake);
+
+  // Steppers: +/- buttons next to count boxes.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest(".step");
+    if (button) {
+      var input = button.parentNode.querySelector("input");
+      var value = Math.max(0, (parseInt(input.value, 10) || 0) + parseInt(button.dataset.step, 10));
+      input.value = value ? String(value) : "";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      return;
+    }
+    var copy = event.target.closest("[data-copy]");
+    if (copy && navigator.clipboard) {
+      var field = document.getElementById(copy.dataset.copy);
+      navigator.clipboard.writeText(field.value).then(function () { copy.textContent = "Copied"; });
+    }
+  });
+
+  // Card counter: the counts fill the pile's points box (the server values the counts itself).
+  document.addEventListener("input", function (event) {
+    var pile = event.target.closest(".pile[data-pile]");
+    if (!pile) return;
+    var sum = 0, any = false;
+    pile.querySelectorAll("input[data-value]").forEach(function (input) {
+      var count = parseInt(input.value, 10) || 0;
+      if (count) any = true;
+      sum += count * parseInt(input.dataset.value, 10);
+    });
+    var target = document.getElementById(pile.dataset.pile);
+    pile.querySelector(".pile-total").textContent = any ? "= " + sum : "";
+    if (target && any) target.value = String(sum);
+  });
+
+  // Installable: a service worker keeps the app shell for when the network drops.
+  var script = document.currentScript;
+  if ("serviceWorker" in navigator && script && script.dataset.sw) {
+    window.addEventListener("load", function () {
+      navigator.serviceWorker.register(script.dataset.sw, { scope: "/" }).catch(function () {});
+    });
+  }
+})();

@@ -1,0 +1,322 @@
+"""The score-keeping pages: every page and form, valid and invalid, stale writes, CSRF."""
+
+import gzip
+import re
+
+import pytest
+
+from scorepad import create_app
+
+DEFAULTS = {"option_target": "5000", "option_canastas_to_go_out": "1", "option_restore_pile_penalty": "0"}
+HAND = {
+    "sides-0-melded_points": "620",
+    "sides-0-canasta_natural": "1",
+    "sides-0-went_out": "y",
+    "sides-1-melded_points": "260",
+    "sides-1-hand_points": "95",
+}
+
+
+def new_match(client, variant="classic", **extra):
+    data = {"side_0": "We", "side_1": "They", **DEFAULTS, **extra}
+    response = client.post(f"/matches/new/{variant}", data=data)
+    assert response.status_code == 303, response.data
+    return response.headers["Location"]
+
+
+def version(client, url):
+    return re.search(r'name="version" (?:type="hidden" )?value="(\d+)"', client.get(url).get_data(as_text=True))[1]
+
+
+def add(client, url, hand=HAND, **overrides):
+    data = {**hand, **overrides}
+    data.setdefault("version", version(client, f"{url}/hands/new"))
+    return client.post(f"{url}/hands", data=data)
+
+
+def totals(client, url):
+    return [int(t) for t in re.findall(r"data-total>(-?\d+)<", client.get(url).get_data(as_text=True))]
+
+
+def errors(response):
+    return re.findall(r'id="([^"]+)-error"><span class="error">([^<]+)<', response.get_data(as_text=True))
+
+
+def test_home_lists_matches(client):
+    assert b"No matches yet" in client.get("/").data
+    url = new_match(client, title="Friday")
+    add(client, url)
+    page = client.get("/").get_data(as_text=True)
+    assert "Friday" in page and "1220" in page and "Classic canasta" in page and "in play" in page
+
+
+def test_choose_lists_every_preset_with_its_summary(client):
+    page = client.get("/matches/new").get_data(as_text=True)
+    assert "Modern American canasta" in page and "two canastas to go out; 8500 wins" in page
+    assert 'href="/matches/new/classic-3p"' in page
+
+
+def test_new_match_form_shows_sides_players_and_options(client):
+    page = client.get("/matches/new/classic-5p").get_data(as_text=True)
+    assert 'value="Pair"' in page and 'value="Trio"' in page
+    assert page.count('name="side_1_player_') == 3
+    assert "Take the pile with one natural and a wild" in page and "An unfrozen pile may be taken" in page
+
+
+def test_new_match_unknown_variant(client):
+    assert client.get("/matches/new/poker").status_code == 404
+
+
+def test_new_match_ids_are_long_and_random(client):
+    first, second = new_match(client), new_match(client)
+    assert re.fullmatch(r"/matches/[0-9a-f]{32}", first) and first != second
+
+
+def test_new_match_invalid_comes_back_filled_in(client):
+    response = client.post(
+        "/matches/new/classic",
+        data={"side_0": "", "side_1": "Them", **DEFAULTS, "option_target": "7", "start_0": "6000"},
+    )
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert 'value="Them"' in page and 'value="7"' in page
+    fields = dict(errors(response))
+    assert "side_0" in fields and "option_target" in fields
+
+
+def test_new_match_starting_totals_checked_by_the_core(client):
+    response = client.post("/matches/new/classic", data={"side_0": "A", "side_1": "B", **DEFAULTS, "start_0": "6000"})
+    assert response.status_code == 200
+    assert "already reached the target" in dict(errors(response))["start_0"]
+
+
+def test_resume_a_paper_game(client):
+    url = new_match(client, start_0="1500", start_1="-200")
+    assert totals(client, url) == [1500, -200]
+    assert "needs <b>90</b>" in client.get(url).get_data(as_text=True)
+
+
+def test_score_sheet_shows_hands_totals_minimums(client):
+    url = new_match(client)
+    assert add(client, url).status_code == 303
+    assert add(client, url, **{"sides-0-melded_points": "800"}).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert totals(client, url) == [2620, 330]
+    assert "need 50" in page and "needs <b>90</b>" in page
+    assert f'href="{url}/hands/2"' in page
+
+
+def test_add_hand_invalid_shows_errors_next_to_boxes(client):
+    url = new_match(client)
+    response = add(client, url, **{"sides-1-went_out": "y", "sides-1-red_threes": "5"})
+    assert response.status_code == 200
+    found = dict(errors(response))
+    assert "Going out needs 1 completed canasta" in found["sides-1-went_out"]
+    assert "Only 4 red threes" in found["sides-1-red_threes"]
+    assert 'value="620"' in response.get_data(as_text=True)  # kept what was typed
+    assert totals(client, url) == [0, 0]
+    odd = add(client, url, **{"sides-0-hand_points": "7"})
+    assert "multiple of 5" in dict(errors(odd))["sides-0-hand_points"]
+
+
+def test_add_hand_form_level_problem(client):
+    url = new_match(client)
+    response = add(client, url, **{"sides-1-went_out": "y", "sides-1-canasta_natural": "1"})
+    assert "Only one player goes out" in response.get_data(as_text=True)
+
+
+def test_stale_add_is_refused_with_what_changed(client):
+    url = new_match(client)
+    stale = version(client, f"{url}/hands/new")
+    add(client, url)
+    response = add(client, url, version=stale, **{"sides-0-melded_points": "720"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "Someone else saved hand 1 meanwhile: We 1220, They 165." in page
+    assert 'value="720"' in page and 'value="2"' in page  # input kept; a second tap saves
+    assert totals(client, url) == [1220, 165]
+    assert add(client, url, version="2", **{"sides-0-melded_points": "720"}).status_code == 303
+
+
+def test_stale_edit_says_old_and_new(client):
+    url = new_match(client)
+    add(client, url)
+    client.post(f"{url}/hands/1", data={**HAND, "version": "2", "sides-1-hand_points": "0"})
+    response = client.post(f"{url}/hands/1", data={**HAND, "version": "2"})
+    assert "Someone else changed hand 1 meanwhile: We 1220 → 1220, They 165 → 260." in response.get_data(as_text=True)
+
+
+def test_preview_fragment(client):
+    url = new_match(client)
+    response = client.post(f"{url}/hands/preview", data={**HAND, "version": "1"}, headers={"HX-Request": "true"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and "<html" not in page
+    assert "<b>1220</b>" in page and 'hx-swap-oob="true"' in page
+    bad = client.post(f"{url}/hands/preview", data={**HAND, "version": "1", "sides-1-red_threes": "9"})
+    assert "Only 4 red threes" in bad.get_data(as_text=True) and "Not saved yet" in bad.get_data(as_text=True)
+
+
+def test_preview_of_a_correction_uses_its_place(client):
+    url = new_match(client)
+    add(client, url)
+    add(client, url)
+    response = client.post(f"{url}/hands/preview?number=1", data={**HAND, "version": "3", "sides-1-hand_points": "0"})
+    assert "<td>1220</td><td>260</td>" in response.get_data(as_text=True)  # totals after hand 1, not hand 3
+
+
+def test_hand_breakdown_and_edit(client):
+    url = new_match(client)
+    add(client, url)
+    page = client.get(f"{url}/hands/1").get_data(as_text=True)
+    assert "Natural canasta × 1 (at 500)" in page and "Going out" in page and "Cards left in hand" in page
+    edit = client.get(f"{url}/hands/1/edit").get_data(as_text=True)
+    assert 'value="620"' in edit and f'action="{url}/hands/1"' in edit
+    response = client.post(f"{url}/hands/1", data={**HAND, "version": "2", "sides-0-melded_points": "720"})
+    assert response.status_code == 303
+    assert totals(client, url) == [1320, 165]
+    history = client.get(f"{url}/hands/1").get_data(as_text=True)
+    assert "Entered" in history and "Corrected" in history and "We 1220" in history
+
+
+def test_edit_invalid_stays_on_the_edit_form(client):
+    url = new_match(client)
+    add(client, url)
+    response = client.post(f"{url}/hands/1", data={**HAND, "version": "2", "sides-0-canasta_natural": "0"})
+    assert response.status_code == 200 and "Correct hand 1" in response.get_data(as_text=True)
+
+
+def test_correction_finishes_and_reopens_the_game(client):
+    url = new_match(client, start_0="4000")
+    add(client, url)
+    page = client.get(url).get_data(as_text=True)
+    assert "We</b> won by 5055" in page and "We 5200, They 200" in page and "margin 5000" in page
+    assert "Enter hand" not in page
+    assert client.get(f"{url}/hands/new").status_code == 303
+    small = {"sides-0-melded_points": "50", "version": "2"}
+    assert client.post(f"{url}/hands/1", data=small).status_code == 303
+    assert "Enter hand 2" in client.get(url).get_data(as_text=True)
+
+
+def test_undo_and_put_back(client):
+    url = new_match(client)
+    add(client, url)
+    add(client, url)
+    response = client.post(f"{url}/hands/undo", data={"version": "3"}, follow_redirects=True)
+    assert "Hand 2 undone." in response.get_data(as_text=True) and totals(client, url) == [1220, 165]
+    response = client.post(f"{url}/hands/restore", data={"version": "4"}, follow_redirects=True)
+    assert "Hand 2 is back." in response.get_data(as_text=True) and totals(client, url) == [2440, 330]
+
+
+def test_stale_undo_undoes_nothing(client):
+    url = new_match(client)
+    add(client, url)
+    response = client.post(f"{url}/hands/undo", data={"version": "1"}, follow_redirects=True)
+    assert "Nothing was undone" in response.get_data(as_text=True) and totals(client, url) == [1220, 165]
+
+
+def test_delete_confirm_and_restore(client):
+    url = new_match(client)
+    assert "Delete this match?" in client.get(f"{url}/delete").get_data(as_text=True)
+    response = client.post(f"{url}/delete", data={"version": "1"}, follow_redirects=True)
+    page = response.get_data(as_text=True)
+    assert "Match deleted" in page and "Recently deleted" in page
+    assert "This match was deleted" in client.get(url).get_data(as_text=True)
+    assert client.get(f"{url}/hands/new").status_code == 404
+    client.post(f"{url}/restore")
+    assert "Enter hand 1" in client.get(url).get_data(as_text=True)
+
+
+def test_share_page_and_qr_codes(client):
+    url = new_match(client)
+    page = client.get(f"{url}/share").get_data(as_text=True)
+    watch = re.search(r'value="(http://localhost/watch/[0-9a-f]{32})"', page)[1]
+    assert "http://localhost" + url in page
+    qr = client.get(f"{url}/qr.svg")
+    assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
+    assert client.get(watch.removeprefix("http://localhost") + "/qr.svg").status_code == 200
+
+
+def test_watch_link_is_read_only(client):
+    url = new_match(client)
+    match_id = url.rsplit("/", 1)[1]
+    watch = re.search(
+        r'value="http://localhost(/watch/[0-9a-f]{32})"', client.get(f"{url}/share").get_data(as_text=True)
+    )[1]
+    add(client, url)
+    page = client.get(watch).get_data(as_text=True)
+    assert "1220" in page and match_id not in page and "Enter hand" not in page and "<form" not in page
+    assert 'http-equiv="refresh"' in page  # without JavaScript it reloads itself
+
+
+def test_sheet_refresh_answers_204_until_something_changes(client):
+    url = new_match(client)
+    watch = re.search(
+        r'value="http://localhost(/watch/[0-9a-f]{32})"', client.get(f"{url}/share").get_data(as_text=True)
+    )[1]
+    assert client.get(f"{watch}/sheet?since=1", headers={"HX-Request": "true"}).status_code == 204
+    add(client, url)
+    fresh = client.get(f"{watch}/sheet?since=1", headers={"HX-Request": "true"})
+    assert fresh.status_code == 200 and b"1220" in fresh.data and b"since=2" in fresh.data
+    assert client.get(f"{url}/sheet?since=2").status_code == 204
+
+
+def test_unknown_match_is_a_404_page(client):
+    response = client.get("/matches/" + "0" * 32)
+    assert response.status_code == 404 and b'href="/"' in response.data
+    assert client.get("/watch/" + "0" * 32).status_code == 404
+
+
+def test_api_returns_the_match_document(client):
+    url = new_match(client)
+    add(client, url)
+    match_id = url.rsplit("/", 1)[1]
+    document = client.get(f"/api/v1/matches/{match_id}").get_json()
+    assert document["id"] == match_id and document["totals"] == [1220, 165]
+    assert document["options"]["pickup_with_wild"] is False or "pickup_with_wild" in document["options"]
+    assert client.get("/api/v1/matches/" + "0" * 32).status_code == 404
+
+
+def test_service_worker_and_manifest(client):
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200 and worker.data.startswith(b"const SHELL = [")
+    assert b"/static/scorepad.css?v=" in worker.data
+    with client.get("/static/manifest.webmanifest") as manifest:
+        assert manifest.status_code == 200 and b'"start_url": "/"' in manifest.data
+
+
+def test_pages_and_assets_are_compressed_and_cached(client):
+    url = new_match(client)
+    add(client, url)
+    page = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip"
+    html = gzip.decompress(page.data).decode()
+    total = len(page.data)
+    for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', html):
+        with client.get(asset, headers={"Accept-Encoding": "gzip"}) as response:
+            assert response.status_code == 200, asset
+            assert "immutable" in response.headers["Cache-Control"]
+            total += len(response.data)
+    assert total < 40_000
+
+
+def test_csrf_is_enforced(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "csrf-test"})
+    client = app.test_client()
+    refused = client.post("/matches/new/classic", data={"side_0": "We", "side_1": "They", **DEFAULTS})
+    assert refused.status_code == 400
+    form = client.get("/matches/new/classic").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form)[1]
+    created = client.post(
+        "/matches/new/classic", data={"csrf_token": token, "side_0": "We", "side_1": "They", **DEFAULTS}
+    )
+    assert created.status_code == 303
+    url = created.headers["Location"]
+    assert client.post(f"{url}/hands", data={**HAND, "version": "1"}).status_code == 400
+    assert client.post(f"{url}/hands/undo", data={"version": "1"}).status_code == 400
+
+
+@pytest.mark.parametrize("variant", ["classic-2p", "classic-3p", "classic-6p-3x2", "american", "samba", "bolivia"])
+def test_every_preset_gets_a_sheet_and_a_hand_form(client, variant):
+    url = new_match(client, variant, side_2="West")
+    assert client.get(url).status_code == 200
+    assert client.get(f"{url}/hands/new").status_code == 200
