@@ -113,6 +113,22 @@ def score() -> Response:
     return jsonify(score_document(match))
 
 
+@bp.get("/matches/<match_id>")
+def match(match_id: str) -> Response:
+    """A stored match: its rules, sides, hands as ENTRY objects, and everything derived."""
+    from flask import abort
+
+    from . import store
+    from .db import get_db
+    from .documents import match_document
+
+    try:
+        stored_match, info = store.load_match(get_db(), match_id)
+    except store.NotFoundError:
+        abort(404)
+    return jsonify(match_document(stored_match, info))
+
+
 @bp.post("/check")
 def check() -> Response:
     """Rules check: may this player make this play, and which rules decide it (API.md "Rules check")."""
