@@ -152,7 +152,7 @@ def test_malformed_json_is_a_400_with_the_errors_shape(client):
     ("entries", "field"),
     [
         # API.md example: 5 red threes across both sides in a 2-deck game
-        ([{"red_threes": 3}, {"red_threes": 2}], "hands[0].entries"),
+        ([{"red_threes": 3}, {"red_threes": 2}], "hands[0].entries[1].red_threes"),
         ([{"hand_points": -5}, {}], "hands[0].entries[0].hand_points"),
         ([{"melded_points": 52}, {}], "hands[0].entries[0].melded_points"),
         ([{"concealed": True, "melded_points": 50}, {}], "hands[0].entries[0].concealed"),
@@ -172,7 +172,7 @@ def test_impossible_entries_are_422_naming_the_field(client, entries, field):
 def test_two_sides_going_out_is_refused(client):
     side = {"melded_points": 200, "canastas": {"mixed": 1}, "went_out": True}
     errors = errors_of(score(client, [{"entries": [side, side]}]))
-    assert "hands[0].entries" in errors
+    assert "hands[0].entries[1].went_out" in errors
 
 
 def test_every_problem_is_reported_at_once(client):

@@ -33,30 +33,29 @@ REFUSED = [
         "classic",
         None,
         [{"red_threes": 5, "melded_points": 50}, {"melded_points": 50}],
-        {("too-many-red-threes", at("entries[0].red_threes")), ("too-many-red-threes", at("entries"))},
+        {("too-many-red-threes", at("entries[0].red_threes"))},
         id="five-red-threes-in-two-decks",
     ),
     pytest.param(
         "classic",
         None,
-        # Spread over both sides the total is what is impossible, so the field is the entries
-        # (the code's choice; see test_cross_side_field_is_the_entries).
+        # Spread over both sides: reported on the entry that passes the limit (API.md's example).
         [{"red_threes": 3, "melded_points": 50}, {"red_threes": 2, "melded_points": 50}],
-        {("too-many-red-threes", at("entries"))},
+        {("too-many-red-threes", at("entries[1].red_threes"))},
         id="red-threes-across-sides",
     ),
     pytest.param(
         "classic-6p-3x2",
         None,
         [{"red_threes": 3, "melded_points": 50}, {"red_threes": 3, "melded_points": 50}, {"red_threes": 1}],
-        {("too-many-red-threes", at("entries"))},  # RULES §1: three decks hold 6 red threes
+        {("too-many-red-threes", at("entries[2].red_threes"))},  # RULES §1: three decks hold 6 red threes
         id="seven-red-threes-in-three-decks",
     ),
     pytest.param(
         "classic",
         None,
         [{"melded_cards": {"joker": 3, "K": 4}}, {"hand_cards": {"joker": 2}}],
-        {("too-many-cards", at("entries"))},  # RULES §1: two decks hold 4 jokers
+        {("too-many-cards", at("entries[1].hand_cards.joker"))},  # RULES §1: two decks hold 4 jokers
         id="five-jokers-counted",
     ),
     pytest.param(
@@ -64,7 +63,7 @@ REFUSED = [
         None,
         # RULES §2: a jokers canasta holds all four jokers, so two of them need eight.
         [{"canastas": {"jokers": 1}, "melded_points": 260}, {"canastas": {"jokers": 1}, "melded_points": 260}],
-        {("too-many-canastas", at("entries"))},
+        {("too-many-canastas", at("entries[1].canastas"))},
         id="two-jokers-canastas",
     ),
     pytest.param(
@@ -72,7 +71,7 @@ REFUSED = [
         None,
         # 14 natural canastas need 98 natural cards; two decks hold 11 ranks x 8 = 88.
         [{"canastas": {"natural": 7}, "melded_points": 245}, {"canastas": {"natural": 7}, "melded_points": 245}],
-        {("too-many-canastas", at("entries"))},
+        {("too-many-canastas", at("entries[1].canastas"))},
         id="more-natural-canastas-than-cards",
     ),
     pytest.param(
@@ -80,7 +79,7 @@ REFUSED = [
         None,
         # Two canastas of sevens need 14 sevens; two decks hold 8.
         [{"canastas": {"sevens": 1}, "melded_points": 35}, {"canastas": {"sevens": 1}, "melded_points": 35}],
-        {("too-many-canastas", at("entries"))},
+        {("too-many-canastas", at("entries[1].canastas"))},
         id="two-sevens-canastas",
     ),
     pytest.param(
@@ -95,14 +94,14 @@ REFUSED = [
         "classic",
         None,
         [{"melded_points": 1000}, {"hand_points": 185}],
-        {("too-many-points", at("entries"))},  # RULES §1: two decks hold 1180 points; 1185 entered
+        {("too-many-points", at("entries[1].hand_points"))},  # RULES §1: two decks hold 1180 points; 1185 entered
         id="1185-points-in-two-decks",
     ),
     pytest.param(
         "classic",
         {"decks": 3},
         [{"melded_points": 1500}, {"hand_points": 275}],
-        {("too-many-points", at("entries"))},  # RULES §1: three decks hold 1770; 1775 entered
+        {("too-many-points", at("entries[1].hand_points"))},  # RULES §1: three decks hold 1770; 1775 entered
         id="1775-points-in-three-decks",
     ),
     pytest.param(
@@ -110,14 +109,14 @@ REFUSED = [
         None,
         # American threes left in hand count 5 (RULES §2), so 1180 + 4 x 5 = 1200 is the most.
         [{"melded_points": 1000}, {"hand_points": 205}],
-        {("too-many-points", at("entries"))},
+        {("too-many-points", at("entries[1].hand_points"))},
         id="1205-points-american",
     ),
     pytest.param(
         "classic",
         None,
         [{"hand_points": 15, "black_threes_in_hand": 3}, {"hand_points": 10, "black_threes_in_hand": 2}],
-        {("too-many-black-threes", at("entries"))},  # two decks hold 4 black threes
+        {("too-many-black-threes", at("entries[1].black_threes_in_hand"))},  # two decks hold 4 black threes
         id="five-black-threes",
     ),
     # --- RULES §6: two sides going out ---------------------------------------------------------
@@ -125,14 +124,14 @@ REFUSED = [
         "classic",
         None,
         [{**KINGS, "went_out": True}, {**KINGS, "went_out": True}],
-        {("two-sides-went-out", at("entries"))},
+        {("two-sides-went-out", at("entries[1].went_out"))},
         id="two-sides-went-out",
     ),
     pytest.param(
         "american",
         None,
         [{**TWO_CANASTAS, "went_out": True}, {"special_hand": "garbage"}],
-        {("two-sides-went-out", at("entries"))},  # a special hand is itself going out
+        {("two-sides-went-out", at("entries[1].special_hand"))},  # a special hand is itself going out
         id="went-out-and-special-hand",
     ),
     # --- RULES §6: concealed without went_out, or with no concealed bonus ---------------------
@@ -586,12 +585,13 @@ def test_possible_hands_are_accepted(variant, options, entries):
     assert check_hand(hand, rules_for(variant, options)) == []
 
 
-def test_cross_side_field_is_the_entries():
-    # Pinned choice: a limit broken only by the sides together (red threes, points, cards,
-    # canastas, two sides going out) is reported on `hands[i].entries`, the values together,
-    # rather than on one side's field. API.md's sample error points at entries[1].red_threes.
-    found = refusals("classic", [{"red_threes": 2, "melded_points": 50}, {"red_threes": 3}])
-    assert found == {("too-many-red-threes", "hands[0].entries")}
+def test_cross_side_limit_points_at_the_entry_that_passes_it():
+    # API.md's sample error: 5 red threes over two sides in a 2-deck game is reported on
+    # hands[0].entries[1].red_threes, with the message the spec shows.
+    hand = Hand.from_dict({"entries": [{"red_threes": 2, "melded_points": 50}, {"red_threes": 3}]})
+    (violation,) = check_hand(hand, rules_for("classic"))
+    assert violation.field == "entries[1].red_threes"
+    assert violation.message == "Only 4 red threes exist in a 2-deck game; 5 entered across both sides."
 
 
 def test_every_problem_is_reported_at_once():
@@ -605,7 +605,6 @@ def test_every_problem_is_reported_at_once():
         ("concealed-without-going-out", at("entries[0].concealed")),
         ("unknown-canasta-kind", at("entries[0].canastas.wild")),
         ("melded-points-too-low", at("entries[1].melded_points")),
-        ("too-many-red-threes", at("entries")),
     }
 
 

@@ -618,28 +618,33 @@ def _check_going_out(entry: Entry, variant: Variant, who: str) -> list[Violation
 
 
 def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
-    """Rules across all sides: one goes out, and the decks hold everything entered."""
+    """Rules across all sides: one goes out, and the decks hold everything entered.
+
+    A limit broken by the sides together is reported on the entry whose value goes past it
+    (the last one contributing), as API.md's own example does.
+    """
     problems = []
     deck = variant.deck
     entries = hand.entries
+    across = "both sides" if len(entries) == 2 else f"all {len(entries)} sides"
     out = [index for index, entry in enumerate(entries) if entry.has_gone_out]
     if len(out) > 1:
+        second = entries[out[1]]
         problems.append(
             Violation(
                 "two-sides-went-out",
-                "Only one player goes out in a hand, but entries "
-                f"{' and '.join(str(i) for i in out)} both say they went out.",
-                "entries",
+                f"Only one player goes out in a hand, but sides {out[0] + 1} and {out[1] + 1} both say they went out.",
+                f"entries[{out[1]}].{'went_out' if second.went_out else 'special_hand'}",
             )
         )
     red = sum(entry.red_threes for entry in entries)
-    if red > deck.red_threes:
+    if red > deck.red_threes and all(entry.red_threes <= deck.red_threes for entry in entries):
         problems.append(
             Violation(
                 "too-many-red-threes",
-                f"Only {deck.red_threes} red threes exist in a "
-                f"{variant.decks}-deck game; {red} entered across all sides.",
-                "entries",
+                f"Only {deck.red_threes} red threes exist in a {variant.decks}-deck game; {red} entered "
+                f"across {across}.",
+                _last_field(entries, ("red_threes",)),
             )
         )
     black = sum(entry.black_threes + entry.black_threes_in_hand for entry in entries)
@@ -647,9 +652,9 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
         problems.append(
             Violation(
                 "too-many-black-threes",
-                f"Only {deck.black_threes} black threes exist in a "
-                f"{variant.decks}-deck game; {black} entered across all sides.",
-                "entries",
+                f"Only {deck.black_threes} black threes exist in a {variant.decks}-deck game; {black} entered "
+                f"across {across}.",
+                _last_field(entries, ("black_threes", "black_threes_in_hand")),
             )
         )
     limit = deck.points + (5 * deck.red_threes if variant.threes_in_hand_count else 0)
@@ -658,9 +663,9 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
         problems.append(
             Violation(
                 "too-many-points",
-                f"All the cards of {variant.decks} decks are worth {limit} "
-                f"points, but {points} were entered across all sides.",
-                "entries",
+                f"All the cards of {variant.decks} decks are worth {limit} points, but {points} were entered "
+                f"across {across}.",
+                _last_field(entries, ("melded_points", "hand_points"), counted_as=CARD_FIELDS),
             )
         )
     counted: Counter[str] = Counter()
@@ -669,16 +674,39 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
         counted.update(entry.hand_cards or {})
     for card_class, seen in counted.items():
         if seen > deck.holds(card_class):
+            where = _last_field(entries, ("melded_cards", "hand_cards"), card_class=card_class)
             problems.append(
                 Violation(
                     "too-many-cards",
-                    f"{variant.decks} decks hold {deck.holds(card_class)} "
-                    f"cards of class {card_class}; {seen} were counted.",
-                    "entries",
+                    f"{variant.decks} decks hold {deck.holds(card_class)} cards of class {card_class}; {seen} "
+                    f"were counted across {across}.",
+                    where,
                 )
             )
     problems += _check_canasta_cards(hand, variant)
     return problems
+
+
+def _last_field(
+    entries: tuple[Entry, ...],
+    names: tuple[str, ...],
+    counted_as: Mapping[str, str] | None = None,
+    card_class: str | None = None,
+) -> str:
+    """The path of the last non-empty value among ``names``: where a shared limit was passed."""
+    for index in range(len(entries) - 1, -1, -1):
+        entry = entries[index]
+        for name in reversed(names):
+            value = getattr(entry, name)
+            if card_class is not None:
+                value = (value or {}).get(card_class)
+            if value:
+                if counted_as:  # points that came from card counts point at the counts
+                    cards = next((c for c, p in counted_as.items() if p == name), None)
+                    if cards and getattr(entry, cards) is not None:
+                        name = cards
+                return f"entries[{index}].{name}" + (f".{card_class}" if card_class else "")
+    return "entries"
 
 
 def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
@@ -708,7 +736,7 @@ def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
             "too-many-canastas",
             f"The canastas entered need at least {need[sort]} {words[sort]}, but "
             f"{variant.decks} decks hold {have[sort]}.",
-            "entries",
+            _last_field(hand.entries, ("canastas",)),
         )
         for sort in have
         if need[sort] > have[sort]
@@ -720,7 +748,7 @@ def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
                     "too-many-canastas",
                     f"The canastas entered need {cards} cards of rank {rank},"
                     f" but {variant.decks} decks hold {deck.per_rank}.",
-                    "entries",
+                    _last_field(hand.entries, ("canastas",)),
                 )
             )
     return problems
