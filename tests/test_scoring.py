@@ -603,10 +603,10 @@ def test_special_hand_keeps_table_penalties():
 
 @pytest.mark.parametrize(
     ("count", "expected"),
-    # Pinned choice: classic with the decks option at 3 holds 6 red threes; all of them double
-    # to 1200 like "all four" do in two decks (Palace's "all red threes ... 400 extra" would
-    # make it 1000). Below all, 100 each.
-    [(4, 450), (5, 550), (6, 1250)],
+    # Canasta Palace, where the "3 decks" option comes from: red threes 100 each, and a side
+    # with all the red threes of the round gains 400 more: six of six = 600 + 400 = 1000.
+    # (In two decks that is Bicycle's 800 for all four.) Below all, 100 each.
+    [(4, 450), (5, 550), (6, 1050)],
 )
 def test_classic_with_three_decks_red_threes(count, expected):
     assert scores("classic", [{"melded_points": 50, "red_threes": count}, {}], {"decks": 3})[0] == expected

@@ -245,7 +245,8 @@ class Variant:
     ladder: tuple[tuple[int, int], ...] = CLASSIC_LADDER
     below_zero_minimum: int = 15
     red_three_each: int = 100
-    red_three_all: int | None = None  # a side with every red three: None doubles them
+    red_three_all: int | None = None  # a side with every red three in play scores this in all...
+    red_three_all_extra: int = 400  # ...or, where None, 100 each and this much more (Palace)
     red_three_steps: tuple[tuple[int, int], ...] = ()  # explicit values for some counts
     black_threes_scored: bool = False  # American: melded black threes score like red ones
     threes_positive_with: int = 0  # canastas for threes to count plus; 0: any meld at all
@@ -343,7 +344,9 @@ class Variant:
         if count in steps:
             return steps[count]
         if count and count == self.deck.red_threes:
-            return 2 * self.red_three_each * count if self.red_three_all is None else self.red_three_all
+            if self.red_three_all is not None:
+                return self.red_three_all
+            return self.red_three_each * count + self.red_three_all_extra
         return self.red_three_each * count
 
     @property
@@ -478,7 +481,7 @@ _SIX = dict(
     deal=13,
     canastas_to_go_out=2,
     target=7500,
-    red_three_steps=((4, 400), (5, 1000), (6, 1200)),
+    red_three_steps=((5, 1000), (6, 1200)),  # four of six are not "all": 400
 )
 CLASSIC_6P_3X2 = dataclasses.replace(
     CLASSIC,
