@@ -61,6 +61,125 @@ def add_serve(subparsers: Any) -> None:
 COMMANDS: list[Callable[[Any], None]] = [add_serve]
 
 
+# --- backups: export and import (issue 5) -------------------------------------------------
+def database_path(args: argparse.Namespace) -> str:
+    """The database a backup command works on: ``--database``, else the app's own (migrated)."""
+    if args.database:
+        from .db import migrate
+
+        migrate(args.database)
+        return args.database
+    from . import create_app
+
+    return create_app().config["DATABASE"]
+
+
+def progress(label: str, out: TextIO) -> Callable[[int, int], None]:
+    """Report ``done/count`` as work goes: one updating line on a terminal, a line per tenth otherwise."""
+    shown = {"step": -1}
+
+    def report(done: int, count: int) -> None:
+        if out.isatty():
+            print(f"\r{label} {done}/{count}", end="\n" if done == count else "", file=out, flush=True)
+            return
+        step = done * 10 // max(count, 1)
+        if step != shown["step"] and (step > shown["step"] or done == count):
+            shown["step"] = step
+            print(f"{label} {done}/{count}", file=out, flush=True)
+
+    return report
+
+
+def export_command(args: argparse.Namespace) -> int:
+    """Write every match to a file (or standard output): the JSON backup or the results CSV."""
+    import json
+    from datetime import UTC, datetime
+
+    from . import export, store
+    from .db import connect
+
+    db = connect(database_path(args))
+    try:
+        ids = store.all_match_ids(db)
+        report = progress("Read", sys.stderr)
+        pairs = []
+        for done, match_id in enumerate(ids, start=1):
+            pairs.append(store.load_match(db, match_id))
+            report(done, len(ids))
+    finally:
+        db.close()
+    if args.format == "csv":
+        text = export.results_csv(pairs)
+    else:
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        text = json.dumps(export.all_matches_document(pairs, exported=stamp), ensure_ascii=False, indent=1) + "\n"
+    if args.file == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.file, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+    print(f"Exported {len(pairs)} matches to {args.file if args.file != '-' else 'standard output'}.", file=sys.stderr)
+    return 0
+
+
+def import_command(args: argparse.Namespace) -> int:
+    """Check a whole export, then add its new matches in one transaction; never overwrite."""
+    from pathlib import Path
+
+    from . import export, store
+    from .canasta import InvalidError
+    from .db import connect
+
+    try:
+        raw = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as error:
+        print(f"Cannot read {args.file}: {error.strerror}.", file=sys.stderr)
+        return 1
+    db = connect(database_path(args))
+    try:
+
+        def find(match_id: str) -> export.Pair | None:
+            try:
+                stored = store.get_match(db, match_id)
+            except store.NotFoundError:
+                return None
+            return stored.match, stored.info
+
+        try:
+            data = export.parse_json(raw)
+            pairs = export.read_all_matches_document(data, progress("Checked", sys.stderr))
+            plan = export.plan_import(pairs, find, single=export.is_single_match(data))
+        except InvalidError as error:
+            print(f"{args.file} was not imported; nothing was written:", file=sys.stderr)
+            for problem in error.violations:
+                print(f"  {problem.field or '(whole file)'}: {problem.message}", file=sys.stderr)
+            return 1
+        report = progress("Saved", sys.stderr)
+        with db.atomic():
+            for done, (match, info) in enumerate(plan.new, start=1):
+                store.save_imported_match(db, match, info)
+                report(done, len(plan.new))
+    finally:
+        db.close()
+    print(f"Imported {len(plan.new)} matches; {len(plan.already)} already here.", file=sys.stderr)
+    return 0
+
+
+def add_backups(subparsers: Any) -> None:
+    export_parser = subparsers.add_parser("export", help="write every match to a JSON backup (or results CSV)")
+    export_parser.add_argument("file", nargs="?", default="-", help="where to write (default: standard output)")
+    export_parser.add_argument("--format", choices=("json", "csv"), default="json", help="json backup or results csv")
+    export_parser.add_argument("--database", help="database file (default: the app's)")
+    export_parser.set_defaults(func=export_command)
+    import_parser = subparsers.add_parser("import", help="add the matches of a JSON backup or match file")
+    import_parser.add_argument("file", help="the file to import ('-' for standard input)")
+    import_parser.add_argument("--database", help="database file (default: the app's)")
+    import_parser.set_defaults(func=import_command)
+
+
+COMMANDS.append(add_backups)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorepad", description="Canasta score keeper for the card table.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="command")

@@ -309,3 +309,77 @@ def test_partials_work_with_the_match_pages_context(app, match_id):
             stored=stored_match,
         )
     assert "<svg" in html and f"/matches/{match_id}/export.csv" in html
+
+
+# --- the command: scorepad export / scorepad import ---------------------------------------
+
+
+def test_command_backs_up_and_restores(app, match_id, tmp_path, capsys):
+    from scorepad import cli
+
+    add_match(app, hands=CLASSIC_HANDS[:2], title="Second")
+    backup = tmp_path / "backup.json"
+    assert cli.main(["export", str(backup), "--database", app.config["DATABASE"]]) == 0
+    err = capsys.readouterr().err
+    assert "Read 2/2" in err and "Exported 2 matches" in err
+    assert json.loads(backup.read_text())["count"] == 2
+    restored = str(tmp_path / "restored.db")
+    assert cli.main(["import", str(backup), "--database", restored]) == 0
+    err = capsys.readouterr().err
+    assert "Checked 2/2" in err and "Saved 2/2" in err and "Imported 2 matches; 0 already here." in err
+    assert cli.main(["import", str(backup), "--database", restored]) == 0
+    assert "Imported 0 matches; 2 already here." in capsys.readouterr().err
+    db = connect(restored)
+    try:
+        again = [store.load_match(db, i) for i in store.all_match_ids(db)]
+    finally:
+        db.close()
+    assert [match_document(*pair) for pair in again] == [match_document(*pair) for pair in stored(app)]
+
+
+def test_command_exports_results_csv_to_standard_output(app, match_id, capsys):
+    from scorepad import cli
+
+    assert cli.main(["export", "--format", "csv", "--database", app.config["DATABASE"]]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0]["winner"] == "We" and rows[0]["side 1 total"] == "5120"
+
+
+def test_command_refuses_a_bad_file_and_writes_nothing(client, match_id, tmp_path, capsys):
+    from scorepad import cli
+
+    bad = tmp_path / "bad.json"
+    bad.write_text(bad_backup_with_one(client))
+    target = str(tmp_path / "target.db")
+    assert cli.main(["import", str(bad), "--database", target]) == 1
+    err = capsys.readouterr().err
+    assert "nothing was written" in err and "matches[0].hands[2].entries[0].red_threes:" in err
+    db = connect(target)
+    try:
+        assert store.all_match_ids(db) == []
+    finally:
+        db.close()
+    assert cli.main(["import", str(tmp_path / "missing.json"), "--database", target]) == 1
+    assert "Cannot read" in capsys.readouterr().err
+
+
+def bad_backup_with_one(client):
+    document = json.loads(client.get("/export/matches.json").data)
+    document["matches"][0]["hands"][2]["entries"][0]["red_threes"] = 9
+    return json.dumps(document)
+
+
+def test_progress_on_a_terminal_and_in_a_log():
+    from scorepad import cli
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal, log = Terminal(), io.StringIO()
+    for out in (terminal, log):
+        report = cli.progress("Checked", out)
+        for done in range(1, 101):
+            report(done, 100)
+    assert terminal.getvalue().count("\r") == 100 and terminal.getvalue().endswith("Checked 100/100\n")
+    assert log.getvalue().splitlines() == [f"Checked {n}/100" for n in (1, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100)]
