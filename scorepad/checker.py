@@ -1,0 +1,370 @@
+"""The "Can I?" pages: a player taps in the cards in question and gets the rules checker's verdict.
+
+Everything is a plain form first: the cards live in hidden fields of card codes, and every tap is
+a submit button that posts the form back with one change made (add a card, start a meld, choose
+what to ask). htmx only makes the same buttons post to ``/check/verdict`` and swap the board in
+place. The verdict itself comes from ``canasta.plays``; this module reads the form and renders.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, render_template, request, url_for
+
+from . import canasta
+from .canasta.cards import CardError, parse_card
+from .canasta.plays import ACTIONS, Position, Verdict, check
+from .canasta.violations import InvalidError
+
+bp = Blueprint("checker", __name__)
+
+TARGETS = {"hand": "Hand", "melds": "Melds", "table": "On the table", "top": "Top of pile", "discard": "Discard"}
+FIELD_LABELS = {
+    "hand": "Hand",
+    "melds": "Melds",
+    "table": "On the table",
+    "pile": "Top of pile",
+    "discard": "Discard",
+    "score": "Score",
+    "variant": "Variant",
+    "options": "House rules",
+    "initial_meld_done": "On the table",
+}
+# Which cards each question needs, so the page asks for them in order.
+ASKS = {
+    "meld": ("hand", "melds", "table"),
+    "pickup": ("hand", "top", "melds", "table"),
+    "go_out": ("hand", "melds", "discard", "table"),
+    "discard": ("discard", "hand", "table"),
+}
+PAD = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "2", "JK")
+THREES = ("3H", "3D", "3S", "3C")
+SUITS = {"": "Any", "S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+MAX_CARDS = 40  # a hand after taking the pile is long, but a form this long is a mistake
+
+
+@dataclass
+class Board:
+    """The form's state: the question and the cards picked so far."""
+
+    variant: str = "classic"
+    options: dict[str, Any] = field(default_factory=dict)
+    match: str = ""
+    side: int = 0
+    score: int = 0
+    action: str = "meld"
+    target: str = "hand"
+    suit: str = ""
+    hand: list[str] = field(default_factory=list)
+    melds: list[list[str]] = field(default_factory=list)
+    table: list[list[str]] = field(default_factory=list)
+    top: str = ""
+    discard: str = ""
+    frozen: bool = False
+    one_card_pile: bool = False
+    problems: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_form(cls, form: Mapping[str, str]) -> Board:
+        """Read the board from form or query fields, keeping what parses and noting what does not."""
+        board = cls()
+        board.variant = form.get("variant", "classic")
+        text = form.get("options", "")
+        if text:
+            try:
+                options = json.loads(text)
+                board.options = options if isinstance(options, dict) else {}
+            except ValueError:
+                board.problems.append("House rules: these are not house rules scorepad can read.")
+        board.match = form.get("match", "")[:64]
+        board.side = _number(form.get("side"), 0)
+        board.score = _number(form.get("score"), 0)
+        board.action = form.get("action") if form.get("action") in ACTIONS else "meld"
+        board.target = form.get("target") if form.get("target") in TARGETS else ASKS[board.action][0]
+        board.suit = form.get("suit") if form.get("suit") in SUITS else ""
+        board.hand = _cards(form.get("hand", ""))
+        board.melds = _groups(form.get("melds", ""))
+        board.table = _groups(form.get("table", ""))
+        board.top = (_cards(form.get("top", "")) or [""])[0]
+        board.discard = (_cards(form.get("discard", "")) or [""])[0]
+        board.frozen = form.get("frozen") == "1"
+        board.one_card_pile = form.get("one_card_pile") == "1"
+        return board
+
+    def apply(self, op: str) -> None:
+        """One tap: add or remove a card, start a meld, or change what is asked."""
+        verb, _, rest = op.partition(":")
+        if verb == "add" and rest:
+            self._add(rest)
+        elif verb == "remove":
+            self._remove(rest)
+        elif verb == "new" and rest in ("melds", "table"):
+            groups = getattr(self, rest)
+            if not groups or groups[-1]:
+                groups.append([])
+            self.target = rest
+        elif verb == "target" and rest in TARGETS:
+            self.target = rest
+        elif verb == "suit" and rest in SUITS:
+            self.suit = rest
+        elif verb == "action" and rest in ACTIONS:
+            self.action = rest
+            self.target = ASKS[rest][0]
+        elif verb == "toggle" and rest in ("frozen", "one_card_pile"):
+            setattr(self, rest, not getattr(self, rest))
+        elif verb == "clear":
+            self.hand, self.melds, self.table, self.top, self.discard = [], [], [], "", ""
+            self.target = ASKS[self.action][0]
+
+    def _add(self, code: str) -> None:
+        try:
+            card = parse_card(code if code.startswith("3") or code == "JK" else code + self.suit)
+        except CardError:
+            return
+        if self.card_count() >= MAX_CARDS:
+            self.problems.append(f"That is more than {MAX_CARDS} cards: remove some first.")
+            return
+        text = str(card)
+        if self.target == "hand":
+            self.hand.append(text)
+        elif self.target in ("melds", "table"):
+            groups = getattr(self, self.target)
+            if not groups:
+                groups.append([])
+            groups[-1].append(text)
+        else:
+            setattr(self, self.target, text)
+            self.target = self._next_target()
+
+    def _next_target(self) -> str:
+        """After the one card of the top or the discard, the pad moves on to what is still empty."""
+        for name in ASKS[self.action]:
+            if name == "hand" and not self.hand or name in ("top", "discard") and not getattr(self, name):
+                return name
+        return "melds" if self.action != "discard" else "hand"
+
+    def _remove(self, where: str) -> None:
+        name, _, place = where.partition(":")
+        numbers = [_number(part, -1) for part in place.split(":")] if place else []
+        if name == "hand" and numbers and 0 <= numbers[0] < len(self.hand):
+            del self.hand[numbers[0]]
+        elif name in ("melds", "table") and len(numbers) == 2:
+            groups = getattr(self, name)
+            group, index = numbers
+            if 0 <= group < len(groups) and 0 <= index < len(groups[group]):
+                del groups[group][index]
+                if not groups[group]:
+                    del groups[group]
+        elif name in ("top", "discard"):
+            setattr(self, name, "")
+
+    def card_count(self) -> int:
+        return len(self.hand) + sum(map(len, self.melds)) + sum(map(len, self.table)) + 2
+
+    def request(self) -> dict[str, Any]:
+        """The board as a rules-check request (API.md), melds with the top card where it goes."""
+        melds = [group for group in self.melds if group]
+        if self.action == "pickup" and self.top and melds:
+            melds = _with_top(melds, self.top)
+        body: dict[str, Any] = {
+            "action": self.action,
+            "hand": self.hand,
+            "table": [group for group in self.table if group],
+            "melds": melds,
+            "score": self.score,
+        }
+        if self.action == "pickup":
+            body["pile"] = {
+                "top": self.top or None,
+                "frozen": self.frozen,
+                **({"size": 1} if self.one_card_pile else {}),
+            }
+        if self.action in ("discard", "go_out") and self.discard:
+            body["discard"] = self.discard
+        return body
+
+    def missing(self) -> str | None:
+        """What the question still needs before it can be judged, as a prompt."""
+        if self.action == "discard" and not self.discard:
+            return "Tap the card you want to discard."
+        if not self.hand:
+            return "Tap the cards in your hand."
+        if self.action == "pickup" and not self.top:
+            return "Tap the top card of the pile."
+        if self.action == "meld" and not any(self.melds):
+            return "Tap the cards you want to meld."
+        return None
+
+
+def _number(text: Any, default: int) -> int:
+    try:
+        value = int(str(text).strip())
+    except (TypeError, ValueError):
+        return default
+    return max(-1_000_000, min(1_000_000, value))
+
+
+def _cards(text: str) -> list[str]:
+    cards = []
+    for code in str(text).split()[:MAX_CARDS]:
+        try:
+            cards.append(str(parse_card(code)))
+        except CardError:
+            continue
+    return cards
+
+
+def _groups(text: str) -> list[list[str]]:
+    return [_cards(part) for part in str(text).split("|")][:20] if text.strip() else []
+
+
+def _with_top(melds: list[list[str]], top: str) -> list[list[str]]:
+    """On the page the top card joins the meld of its rank by itself; the API names it."""
+    rank = parse_card(top).rank
+    melds = [list(group) for group in melds]
+    for group in melds:
+        if any(parse_card(code).rank == rank for code in group):
+            group.append(top)
+            return melds
+    return melds
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the page shows under the board: a prompt, the errors, or the verdict."""
+
+    prompt: str | None = None
+    errors: tuple[tuple[str, str], ...] = ()
+    verdict: Verdict | None = None
+
+
+def judge(board: Board, rules: canasta.Variant | None) -> Outcome:
+    """Ask the rules core about the board; errors come back naming the field."""
+    if board.problems:
+        return Outcome(errors=tuple(("", problem) for problem in board.problems))
+    if rules is None:
+        return Outcome(errors=(("Variant", "Choose the variant you play."),))
+    prompt = board.missing()
+    if prompt:
+        return Outcome(prompt=prompt)
+    try:
+        return Outcome(verdict=check(rules, Position.from_dict(board.request())))
+    except InvalidError as error:
+        return Outcome(errors=tuple((_label(v.field), v.message) for v in error.violations))
+
+
+def _label(field_path: str) -> str:
+    return FIELD_LABELS.get(field_path.partition("[")[0].partition(".")[0], "")
+
+
+def board_rules(board: Board) -> tuple[canasta.Variant | None, dict[str, Any]]:
+    """The rules in force: the linked match's, or the chosen variant with its house rules."""
+    context: dict[str, Any] = {}
+    if board.match:
+        found = _match_rules(board)
+        if found is not None:
+            return found
+        board.match = ""
+    try:
+        return canasta.rules_for(board.variant, board.options), context
+    except InvalidError as error:
+        board.problems += [f"{_label(v.field) or 'Variant'}: {v.message}" for v in error.violations]
+        try:
+            return canasta.find_variant(board.variant), context
+        except InvalidError:
+            board.variant = "classic"
+            return canasta.VARIANTS["classic"], context
+
+
+def _match_rules(board: Board) -> tuple[canasta.Variant, dict[str, Any]] | None:
+    """A stored match's rules and the side's total; None when there is no such match."""
+    try:
+        from . import store
+        from .db import get_db
+
+        match, info = store.load_match(get_db(), board.match)
+    except (ImportError, LookupError):
+        return None
+    side = board.side if 0 <= board.side < len(match.totals) else 0
+    board.side, board.score, board.variant = side, match.totals[side], match.variant.key
+    names = [getattr(s, "name", str(i)) for i, s in enumerate(info.sides)]
+    return match.variant, {"side_names": names, "match_url": url_for("matches.show", match_id=board.match)}
+
+
+def score_choices(rules: canasta.Variant, score: int) -> list[tuple[int, str]]:
+    """Totals to choose from, one per initial-meld step, plus the side's own total."""
+    lowest = sorted({-5, 0, *(step for step, _ in rules.ladder)} | {score})
+    return [(total, f"{total} (needs {rules.minimum_for(total)})") for total in lowest]
+
+
+def render(page: bool) -> str:
+    """Read the board, make the tap, judge it, and render the page or the board alone."""
+    source = request.form if request.method == "POST" else request.args
+    board = Board.from_form(source)
+    board.apply(source.get("op", ""))
+    rules, extra = board_rules(board)
+    outcome = judge(board, rules)
+    context = {
+        "board": board,
+        "rules": rules,
+        "outcome": outcome,
+        "targets": {key: TARGETS[key] for key in ASKS[board.action]},
+        "actions": ACTIONS,
+        "pad": PAD,
+        "threes": THREES,
+        "suits": SUITS if rules is not None and rules.has_sequences else {},
+        "variants": canasta.VARIANTS,
+        "score_choices": score_choices(rules, board.score) if rules is not None else [],
+        **extra,
+    }
+    return render_template("checker/check.html" if page else "checker/_board.html", **context)
+
+
+@bp.route("/check", methods=["GET", "POST"])
+def page() -> str:
+    """The "Can I?" page; every tap without JavaScript posts here and comes back with the verdict."""
+    return render(page=True)
+
+
+@bp.post("/check/verdict")
+def verdict() -> str:
+    """The board and verdict alone, for htmx to swap in place."""
+    return render(page=False)
+
+
+def board_fields(board: Board) -> dict[str, str]:
+    """The hidden fields that carry the board from one tap to the next."""
+    return {
+        "variant": board.variant,
+        "options": json.dumps(board.options) if board.options else "",
+        "match": board.match,
+        "side": str(board.side),
+        "action": board.action,
+        "target": board.target,
+        "suit": board.suit,
+        "hand": " ".join(board.hand),
+        "melds": "|".join(" ".join(group) for group in board.melds),
+        "table": "|".join(" ".join(group) for group in board.table),
+        "top": board.top,
+        "discard": board.discard,
+        "frozen": "1" if board.frozen else "",
+        "one_card_pile": "1" if board.one_card_pile else "",
+    }
+
+
+@bp.app_template_global()
+def checker_fields(board: Board) -> dict[str, str]:
+    return board_fields(board)
+
+
+@bp.app_template_filter("card_label")
+def card_label(code: str) -> str:
+    """A card as the pad shows it: 10♥, K, JK as ★ Joker."""
+    card = parse_card(code)
+    if card.is_joker:
+        return "Joker"
+    return card.rank + (SUITS.get(card.suit, "") if card.suit else "")
