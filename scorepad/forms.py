@@ -222,7 +222,10 @@ class HandForm(FlaskForm):
 
     @property
     def has_errors(self) -> bool:
-        return bool(self.problems or any(self.side_problems.values()) or self.errors)
+        """Any problem anywhere: above the form, on a side, or next to a box."""
+        boxes = [field for field in self if field.name != "sides"]
+        boxes += [field for entry in self.sides for field in entry.form]
+        return bool(self.problems or any(self.side_problems.values()) or any(field.errors for field in boxes))
 
 
 FIELD_PATH = re.compile(r"^(?:hands\[(?P<hand>\d+)\]\.?)?(?:entries\[(?P<side>\d+)\]\.?)?(?P<rest>.*)$")
@@ -393,12 +396,12 @@ def match_form(variant: canasta.Variant, **kwargs: Any) -> MatchForm:
     fields: dict[str, Any] = {}
     for i in range(variant.sides):
         fields[f"side_{i}"] = StringField(
-            f"Side {i + 1}", [InputRequired(), Length(min=1, max=60)], default=variant.side_names[i]
+            "Name", [InputRequired(), Length(min=1, max=60)], default=variant.side_names[i]
         )
         for j in range(variant.players_per_side[i]):
             fields[f"side_{i}_player_{j}"] = StringField(f"Player {j + 1}", [Optional(), Length(max=60)])
         fields[f"start_{i}"] = IntegerField(
-            f"Starting total for side {i + 1}",
+            f"{variant.side_names[i]}: starting total",
             [Optional(), NumberRange(-100_000, 100_000)],
             render_kw={"step": 5},  # no numeric keypad: a paper total can be negative
         )

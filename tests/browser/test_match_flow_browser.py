@@ -1,0 +1,151 @@
+"""A whole match as a new player keeps it, on a phone-sized Chromium, plus a watching phone."""
+
+import re
+
+from playwright.sync_api import expect
+
+
+def totals(page):
+    return [int(t) for t in page.locator("#sheet [data-total]").all_inner_texts()]
+
+
+def start_match(page, live_server, target="3000"):
+    page.goto(f"{live_server}/")
+    page.get_by_role("link", name="New match").click()
+    page.get_by_role("link", name=re.compile("^Classic canasta Four players")).click()
+    page.fill("#side_0_player_0", "Ann")
+    page.fill("#side_1_player_0", "Cy")
+    page.fill("#option_target", target)
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
+
+
+def more(page, side, label, times=1):
+    button = page.locator(f".side-{side} button[aria-label='One more: {label}']")
+    for _ in range(times):
+        button.click()
+
+
+def enter_classic_hand(page, we_melded="620"):
+    """The typical classic hand, counted in taps: 1 open + 5 for We + 4 for They + 1 save = 11."""
+    page.get_by_role("link", name=re.compile("^Enter hand")).click()
+    page.fill("#sides-0-melded_points", we_melded)
+    more(page, 0, "Natural canasta")
+    more(page, 0, "Mixed canasta")
+    more(page, 0, "Red threes")
+    page.check("#sides-0-went_out")
+    page.fill("#sides-1-melded_points", "260")
+    page.fill("#sides-1-hand_points", "95")
+    more(page, 1, "Mixed canasta")
+    more(page, 1, "Red threes")
+    expect(page.locator("#preview")).to_contain_text("This hand")
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#sheet")).to_be_visible()
+
+
+def test_a_whole_match(page, browser, live_server):
+    start_match(page, live_server)
+    match_url = page.url
+    enter_classic_hand(page)  # We 500+300+100+100+620 = 1620; They 300+100+260-95 = 565
+    assert totals(page) == [1620, 565]
+    expect(page.locator(".side-total").first).to_contain_text("needs 90")
+
+    # Hand 2 with the card counter: 1 joker, 4 aces, 14 high cards = 270 points melded.
+    page.get_by_role("link", name="Enter hand 2").click()
+    counter = page.locator(".side-0 details.counter")
+    counter.locator("summary").click()
+    counter.locator("[aria-label='One more: Jokers (50)']").first.click()
+    for _ in range(4):
+        counter.locator("[aria-label='One more: Aces (20)']").first.click()
+    counter.locator("#sides-0-melded_high").fill("14")
+    expect(page.locator("#sides-0-melded_points")).to_have_value("270")
+    more(page, 0, "Mixed canasta")
+    page.check("#sides-0-went_out")
+    page.fill("#sides-1-melded_points", "100")
+    page.fill("#sides-1-hand_points", "40")
+    expect(page.locator("#preview")).to_contain_text("670")
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#sheet")).to_be_visible()
+    assert totals(page) == [2290, 625]
+    expect(page.locator(".hands tbody tr").nth(1)).to_contain_text("need 90")
+
+    # A watching phone opens the read-only link.
+    page.get_by_role("link", name="Share").click()
+    watch_url = page.locator("#watch-link").input_value()
+    watcher_context = browser.new_context(viewport={"width": 390, "height": 844})
+    watcher = watcher_context.new_page()
+    watcher.goto(watch_url)
+    expect(watcher.locator("#sheet [data-total]").first).to_have_text("2290")
+    assert watcher.get_by_role("link", name=re.compile("Enter hand")).count() == 0
+    page.goto(match_url)
+
+    # Hand 3 reaches the target; the watching phone follows within seconds.
+    enter_classic_hand(page, we_melded="300")
+    assert totals(page) == [3590, 1190]  # past the target of 3000: over, for now
+    expect(watcher.locator("#sheet [data-total]").nth(1)).to_have_text("1190", timeout=8000)
+
+    # Undo hand 3: the game is open again.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Undo hand 3").click()
+    expect(page.locator(".flash")).to_contain_text("Hand 3 undone.")
+    assert totals(page) == [2290, 625]
+
+    # Fix hand 1: We melded 520 instead of 620; every later total follows.
+    page.get_by_role("link", name="Hand 1 in detail").click()
+    expect(page.locator(".breakdown").first).to_contain_text("Natural canasta × 1 (at 500)")
+    page.get_by_role("link", name="Correct this hand").click()
+    page.fill("#sides-0-melded_points", "520")
+    expect(page.locator("#preview")).to_contain_text("1520")
+    page.get_by_role("button", name="Save correction").click()
+    expect(page.locator(".flash")).to_contain_text("Hand 1 corrected.")
+    assert totals(page) == [2190, 625]
+    expect(watcher.locator("#sheet [data-total]").first).to_have_text("2190", timeout=8000)
+
+    # A problem shows next to its box while typing, before saving.
+    page.get_by_role("link", name="Enter hand 3").click()
+    page.check("#sides-1-went_out")
+    expect(page.locator("#sides-1-went_out-error")).to_contain_text("Going out needs 1 completed canasta")
+    page.uncheck("#sides-1-went_out")
+    page.get_by_role("link", name="Sheet").click()
+
+    # Hand 3 again finishes the game: winner, margin and settlement.
+    enter_classic_hand(page)
+    expect(page.locator(".outcome")).to_contain_text("We won by")
+    expect(page.locator(".settlement")).to_contain_text("Settled to the hundred")
+    assert page.get_by_role("link", name=re.compile("Enter hand")).count() == 0
+    expect(watcher.locator(".outcome")).to_contain_text("We won by", timeout=8000)
+    watcher_context.close()
+
+
+def test_the_score_sheet_loads_under_40_kb(page, live_server):
+    start_match(page, live_server, target="5000")
+    enter_classic_hand(page)
+    fresh = page.context.browser.new_context(viewport={"width": 390, "height": 844})
+    phone = fresh.new_page()
+    phone.goto(page.url)
+    phone.wait_for_load_state("networkidle")
+    transferred = phone.evaluate(
+        """() => performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
+                 .reduce((sum, entry) => sum + entry.transferSize, 0)"""
+    )
+    fresh.close()
+    print(f"score sheet first load: {transferred} bytes transferred")
+    assert 0 < transferred < 40_000
+
+
+def test_no_javascript_flow(no_js_page, live_server):
+    page = no_js_page
+    page.goto(f"{live_server}/matches/new/classic")
+    page.get_by_role("button", name="Start the match").click()
+    page.get_by_role("link", name="Enter hand 1").click()
+    page.fill("#sides-0-melded_points", "620")
+    page.fill("#sides-0-canasta_natural", "1")
+    page.check("#sides-0-went_out")
+    page.locator(".side-1 details.counter summary").click()
+    page.fill("#sides-1-hand_low", "3")  # without JS the server values the counted cards
+    page.get_by_role("button", name="Save hand").click()
+    assert totals(page) == [1220, -15]
+    page.get_by_role("button", name="Undo hand 1").click()
+    assert totals(page) == [0, 0]
+    page.get_by_role("button", name="Put hand 1 back").click()
+    assert totals(page) == [1220, -15]
