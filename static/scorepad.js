@@ -6,7 +6,7 @@
   // Keep the screen awake while a match is open (Wake Lock where the browser has it).
   var lock = null;
   function wake() {
-    var wanted = document.body && document.body.hasAttribute("data-wake-lock");
+    var wanted = !!document.querySelector("[data-wake-lock]");
     if (!("wakeLock" in navigator)) return;
     if (wanted && !lock && document.visibilityState === "visible") {
       navigator.wakeLock.request("screen").then(function (sentinel) {
