@@ -170,9 +170,12 @@ class Board:
         melds = [group for group in self.melds if group]
         if self.action == "pickup" and self.top and melds:
             melds = _with_top(melds, self.top)
+        hand = list(self.hand)
+        if self.action in ("discard", "go_out") and self.discard:
+            hand.append(self.discard)  # on the page the discard is picked apart from the rest of the hand
         body: dict[str, Any] = {
             "action": self.action,
-            "hand": self.hand,
+            "hand": hand,
             "table": [group for group in self.table if group],
             "melds": melds,
             "score": self.score,
@@ -191,7 +194,7 @@ class Board:
         """What the question still needs before it can be judged, as a prompt."""
         if self.action == "discard" and not self.discard:
             return "Tap the card you want to discard."
-        if not self.hand:
+        if not self.hand and not (self.action == "discard" and self.discard):
             return "Tap the cards in your hand."
         if self.action == "pickup" and not self.top:
             return "Tap the top card of the pile."

@@ -1,0 +1,76 @@
+"""The "Can I?" page in Chromium at phone size: taps, the htmx swap, and the same page without JS."""
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def tap(page, name):
+    """Tap a button and wait for its answer, as a player waits to see the card appear."""
+    with page.expect_response(lambda response: "/check" in response.url):
+        page.get_by_role("button", name=name, exact=True).click()
+    page.wait_for_load_state()
+    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
+
+
+def answer(page):
+    return page.locator("#verdict .answer").inner_text()
+
+
+def test_pagat_example_by_taps(page, live_server):
+    page.goto(f"{live_server}/check")
+    tap(page, "Take the pile")
+    for code in ["K", "K", "Q", "Q", "2"]:
+        tap(page, f"Add {code}")
+    tap(page, "Add cards to: Top of pile")
+    tap(page, "Add K")
+    page.wait_for_selector("#verdict.yes")
+    assert answer(page) == "Yes"
+    assert "K-K-K; Q-Q-2" in page.locator("#verdict").inner_text()
+    assert page.url == f"{live_server}/check"  # swapped in place, no page load
+
+
+def test_frozen_pile_says_no_and_why(page, live_server):
+    page.goto(f"{live_server}/check")
+    tap(page, "Take the pile")
+    for code in ["K", "joker", "Q"]:
+        tap(page, f"Add {code}")
+    tap(page, "Add cards to: Top of pile")
+    tap(page, "Add K")
+    page.wait_for_selector("#verdict.no")
+    assert (
+        "you need two natural kings in your hand; you have one king and a joker"
+        in page.locator("#verdict").inner_text()
+    )
+
+
+def test_tap_targets_are_large(page, live_server):
+    page.goto(f"{live_server}/check")
+    small = []
+    for button in page.locator("#board button").all():
+        box = button.bounding_box()
+        if box and (box["height"] < 48 or box["width"] < 44):
+            small.append((button.inner_text(), box))
+    assert not small
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_removing_a_card_by_tapping_it(page, live_server):
+    page.goto(f"{live_server}/check")
+    tap(page, "Add A")
+    tap(page, "Add K")
+    tap(page, "Remove A from hand")
+    assert page.locator('input[name="hand"]').input_value() == "K"
+
+
+def test_without_javascript_the_form_posts_and_answers(no_js_page, live_server):
+    page = no_js_page
+    page.goto(f"{live_server}/check")
+    tap(page, "Discard")
+    tap(page, "Add 2")
+    assert page.locator('input[name="discard"]').input_value() == "2"
+    assert answer(page) == "No"  # a lone card discarded goes out, and the side has no canasta
+    for code in ["K", "5"]:
+        tap(page, f"Add {code}")
+    assert answer(page) == "Yes"
+    assert "freezes the pile" in page.locator("#verdict").inner_text()
