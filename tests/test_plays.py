@@ -551,10 +551,6 @@ def test_every_variant_going_out_without_canastas(variant):
         ({"action": "pickup", "hand": ["K", "K"]}, "pile.top"),
         ({"action": "meld", "hand": ["K"], "melds": [["K"]], "table": [["Q", "Q"]]}, "table[0]"),
         ({"action": "meld", "hand": ["K"], "melds": [["K"]], "table": [["Q"] * 3, ["Q"] * 3]}, "table[1]"),
-        (
-            {"action": "meld", "hand": ["K"], "melds": [["K"]], "table": [["Q"] * 3], "initial_meld_done": False},
-            "initial_meld_done",
-        ),
         ({"action": "fly", "hand": ["K"]}, "action"),
         ({"action": "meld", "hand": "K K", "melds": [["K"]]}, "hand"),
         ({"action": "meld", "hand": ["K"], "melds": [["K"]], "score": "lots"}, "score"),
@@ -662,3 +658,21 @@ def test_position_round_trips():
     )
     assert Position.from_dict(position.to_dict()) == position
     assert check(VARIANTS["classic"], position).legal
+
+
+def test_an_explicit_initial_meld_done_wins_over_the_table():
+    # API.md: initial_meld_done only *defaults* to the table being non-empty. Said outright, it
+    # is taken at its word: Q-Q-Q listed, but "not opened" means the minimum of 50 applies to
+    # K-K-K (30 points), which falls short.
+    verdict = check_request(
+        {
+            "action": "meld",
+            "hand": ["K", "K", "K", "7"],
+            "melds": [["K", "K", "K"]],
+            "table": [["Q"] * 3],
+            "initial_meld_done": False,
+            "score": 0,
+        }
+    )
+    assert verdict.legal is False
+    assert (verdict.count, verdict.minimum) == (30, 50)

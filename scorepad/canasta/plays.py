@@ -856,22 +856,9 @@ def _refuse_impossible(rules: Variant, style: PlayStyle, position: Position) -> 
         pool.append(position.pile_top)
     for text in overdrawn(pool, rules.deck):
         problems.append(Violation("more-cards-than-decks", f"That is {text}: no table can hold it.", ""))
-    if position.initial_meld_done is False and position.table:
-        problems.append(
-            Violation(
-                "melds-before-initial-meld",
-                "The side has melds on the table, so it has made its initial meld.",
-                "initial_meld_done",
-            )
-        )
-    if position.initial_meld_done and not position.table:
-        problems.append(
-            Violation(
-                "initial-meld-without-melds",
-                "A side that has made its initial meld has melds on the table: enter them.",
-                "table",
-            )
-        )
+    # initial_meld_done only defaults from the table (API.md): when players say it outright,
+    # their word wins, so a side that lists its melds but says it has not opened is judged
+    # as not opened.
     problems += _table_problems(rules, style, position.table)
     available = list(position.hand)
     if position.action == "pickup":
