@@ -320,3 +320,10 @@ def test_every_preset_gets_a_sheet_and_a_hand_form(client, variant):
     url = new_match(client, variant, side_2="West")
     assert client.get(url).status_code == 200
     assert client.get(f"{url}/hands/new").status_code == 200
+
+
+def test_score_sheet_links_each_side_to_the_checker_with_its_total(client):
+    url = new_match(client)
+    page = client.get(url).get_data(as_text=True)
+    match_id = url.rstrip("/").rsplit("/", 1)[-1]
+    assert f"/check?match={match_id}&amp;side=0" in page and f"/check?match={match_id}&amp;side=1" in page
