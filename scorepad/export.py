@@ -403,11 +403,12 @@ def share_text(match: Match, info: MatchInfo) -> str:
 
 CHART_WIDTH, CHART_HEIGHT = 360, 250
 CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 46, 12, 40, 30
-# Distinct in colour and in dash pattern, so the lines part on a grey printout too.
+# Distinct in colour and in dash pattern, so the lines part on a grey printout too; mid tones
+# that read on a light and a dark page. Text and axes use the page's own colour.
 SIDE_STYLES = (
-    ("#1d4ed8", ""),
-    ("#b91c1c", "7 4"),
-    ("#047857", "2 3"),
+    ("#2563eb", ""),
+    ("#dc2626", "7 4"),
+    ("#059669", "2 3"),
 )
 TICK_STEPS = (100, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 50000)
 
@@ -448,29 +449,27 @@ def progress_svg(match: Match, info: MatchInfo) -> str:
     out = [
         f'<svg class="progress" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" '
         f'width="100%" role="img" aria-labelledby="progress-title-{key} progress-desc-{key}" '
-        f'font-family="system-ui, sans-serif" font-size="12">',
+        f'font-family="system-ui, sans-serif" font-size="12" fill="currentColor">',
         f'<title id="progress-title-{key}">{escape(title)}</title>',
         f'<desc id="progress-desc-{key}">Totals from the start and after each hand. {escape(desc)}.</desc>',
     ]
     for tick in range(low, high + 1, step):
         out.append(
             f'<line x1="{CHART_LEFT}" x2="{CHART_WIDTH - CHART_RIGHT}" y1="{y(tick)}" y2="{y(tick)}" '
-            f'stroke="#d4d4d8" stroke-width="{1.5 if tick == 0 else 0.75}"/>'
-            f'<text x="{CHART_LEFT - 4}" y="{y(tick) + 4}" text-anchor="end" fill="#3f3f46">{thousands(tick)}</text>'
+            f'stroke="currentColor" stroke-opacity="0.25" stroke-width="{1.5 if tick == 0 else 0.75}"/>'
+            f'<text x="{CHART_LEFT - 4}" y="{y(tick) + 4}" text-anchor="end">{thousands(tick)}</text>'
         )
     labels = sorted({0, hands, *range(0, hands + 1, max(1, -(-hands // 8)))})
     for hand in labels:
         out.append(
             f'<text x="{x(hand)}" y="{CHART_HEIGHT - CHART_BOTTOM + 16}" text-anchor="middle" '
-            f'fill="#3f3f46">{hand}</text>'
+            f'fill="currentColor">{hand}</text>'
         )
-    out.append(
-        f'<text x="{CHART_WIDTH - CHART_RIGHT}" y="{CHART_HEIGHT - 2}" text-anchor="end" fill="#3f3f46">hand</text>'
-    )
+    out.append(f'<text x="{CHART_WIDTH - CHART_RIGHT}" y="{CHART_HEIGHT - 2}" text-anchor="end">hand</text>')
     out.append(
         f'<line x1="{CHART_LEFT}" x2="{CHART_WIDTH - CHART_RIGHT}" y1="{y(target)}" y2="{y(target)}" '
-        f'stroke="#52525b" stroke-width="1.5" stroke-dasharray="4 3"/>'
-        f'<text x="{CHART_LEFT + 4}" y="{y(target) - 4}" fill="#27272a">Target {thousands(target)}</text>'
+        f'stroke="currentColor" stroke-opacity="0.8" stroke-width="1.5" stroke-dasharray="4 3"/>'
+        f'<text x="{CHART_LEFT + 4}" y="{y(target) - 4}">Target {thousands(target)}</text>'
     )
     for index, (name, line) in enumerate(zip(names, series, strict=True)):
         colour, dash = SIDE_STYLES[index % len(SIDE_STYLES)]
@@ -484,7 +483,7 @@ def progress_svg(match: Match, info: MatchInfo) -> str:
         out.append(
             f'<line x1="{legend_x}" x2="{legend_x + 22}" y1="14" y2="14" stroke="{colour}" '
             f'stroke-width="2.5"{dashes}/>'
-            f'<text x="{legend_x + 28}" y="18" font-weight="600" fill="#18181b">'
+            f'<text x="{legend_x + 28}" y="18" font-weight="600">'
             f"{escape(name)} {thousands(line[-1])}</text>"
         )
     out.append("</svg>")

@@ -1,19 +1,17 @@
-// Copy and share buttons for the share page. An enhancement only: without JavaScript the
-// buttons stay hidden and the text is there to select. Loaded with defer; safe to run twice
-// (hx-boost may load it again), because it listens once on the document.
+// Copy and share buttons for the result text. An enhancement only: without JavaScript the
+// buttons stay hidden and the text is there to select. Safe to load twice (hx-boost may run it
+// again): it listens once on the document and only reveals buttons on later runs.
 (function () {
-  if (window.scorepadExports) { window.scorepadExports.reveal(); return; }
-
   function reveal() {
-    document.querySelectorAll("[data-copy]").forEach(function (button) {
-      if (navigator.clipboard || document.queryCommandSupported && document.queryCommandSupported("copy")) {
-        button.hidden = false;
-      }
+    document.querySelectorAll(".share-actions[hidden]").forEach(function (actions) {
+      actions.hidden = false;
     });
-    document.querySelectorAll("[data-share]").forEach(function (button) {
-      if (navigator.share) { button.hidden = false; }
-    });
+    if (navigator.share) {
+      document.querySelectorAll("[data-share-result]").forEach(function (button) { button.hidden = false; });
+    }
   }
+
+  if (window.scorepadExports) { reveal(); return; }
 
   function say(button, message) {
     var status = button.parentElement.querySelector(".share-status");
@@ -21,25 +19,27 @@
   }
 
   function copy(button) {
-    var field = document.getElementById(button.dataset.copy);
-    var text = field.value;
+    var field = document.getElementById(button.dataset.copyResult);
     var done = function () { say(button, "Copied."); };
     var fallback = function () {
       field.focus();
       field.select();
-      try { document.execCommand("copy"); done(); } catch (error) { say(button, "Select the text and copy it."); }
+      try {
+        if (document.execCommand("copy")) { done(); return; }
+      } catch (error) { /* fall through to the hint */ }
+      say(button, "Selected: copy it with your phone's menu.");
     };
-    if (navigator.clipboard) { navigator.clipboard.writeText(text).then(done, fallback); } else { fallback(); }
+    if (navigator.clipboard) { navigator.clipboard.writeText(field.value).then(done, fallback); } else { fallback(); }
   }
 
   document.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-copy], [data-share]");
+    var button = event.target.closest("[data-copy-result], [data-share-result]");
     if (!button) { return; }
-    if (button.dataset.copy) { copy(button); return; }
-    var text = document.getElementById(button.dataset.share).value;
-    navigator.share({ text: text }).catch(function () {});
+    if (button.dataset.copyResult) { copy(button); return; }
+    var text = document.getElementById(button.dataset.shareResult).value;
+    navigator.share({ text: text }).catch(function () { /* the person closed the share sheet */ });
   });
 
-  window.scorepadExports = { reveal: reveal };
+  window.scorepadExports = true;
   reveal();
 })();

@@ -148,7 +148,7 @@ def test_printable_sheet_prints_a_page_per_thirty_hands(page, live_app, live_ser
     long_id = add_match(live_app, LONG_HANDS, title="Long evening")
     page.goto(f"{live_server}/matches/{long_id}/print")
     page.emulate_media(media="print")
-    rows = page.locator(".sheet-table tbody tr")
+    rows = page.locator(".paper-table tbody tr")
     assert rows.count() == 60
     assert not page.get_by_role("link", name="Share and download").is_visible(), "screen-only parts stay off paper"
     pages = len(PAGE_OBJECT.findall(page.pdf(format=paper)))
