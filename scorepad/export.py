@@ -17,6 +17,7 @@ Pure functions over scored matches (``canasta.Match``) and what storage knows ab
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -440,7 +441,9 @@ def progress_svg(match: Match, info: MatchInfo) -> str:
     def y(total: int) -> float:
         return round(CHART_TOP + plot_h * (high - total) / (high - low), 1)
 
-    key = escape(info.id)
+    # Element ids must not carry the match id: the chart is also shown to read-only watchers,
+    # and the match id is what lets a phone write to the match.
+    key = hashlib.blake2s(info.id.encode(), digest_size=4).hexdigest()
     names = [side.name for side in info.sides]
     title = f"Score progression: {match.variant.name}, target {thousands(target)}"
     desc = "; ".join(

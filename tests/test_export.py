@@ -293,6 +293,7 @@ def test_progress_svg_has_a_line_per_side_a_target_and_a_title(finished):
     title = svg.find(f"{SVG}title")
     assert "target 5,000" in title.text
     assert svg.get("aria-labelledby").split()[0] == title.get("id")
+    assert match_info.id not in export.progress_svg(match, match_info), "watchers must not learn the match id"
     lines = svg.findall(f"{SVG}polyline")
     assert len(lines) == 2
     assert all(len(line.get("points").split()) == 8 for line in lines), "the start and each of 7 hands"

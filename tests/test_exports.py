@@ -113,7 +113,9 @@ def test_print_sheet(client, match_id):
 def test_result_page_shows_the_text_to_copy_and_the_chart(client, match_id):
     page = client.get(f"/matches/{match_id}/result").data.decode()
     assert re.search(r"<textarea[^>]*readonly>Classic canasta, 7 hands: We 5,120 – They 3,870", page)
-    assert re.search(r"<p class=\"share-actions\" hidden>\s*<button[^>]*data-copy-result", page), "buttons need JavaScript"
+    assert re.search(r"<p class=\"share-actions\" hidden>\s*<button[^>]*data-copy-result", page), (
+        "buttons need JavaScript"
+    )
     assert "<svg" in page and "<title" in page
     for suffix in ("export.csv", "export.json", "print"):
         assert f"/matches/{match_id}/{suffix}" in page
@@ -309,6 +311,11 @@ def test_partials_work_with_the_match_pages_context(app, match_id):
             stored=stored_match,
         )
     assert "<svg" in html and f"/matches/{match_id}/export.csv" in html
+    with app.test_request_context():
+        chart = render_template_string(
+            '{% include "exports/_progress.html" %}', match=stored_match.match, stored=stored_match
+        )
+    assert "<svg" in chart and match_id not in chart, "the chart can go on the read-only watch page"
 
 
 # --- the command: scorepad export / scorepad import ---------------------------------------
