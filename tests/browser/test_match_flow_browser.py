@@ -20,6 +20,20 @@ def start_match(page, live_server, target="3000"):
     expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
 
 
+def settled(page):
+    """Wait until htmx has swapped and processed the new content, as a person's eyes would."""
+    page.wait_for_function(
+        "window.htmx && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    )
+
+
+def open_form(page, link):
+    """Follow a boosted link to a form and wait until its live preview is wired up."""
+    page.get_by_role("link", name=link).click()
+    expect(page.locator("#preview")).to_be_attached()
+    settled(page)
+
+
 def more(page, side, label, times=1):
     button = page.locator(f".side-{side} button[aria-label='One more: {label}']")
     for _ in range(times):
@@ -28,7 +42,7 @@ def more(page, side, label, times=1):
 
 def enter_classic_hand(page, we_melded="620"):
     """The typical classic hand, counted in taps: 1 open + 5 for We + 4 for They + 1 save = 11."""
-    page.get_by_role("link", name=re.compile("^Enter hand")).click()
+    open_form(page, re.compile("^Enter hand"))
     page.fill("#sides-0-melded_points", we_melded)
     more(page, 0, "Natural canasta")
     more(page, 0, "Mixed canasta")
@@ -51,7 +65,7 @@ def test_a_whole_match(page, browser, live_server):
     expect(page.locator(".side-total").first).to_contain_text("needs 90")
 
     # Hand 2 with the card counter: 1 joker, 4 aces, 14 high cards = 270 points melded.
-    page.get_by_role("link", name="Enter hand 2").click()
+    open_form(page, "Enter hand 2")
     counter = page.locator(".side-0 details.counter")
     counter.locator("summary").click()
     counter.locator("[aria-label='One more: Jokers (50)']").first.click()
@@ -93,7 +107,7 @@ def test_a_whole_match(page, browser, live_server):
     # Fix hand 1: We melded 520 instead of 620; every later total follows.
     page.get_by_role("link", name="Hand 1 in detail").click()
     expect(page.locator(".breakdown").first).to_contain_text("Natural canasta × 1 (at 500)")
-    page.get_by_role("link", name="Correct this hand").click()
+    open_form(page, "Correct this hand")
     page.fill("#sides-0-melded_points", "520")
     expect(page.locator("#preview")).to_contain_text("1520")
     page.get_by_role("button", name="Save correction").click()
@@ -102,7 +116,7 @@ def test_a_whole_match(page, browser, live_server):
     expect(watcher.locator("#sheet [data-total]").first).to_have_text("2190", timeout=8000)
 
     # A problem shows next to its box while typing, before saving.
-    page.get_by_role("link", name="Enter hand 3").click()
+    open_form(page, "Enter hand 3")
     page.check("#sides-1-went_out")
     expect(page.locator("#sides-1-went_out-error")).to_contain_text("Going out needs 1 completed canasta")
     page.uncheck("#sides-1-went_out")
