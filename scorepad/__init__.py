@@ -41,7 +41,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(root / "static"),
     )
     instance = Path(app.instance_path)
-    app.config.from_mapping(DATABASE=str(instance / "scorepad.db"))
+    # An import upload is the largest request; 16 MB holds thousands of matches.
+    app.config.from_mapping(DATABASE=str(instance / "scorepad.db"), MAX_CONTENT_LENGTH=16 * 1024 * 1024)
     if config is None:
         app.config.from_prefixed_env()  # FLASK_SECRET_KEY, FLASK_DATABASE, ...
     else:

@@ -126,7 +126,7 @@ def import_command(args: argparse.Namespace) -> int:
     """Check a whole export, then add its new matches in one transaction; never overwrite."""
     from pathlib import Path
 
-    from . import export, store
+    from . import store
     from .canasta import InvalidError
     from .db import connect
 
@@ -137,28 +137,14 @@ def import_command(args: argparse.Namespace) -> int:
         return 1
     db = connect(database_path(args))
     try:
-
-        def find(match_id: str) -> export.Pair | None:
-            try:
-                stored = store.get_match(db, match_id)
-            except store.NotFoundError:
-                return None
-            return stored.match, stored.info
-
         try:
-            data = export.parse_json(raw)
-            pairs = export.read_all_matches_document(data, progress("Checked", sys.stderr))
-            plan = export.plan_import(pairs, find, single=export.is_single_match(data))
+            plan = store.plan_import(db, raw, progress("Checked", sys.stderr))
         except InvalidError as error:
             print(f"{args.file} was not imported; nothing was written:", file=sys.stderr)
             for problem in error.violations:
                 print(f"  {problem.field or '(whole file)'}: {problem.message}", file=sys.stderr)
             return 1
-        report = progress("Saved", sys.stderr)
-        with db.atomic():
-            for done, (match, info) in enumerate(plan.new, start=1):
-                store.save_imported_match(db, match, info)
-                report(done, len(plan.new))
+        store.save_import(db, plan, progress("Saved", sys.stderr))
     finally:
         db.close()
     print(f"Imported {len(plan.new)} matches; {len(plan.already)} already here.", file=sys.stderr)

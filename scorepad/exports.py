@@ -37,11 +37,6 @@ def progress_svg(match: Match, info: MatchInfo) -> Markup:
     return Markup(export.progress_svg(match, info))  # built from escaped text in export.py
 
 
-@bp.errorhandler(store.NotFoundError)
-def not_found(error: store.NotFoundError) -> tuple[str, int]:
-    return render_template("errors/404.html"), 404
-
-
 def download(body: str, mimetype: str, filename: str) -> Response:
     """A response the browser saves as ``filename`` rather than shows."""
     return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
@@ -128,41 +123,12 @@ def import_file() -> Response | str:
         return render_template("exports/import.html", problems=problems)
     db = get_db()
     try:
-        plan = read_import(db, upload.read())
+        plan = store.plan_import(db, upload.read())
     except InvalidError as error:
         return render_template("exports/import.html", problems=error.violations, filename=upload.filename)
-    added = save_plan(db, plan)
+    added = store.save_import(db, plan)
     flash(import_message(added, len(plan.already)), "import")
     return redirect(url_for(".import_form"), 303)
-
-
-def read_import(db, raw: bytes) -> export.ImportPlan:
-    """Parse and check a whole export against what is stored; nothing is written.
-
-    :raises InvalidError: with every problem, each with its path in the file.
-    """
-    data = export.parse_json(raw)
-    pairs = export.read_all_matches_document(data)
-
-    def find(match_id: str) -> export.Pair | None:
-        try:
-            stored = store.get_match(db, match_id)
-        except store.NotFoundError:
-            return None
-        return stored.match, stored.info
-
-    return export.plan_import(pairs, find, single=export.is_single_match(data))
-
-
-def save_plan(db, plan: export.ImportPlan, progress=None) -> int:
-    """Write every new match of a checked import in one transaction; returns how many were added."""
-    added = 0
-    with db.atomic():
-        for done, (match, info) in enumerate(plan.new, start=1):
-            added += store.save_imported_match(db, match, info)
-            if progress:
-                progress(done, len(plan.new))
-    return added
 
 
 def import_message(added: int, already: int) -> str:

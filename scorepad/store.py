@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlite_utils import Database
 
-from . import canasta
+from . import canasta, export
 from .documents import MatchInfo, Side
 
 RESTORE_DAYS = 30  # a deleted match is offered for restoring this long
+Progress = Callable[[int, int], None]  # (done, of) for long imports
 
 
 class NotFoundError(LookupError):
@@ -386,6 +387,36 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> 
             )
             _revise(db, hand_id, "import", hand, 1)
     return True
+
+
+def find_match(db: Database, match_id: str) -> tuple[canasta.Match, MatchInfo] | None:
+    """A stored match (deleted ones too) with its info, or None when the id is free."""
+    try:
+        stored = get_match(db, match_id)
+    except NotFoundError:
+        return None
+    return stored.match, stored.info
+
+
+def plan_import(db: Database, raw: bytes, progress: Progress | None = None) -> export.ImportPlan:
+    """Read and check a whole export file against what is stored; nothing is written.
+
+    :raises canasta.InvalidError: with every problem, each with its path in the file.
+    """
+    data = export.parse_json(raw)
+    pairs = export.read_all_matches_document(data, progress)
+    return export.plan_import(pairs, lambda match_id: find_match(db, match_id), single=export.is_single_match(data))
+
+
+def save_import(db: Database, plan: export.ImportPlan, progress: Progress | None = None) -> int:
+    """Write every new match of a checked import in one transaction; returns how many were added."""
+    added = 0
+    with db.atomic():
+        for done, (match, info) in enumerate(plan.new, start=1):
+            added += save_imported_match(db, match, info)
+            if progress:
+                progress(done, len(plan.new))
+    return added
 
 
 # --- helpers for writes ---------------------------------------------------------------------

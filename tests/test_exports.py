@@ -249,9 +249,7 @@ def test_no_file_chosen(client):
     assert response.status_code == 200 and "Choose a scorepad .json export" in response.data.decode()
 
 
-def test_save_plan_is_one_transaction(app, monkeypatch):
-    from scorepad import exports
-
+def test_save_import_is_one_transaction(app, monkeypatch):
     match = canasta.score_match("classic", CLASSIC_HANDS[:1])
     infos = [export.MatchInfo(c * 32, (Side("We"), Side("They")), created="2025-01-01") for c in "abc"]
     calls = []
@@ -266,7 +264,7 @@ def test_save_plan_is_one_transaction(app, monkeypatch):
     db = connect(app.config["DATABASE"])
     try:
         with pytest.raises(RuntimeError):
-            exports.save_plan(db, export.ImportPlan([(match, info) for info in infos], []))
+            store.save_import(db, export.ImportPlan([(match, info) for info in infos], []))
     finally:
         db.close()
     assert match_count(app) == 0

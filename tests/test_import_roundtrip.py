@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlite_utils import Database
 
-from scorepad import canasta, export, exports, store
+from scorepad import canasta, export, store
 from scorepad.canasta import InvalidError
 from scorepad.documents import Side, match_document
 from scorepad.migrations import migrations
@@ -93,18 +93,8 @@ def everything(db):
 
 def import_text(db, text):
     """What the import page and command do: check it all, then write it all."""
-    data = export.parse_json(text)
-    pairs = export.read_all_matches_document(data)
-
-    def find(match_id):
-        try:
-            stored = store.get_match(db, match_id)
-        except store.NotFoundError:
-            return None
-        return stored.match, stored.info
-
-    plan = export.plan_import(pairs, find, single=export.is_single_match(data))
-    return exports.save_plan(db, plan), len(plan.already)
+    plan = store.plan_import(db, text)
+    return store.save_import(db, plan), len(plan.already)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
