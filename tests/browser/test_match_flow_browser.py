@@ -84,7 +84,7 @@ def test_a_whole_match(page, browser, live_server):
     expect(page.locator(".hands tbody tr").nth(1)).to_contain_text("need 90")
 
     # A watching phone opens the read-only link.
-    page.get_by_role("link", name="Share").click()
+    page.get_by_role("link", name="Share", exact=True).click()
     watch_url = page.locator("#watch-link").input_value()
     watcher_context = browser.new_context(viewport={"width": 390, "height": 844})
     watcher = watcher_context.new_page()
@@ -117,6 +117,8 @@ def test_a_whole_match(page, browser, live_server):
 
     # A problem shows next to its box while typing, before saving.
     open_form(page, "Enter hand 3")
+    # Links inside the polling sheet must not inherit its target: one page, not one in another.
+    assert page.locator("main").count() == 1 and page.locator(".export-links").count() == 0
     page.check("#sides-1-went_out")
     expect(page.locator("#sides-1-went_out-error")).to_contain_text("Going out needs 1 completed canasta")
     page.uncheck("#sides-1-went_out")
