@@ -74,16 +74,22 @@ def main() -> None:
 
 
 def page_rows(app, client) -> list[tuple[str, float]]:
-    """The score sheet of a stored 30-hand match, once the pages exist."""
-    try:
-        from scorepad import db, store
-    except ImportError:
-        return []
-    if not hasattr(store, "bench_match"):
-        return []
+    """The score sheet and its JSON document for a stored 30-hand match."""
+    from scorepad import db, store
+    from scorepad.documents import Side
+
     with app.app_context():
-        url = store.bench_match(db.get_db(), [SMALL_HAND] * 30)
-    return [("page: score sheet of a 30-hand match", median_ms(lambda: client.get(url), number=10))]
+        connection = db.get_db()
+        match_id = store.create_match(connection, canasta.rules_for("classic"), (Side("We"), Side("They")))
+        version = store.get_match(connection, match_id).version
+        for _ in range(30):
+            version = store.add_hand(connection, match_id, canasta.Hand.from_dict(SMALL_HAND), version)
+    sheet = f"/matches/{match_id}"
+    document = f"/api/v1/matches/{match_id}"
+    return [
+        ("page: score sheet of a 30-hand match", median_ms(lambda: client.get(sheet), number=10)),
+        ("API: GET /api/v1/matches/<id>, 30 hands", median_ms(lambda: client.get(document), number=10)),
+    ]
 
 
 if __name__ == "__main__":
