@@ -474,8 +474,9 @@ def side_melds(
 
     A proposed meld of a rank the side has is added to it, and proposed melds of one rank are one
     meld (one meld per rank per side); so are wild cards and black threes. Wild cards alone that
-    cannot be a meld of wild cards go on the first meld of the side they fit. A run is added to a
-    table sequence of its suit when together they make one; otherwise it is a new sequence.
+    cannot be a meld of wild cards go on the first meld of the side they fit. A run, or a lone card
+    of a rank the side has no meld of, is added to a table sequence of its suit when together they
+    make one; otherwise it is a new sequence (or meld).
     """
     untouched = [_laid_from_table(meld) for meld in table]
     touched: list[Laid] = []
@@ -496,6 +497,8 @@ def side_melds(
                 continue
         if kind in ("rank", "wild", "threes"):
             base = next((m for m in touched + untouched if (m.kind, m.rank) == (kind, rank)), None)
+            if base is None and kind == "rank":  # a lone card may extend a table sequence instead
+                base = next((m for m in untouched if m.kind == "run" and is_run(m.before + tuple(group))), None)
             if base is not None:
                 add(base, group)
             else:
@@ -560,11 +563,16 @@ def _rank_meld(meld: Laid, turn: Turn) -> list[Finding]:
     names = plural(NAMES[rank])
     found = []
     if len(cards) < 3:
+        wild_helps = rank not in style.pure_ranks and naturals + 3 - len(cards) >= 3
+        if len(cards) == 1:
+            fix = f"add two more {names}{', or one more and a wild card' if wild_helps else ''}"
+        else:
+            fix = f"add another {NAMES[rank]}{' or a wild card' if wild_helps else ''}"
         found.append(
             Finding(
                 "meld-too-small",
                 f"{codes(cards)} is only {number(len(cards))} card{'s' * (len(cards) != 1)}: a meld needs "
-                f"at least three (add another {NAMES[rank]}{'' if rank in style.pure_ranks else ' or a wild card'}).",
+                f"at least three ({fix}).",
                 False,
             )
         )
