@@ -125,6 +125,14 @@ CASES = [
         True,
         wild_canasta="1000",
     ),
+    # Palace: a wild canasta is limited to seven cards.
+    case(
+        "classic-wild-meld-8",
+        "classic",
+        meld(["2C", "5", "6"], [["2C"]], [["2D", "2D", "2H", "2H", "JK", "JK", "JK"]]),
+        False,
+        wild_canasta="palace",
+    ),
     # §5 / README: while the wild meld is unfinished, no wild card goes on any other meld.
     case(
         "classic-wild-lock",
@@ -391,6 +399,22 @@ CASES = [
         pickup("K", ["K", "2C", "5", "6"], [["K", "K", "2C"]], [["9"] * 3]),
         True,
     ),
+    # frozen against the side: the pair takes it only if the count reaches the minimum (5-5-5 = 15).
+    case("pickup-initial-pair-too-low", "classic", pickup("5", ["5", "5", "9", "Q"], [["5", "5", "5"]]), False, 15, 50),
+    # natural + wild onto a completed canasta: fine by default, a natural pair needed with pickup_onto_canasta off.
+    case(
+        "pickup-natural-wild-onto-canasta",
+        "classic",
+        pickup("K", ["K", "2D", "5", "6"], [["K", "K", "2D"]], [["K"] * 5 + ["2C", "JK"]]),
+        True,
+    ),
+    case(
+        "pickup-natural-wild-onto-canasta-off",
+        "classic",
+        pickup("K", ["K", "2D", "5", "6"], [["K", "K", "2D"]], [["K"] * 5 + ["2C", "JK"]]),
+        False,
+        pickup_onto_canasta=False,
+    ),
     # ---- going out ---------------------------------------------------------------------------
     # classic: one canasta down, meld the rest, discard one.
     case("out-with-canasta", "classic", go_out(["9", "9", "9", "Q"], [["9", "9", "9"]], "Q", [SEVEN_KINGS]), True),
@@ -499,6 +523,18 @@ CASES = [
         True,
         tough_end=True,
     ),
+    # README: melding down to one card is going out, so it needs the canasta.
+    case("meld-down-to-one-no-canasta", "classic", meld(["9", "9", "9", "Q"], [["9", "9", "9"]], [["K"] * 3]), False),
+    case(
+        "meld-down-to-one-with-canasta", "classic", meld(["9", "9", "9", "Q"], [["9", "9", "9"]], [SEVEN_KINGS]), True
+    ),
+    # classic going out: the last discard may be a wild card.
+    case(
+        "out-wild-discard-classic",
+        "classic",
+        go_out(["9", "9", "9", "2C"], [["9", "9", "9"]], "2C", [SEVEN_KINGS]),
+        True,
+    ),
     # ---- discards, classic family ------------------------------------------------------------
     case("discard-any-natural", "classic", discard("K", ["K", "Q", "5"]), True),
     case("discard-wild-freezes", "classic", discard("2C", ["2C", "Q", "5"]), True),
@@ -514,6 +550,22 @@ CASES = [
         "samba",
         meld(["K", "K", "K", "K", "2C", "2D", "JK", "5", "6"], [["K", "K", "K", "K", "2C", "2D", "JK"]], [["9"] * 3]),
         False,
+    ),
+    # max_wilds is an option in Samba too: at 3, K-K-K-2-2-JK is fine.
+    case(
+        "samba-max-wilds-3",
+        "samba",
+        meld(["K", "K", "K", "2C", "2D", "JK", "5", "6"], [["K", "K", "K", "2C", "2D", "JK"]], [["9"] * 3]),
+        True,
+        max_wilds=3,
+    ),
+    # pile_always_frozen in Samba: the top card onto a meld no longer takes it.
+    case(
+        "samba-always-frozen-onto-meld",
+        "samba",
+        pickup("9", ["5", "6", "Q"], [["9"]], [["9"] * 3]),
+        False,
+        pile_always_frozen=True,
     ),
     # sequences: 3-7 of one suit, 4 up to A, no wilds, no threes, never more than 7.
     case("samba-sequence", "samba", meld(["4H", "5H", "6H", "9", "K"], [["4H", "5H", "6H"]], [["9"] * 3]), True),
@@ -829,3 +881,36 @@ def test_a_legal_play_stays_legal_when_the_hand_is_reordered(param, random):
     verdict = check_request(request)
     assert verdict.legal, (param.id, request, verdict.reasons)
     assert verdict.count == check_request(param.values[0]).count
+
+
+BY_ID = {param.id: param.values[0] for param in CASES}
+
+
+@pytest.mark.parametrize(
+    ("case_id", "words"),
+    [
+        # "no" answers name the cards and say what would make the play legal
+        ("initial-30-below-50", "add melds worth 20 more"),
+        ("am-min-3000", "add melds from your hand worth 15 more"),
+        ("classic-pair-is-no-meld", "add another king or a wild card"),
+        ("samba-sequence-wrong-suit", "add two more eights, or one more and a wild card"),
+        ("pickup-onto-meld-always-frozen", "you need two natural nines in your hand; you have no nines"),
+        ("pickup-frozen-natural-wild", "you have one king and a two"),
+        ("pickup-search-finds-nothing", "two natural kings, one king with a wild card, or a meld of kings"),
+        ("classic-red-threes", "3H-3H-3D: red threes are never melded"),
+        ("out-black-threes-wild", "leave 2D out"),
+        ("classic-wild-lock", "keep 2H for it"),
+        ("classic-2n-3w", "add a king or leave a wild card out"),
+        ("am-discard-ace-empty", "while you hold another natural card (K-5)"),
+        # "yes" answers name the cards too
+        ("out-tough-two-mixed", "it has two mixed canastas"),
+        ("samba-sequence-extend", "JH goes on your 5H-6H-7H-8H-9H-10H"),
+    ],
+)
+def test_reasons_name_the_cards(case_id, words):
+    assert words in " ".join(check_request(BY_ID[case_id]).reasons)
+
+
+def test_two_players_are_never_told_about_a_partner():
+    """classic-2p: each plays alone, so the melds on the table are the player's own."""
+    assert "partner" not in " ".join(check_request(BY_ID["out-2p-two-canastas"]).reasons)

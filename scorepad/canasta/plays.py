@@ -174,6 +174,11 @@ def describe(cards: Iterable[Card]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def _held(cards: Sequence[Card], names: str) -> str:
+    """What the hand holds toward a pair: "one king and a joker", or "no kings"."""
+    return describe(cards) if cards else f"no {names}"
+
+
 def _and(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
@@ -642,7 +647,7 @@ def _rank_meld(meld: Laid, turn: Turn) -> list[Finding]:
             Finding(
                 "wild-meld-open",
                 "While your side's meld of wild cards is unfinished, no wild card goes on any other meld: "
-                f"keep {describe(added_wilds).replace('one ', 'the ')} for it.",
+                f"keep {codes(added_wilds)} for it.",
                 False,
             )
         )
@@ -688,8 +693,7 @@ def _three_meld(meld: Laid, turn: Turn) -> list[Finding]:
         return [
             Finding(
                 "red-three-melded",
-                f"{describe(reds).replace('one ', 'A ').capitalize()} is never melded: red threes are laid out "
-                "on their own as bonus cards.",
+                f"{codes(reds)}: red threes are never melded; they are laid out on their own as bonus cards.",
                 False,
             )
         ]
@@ -707,7 +711,7 @@ def _three_meld(meld: Laid, turn: Turn) -> list[Finding]:
         found.append(
             Finding(
                 "black-threes-mixed",
-                f"Black threes are melded only with each other, never with {describe(others)}.",
+                f"Black threes are melded only with each other: leave {codes(others)} out.",
                 False,
             )
         )
@@ -1038,7 +1042,8 @@ def _american_opening(
             Finding(
                 "below-minimum",
                 f"Your initial meld counts {count} from your hand, but your side needs {minimum} (its total is "
-                f"{position.score}); the top card never counts, and bonuses never count.",
+                f"{position.score}): add melds from your hand worth {minimum - count} more; the top card never "
+                "counts, and bonuses never count.",
                 False,
             )
         )
@@ -1081,7 +1086,9 @@ def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
         label = "escalera (sequence canasta)" if kind == "sequence" else f"{kind} canasta"
         ok = ok and kind in kinds
         wanted += f", one of them {with_article(label)}"
-    listed = _and([with_article(f"{kind} canasta") for kind in kinds]) if kinds else "none"
+    counted = Counter(kinds)
+    named = [with_article(f"{k} canasta") if n == 1 else f"{number(n)} {k} canastas" for k, n in counted.items()]
+    listed = _and(named) if named else "none"
     if ok:
         return [Finding("canastas", f"To go out your side needs {wanted}; it has {listed}.", True)]
     return [
@@ -1302,7 +1309,7 @@ def _top_meld_findings(rules: Variant, style: PlayStyle, position: Position, tou
         return [
             Finding(
                 "pickup-needs-pair",
-                f"{lead}: you need two natural {names} in your hand; you have {describe(held)}.",
+                f"{lead}: you need two natural {names} in your hand; you have {_held(held, names)}.",
                 False,
             )
         ]
@@ -1339,7 +1346,9 @@ def _top_meld_findings(rules: Variant, style: PlayStyle, position: Position, tou
         if not style.pickup_onto_meld:
             found.append(
                 Finding(
-                    "pickup-needs-pair", f"You need two natural {names} in your hand; you have {describe(held)}.", False
+                    "pickup-needs-pair",
+                    f"You need two natural {names} in your hand; you have {_held(held, names)}.",
+                    False,
                 )
             )
         elif not onto_canasta_ok:
@@ -1366,7 +1375,7 @@ def _top_meld_findings(rules: Variant, style: PlayStyle, position: Position, tou
         ways += f", one {name} with a wild card"
     if style.pickup_onto_meld:
         ways += f", or a meld of {names} on the table"
-    return [Finding("pickup-no-match", f"To take the pile you need {ways}; you have {describe(held)}.", False)]
+    return [Finding("pickup-no-match", f"To take the pile you need {ways}; you have {_held(held, names)}.", False)]
 
 
 def pickup_candidates(rules: Variant, style: PlayStyle, position: Position) -> Iterable[tuple[tuple[Card, ...], ...]]:
@@ -1505,6 +1514,7 @@ def _check_go_out(rules: Variant, style: PlayStyle, position: Position) -> Verdi
         )
     elif (
         position.has_opened
+        and rules.players > 2  # playing alone, melds on the table are your own
         and rules.concealed is not None
         and not any(not m.is_new for m in touched)
         and not any(f.kept is False for f in findings)
