@@ -914,3 +914,9 @@ def test_reasons_name_the_cards(case_id, words):
 def test_two_players_are_never_told_about_a_partner():
     """classic-2p: each plays alone, so the melds on the table are the player's own."""
     assert "partner" not in " ".join(check_request(BY_ID["out-2p-two-canastas"]).reasons)
+
+
+def test_a_refused_going_out_is_not_called_concealed():
+    """classic-2p with one canasta: no going out at all, so no word of the concealed bonus."""
+    reasons = " ".join(check_request(BY_ID["out-concealed-2p-one-canasta"]).reasons)
+    assert "needs two canastas" in reasons and "concealed" not in reasons

@@ -1503,7 +1503,7 @@ def _check_go_out(rules: Variant, style: PlayStyle, position: Position) -> Verdi
                     for f in found
                 ]
             findings += found
-    if concealed and rules.concealed is not None:
+    if concealed and rules.concealed is not None and not any(f.kept is False for f in findings):
         findings.append(
             Finding(
                 "concealed",
