@@ -920,3 +920,28 @@ def test_a_refused_going_out_is_not_called_concealed():
     """classic-2p with one canasta: no going out at all, so no word of the concealed bonus."""
     reasons = " ".join(check_request(BY_ID["out-concealed-2p-one-canasta"]).reasons)
     assert "needs two canastas" in reasons and "concealed" not in reasons
+
+
+@pytest.mark.parametrize(
+    "case_id", ["initial-pickup-top-counts", "am-min-3000", "samba-sequence-extend", "pickup-top-joker"]
+)
+def test_the_api_answers_as_the_checker(client, case_id):
+    """POST /api/v1/check gives the same verdict, count and minimum as check_request."""
+    verdict = check_request(BY_ID[case_id])
+    response = client.post("/api/v1/check", json=BY_ID[case_id])
+    assert response.status_code == 200
+    document = response.get_json()
+    assert (document["legal"], document["count"], document["minimum"]) == (
+        verdict.legal,
+        verdict.count,
+        verdict.minimum,
+    )
+    assert document["reasons"] == list(verdict.reasons)
+
+
+def test_the_api_refuses_buried_pile_cards_named_in_melds(client):
+    """A meld naming cards that are neither in the hand nor the top of the pile is not a position: 422."""
+    body = {"variant": "classic", **pickup("K", ["K", "K", "Q", "5"], [["K", "K", "K", "K"]], score=1500)}
+    response = client.post("/api/v1/check", json=body)
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["message"]
