@@ -373,12 +373,12 @@ class Variant:
         :raises OptionError: naming every option that is unknown, not part of this variant, or
             given a value it does not allow.
         """
-        if not options:
-            return self
-        if not isinstance(options, Mapping):
+        if options is not None and not isinstance(options, Mapping):
             raise OptionError(
                 [Violation("options-not-object", "Options are given as an object of id: value.", "options")]
             )
+        if not options:
+            return self
         problems, changes = [], {}
         for option_id, value in options.items():
             where = f"options.{option_id}"
