@@ -70,42 +70,31 @@ class PlayStyle:
     needs_set_to_open: bool  # the initial meld holds three matching naturals or a wild meld
 
 
+# The classic game's play rules (pagat, Bicycle); the other styles say how they differ.
+CLASSIC_STYLE = PlayStyle(
+    black_threes_going_out=True,
+    threes_held=False,
+    pickup_pair_only=False,
+    pickup_with_wild=True,
+    pickup_onto_meld=True,
+    pickup_onto_canasta=True,
+    pickup_blocked_from=None,
+    concealed_needs_no_minimum=True,
+    going_out_needs_discard=False,
+    discard_only_going_out=False,
+    empty_pile_guarded=(),
+    pure_ranks=(),
+    opening_wild_ranks=(),
+    splash=False,
+    needs_set_to_open=False,
+)
 STYLES: Mapping[str, PlayStyle] = {
-    "classic": PlayStyle(
-        black_threes_going_out=True,
-        threes_held=False,
-        pickup_pair_only=False,
-        pickup_with_wild=True,
-        pickup_onto_meld=True,
-        pickup_onto_canasta=True,
-        pickup_blocked_from=None,
-        concealed_needs_no_minimum=True,
-        going_out_needs_discard=False,
-        discard_only_going_out=False,
-        empty_pile_guarded=(),
-        pure_ranks=(),
-        opening_wild_ranks=(),
-        splash=False,
-        needs_set_to_open=False,
-    ),
-    "samba": PlayStyle(
-        black_threes_going_out=True,
-        threes_held=False,
-        pickup_pair_only=False,
-        pickup_with_wild=False,
-        pickup_onto_meld=True,
-        pickup_onto_canasta=False,
-        pickup_blocked_from=None,
-        concealed_needs_no_minimum=True,
-        going_out_needs_discard=False,
-        discard_only_going_out=False,
-        empty_pile_guarded=(),
-        pure_ranks=(),
-        opening_wild_ranks=(),
-        splash=False,
-        needs_set_to_open=False,
-    ),
-    "american": PlayStyle(
+    "classic": CLASSIC_STYLE,
+    # RULES.md section 5: a natural pair, or the top card onto a meld that is not yet a canasta.
+    "samba": replace(CLASSIC_STYLE, pickup_with_wild=False, pickup_onto_canasta=False),
+    # pagat, Modern American: pairs only, threes held, discards limited, the splash.
+    "american": replace(
+        CLASSIC_STYLE,
         black_threes_going_out=False,
         threes_held=True,
         pickup_pair_only=True,
