@@ -1389,3 +1389,291 @@ def test_check_samba_pickup(client):
     # never onto a canasta
     canasta = {**samba, "table": [["K"] * 7]}
     assert check(client, **canasta, hand=["7", "8", "6"], pile=pile)["legal"] is False
+
+
+# (variant, total reached by side 0 over two hands of 3500 / one hand, minimum)       RULES.md §2
+FURTHER_STEPS = [
+    ("classic-6p-2x3", 150),
+    ("samba", 160),
+    ("bolivia", 150),
+    ("chile", 150),
+]
+
+
+@pytest.mark.parametrize(("variant", "further"), FURTHER_STEPS)
+def test_ladders_with_further_steps(client, variant, further):
+    if variant.startswith("classic"):
+        # 1500 + 300 + 1200 + 100 + 400 = 3500
+        big = {"canastas": {"natural": 3, "mixed": 1}, "red_threes": 6, "went_out": True, "melded_points": 400}
+    else:
+        big = {"canastas": {"sequence": 2}, "went_out": True, "melded_points": 300}  # 3000 + 200 + 300
+    rest = {"melded_points": 50, "hand_points": 50}  # 0
+    steps = [
+        ([[{"hand_points": 5}, rest]], -5, 15),
+        ([[{"melded_points": 50, "hand_points": 50}, rest]], 0, 50),
+        ([[{"melded_points": 1000, "hand_points": 5}, rest]], 995, 50),
+        ([[big, rest]], 3500, 120),
+        ([[big, rest], [{**big, "melded_points": big["melded_points"] - 5}, rest]], 6995, 120),
+        ([[big, rest], [big, rest]], 7000, further),
+    ]
+    for hands, total, minimum in steps:
+        body = scored(client, variant, hands)
+        assert body["totals"][0] == total and body["next_minimums"] == [minimum, 50], (total, body["next_minimums"])
+
+
+def test_harder_first_meld_in_the_six_player_game(client):
+    # README: harder_first_meld replaces the whole ladder: 150 from 3000, no further step
+    big = {"canastas": {"natural": 3, "mixed": 1}, "red_threes": 6, "went_out": True, "melded_points": 400}
+    options = {"harder_first_meld": True}
+    assert scored(client, "classic-6p-2x3", [[big, {}]], options)["next_minimums"] == [150, 90]
+    assert scored(client, "classic-6p-2x3", [[big, {}], [big, {}]], options)["next_minimums"] == [150, 90]
+
+
+def test_hands_after_the_game_are_refused_naming_the_first_extra_hand(client):
+    big = {"canastas": {"natural": 3, "mixed": 1}, "red_threes": 4, "went_out": True, "melded_points": 800}  # 3500
+    hands = [[big, {}], [big, {}], [{}, {"melded_points": 50}]]
+    assert refused(client, "classic", hands) == {"hands[2]"}
+
+
+def test_settlement_rounds_fifty_away_from_zero(client):
+    # 150 -> 200, -50 -> -100: margin 300
+    body = scored(client, "classic", [[{"melded_points": 150}, {"hand_points": 50}]], {"target": 100})
+    assert body["settlement"]["rounded"] == [200, -100] and body["settlement"]["margin"] == 300
+    # three sides: margin is winner minus runner-up, 200 - 100
+    body = scored(
+        client,
+        "classic-6p-3x2",
+        [[{"melded_points": 150}, {"melded_points": 60}, {"hand_points": 50}]],
+        {"target": 100},
+    )
+    assert body["settlement"]["rounded"] == [200, 100, -100] and body["settlement"]["margin"] == 100
+
+
+def test_max_hands_ending_on_a_tie(client):
+    body = scored(client, "classic", [[{"melded_points": 150}, {"melded_points": 150}]], {"max_hands": 1})
+    assert body["game_over"] is True and body["winner"] is None and body["tie"] is True
+
+
+TABLE = [["K", "K", "K"]]
+CANASTA = [["K"] * 7]
+CHECKS = [
+    # RULES.md §5 Discards: classic, any card but a red three
+    ("classic", {"action": "discard", "hand": ["3H", "9", "8"], "table": TABLE, "discard": "3H"}, False),
+    ("classic", {"action": "discard", "hand": ["3S", "9", "8"], "table": TABLE, "discard": "3S"}, True),
+    ("classic", {"action": "discard", "hand": ["2C", "9", "8"], "table": TABLE, "discard": "2C"}, True),
+    # American: never a three or a wild card except going out; no ace on an empty pile with other naturals
+    ("american", {"action": "discard", "hand": ["3S", "9", "8"], "table": TABLE, "discard": "3S"}, False),
+    (
+        "american",
+        {"action": "discard", "hand": ["A", "9", "8"], "table": TABLE, "discard": "A", "pile": {"size": 0}},
+        False,
+    ),
+    (
+        "american",
+        {"action": "discard", "hand": ["A", "7", "2C"], "table": TABLE, "discard": "A", "pile": {"size": 0}},
+        True,
+    ),
+    (
+        "american",
+        {"action": "discard", "hand": ["A", "9", "8"], "table": TABLE, "discard": "A", "pile": {"top": "9", "size": 3}},
+        True,
+    ),
+    # going out: American needs a discard, which may be wild
+    (
+        "american",
+        {"action": "go_out", "hand": ["Q", "Q", "Q"], "table": [["K"] * 7, ["J"] * 7], "melds": [["Q", "Q", "Q"]]},
+        False,
+    ),
+    (
+        "american",
+        {
+            "action": "go_out",
+            "hand": ["Q", "Q", "Q", "2C"],
+            "table": [["K"] * 7, ["J"] * 7],
+            "melds": [["Q", "Q", "Q"]],
+            "discard": "2C",
+        },
+        True,
+    ),
+    # black threes melded only going out, three or four, no wilds
+    (
+        "classic",
+        {
+            "action": "go_out",
+            "hand": ["3S", "3S", "3C", "9"],
+            "table": CANASTA,
+            "melds": [["3S", "3S", "3C"]],
+            "discard": "9",
+        },
+        True,
+    ),
+    (
+        "classic",
+        {"action": "meld", "hand": ["3S", "3S", "3C", "9", "8", "7"], "table": CANASTA, "melds": [["3S", "3S", "3C"]]},
+        False,
+    ),
+    (
+        "classic",
+        {
+            "action": "go_out",
+            "hand": ["3S", "3S", "2C", "9"],
+            "table": CANASTA,
+            "melds": [["3S", "3S", "2C"]],
+            "discard": "9",
+        },
+        False,
+    ),
+    # samba sequences: 3-7 of a suit, no wilds, no threes; the top card never starts one
+    (
+        "samba",
+        {
+            "action": "meld",
+            "hand": ["4H", "5H", "6H", "9", "8", "K"],
+            "table": [["9", "9", "9"]],
+            "melds": [["4H", "5H", "6H"]],
+        },
+        True,
+    ),
+    (
+        "samba",
+        {
+            "action": "meld",
+            "hand": ["4H", "5H", "2C", "9", "8", "K"],
+            "table": [["9", "9", "9"]],
+            "melds": [["4H", "5H", "2C"]],
+        },
+        False,
+    ),
+    (
+        "samba",
+        {
+            "action": "meld",
+            "hand": ["4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "K", "K"],
+            "table": [["9", "9", "9"]],
+            "melds": [["4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH"]],
+        },
+        False,
+    ),
+    (
+        "samba",
+        {
+            "action": "pickup",
+            "hand": ["5H", "6H", "K", "Q"],
+            "table": [["9", "9", "9"]],
+            "melds": [["4H", "5H", "6H"]],
+            "pile": {"top": "4H", "size": 4},
+        },
+        False,
+    ),
+    # American melds: no wild cards on sevens, nor on aces after the initial meld; wild meld unfinished
+    (
+        "american",
+        {
+            "action": "meld",
+            "hand": ["7", "7", "2C", "9", "8", "K"],
+            "table": [["Q", "Q", "Q"]],
+            "melds": [["7", "7", "2C"]],
+        },
+        False,
+    ),
+    (
+        "american",
+        {
+            "action": "meld",
+            "hand": ["A", "A", "2C", "9", "8", "Q"],
+            "table": [["Q", "Q", "Q"]],
+            "melds": [["A", "A", "2C"]],
+        },
+        False,
+    ),
+    (
+        "american",
+        {
+            "action": "meld",
+            "hand": ["K", "K", "2C", "9", "8", "Q"],
+            "table": [["Q", "Q", "Q"], ["2D", "JK", "2H"]],
+            "melds": [["K", "K", "2C"]],
+        },
+        False,
+    ),
+    # American pickup: onto a meld of 3-4, never of 5+
+    (
+        "american",
+        {"action": "pickup", "hand": ["K", "K", "9", "8"], "table": [["K"] * 4], "pile": {"top": "K", "size": 4}},
+        True,
+    ),
+    (
+        "american",
+        {"action": "pickup", "hand": ["K", "K", "9", "8"], "table": [["K"] * 5], "pile": {"top": "K", "size": 4}},
+        False,
+    ),
+    # wild-only melds only where wild canastas exist
+    (
+        "classic",
+        {
+            "action": "meld",
+            "hand": ["2C", "2D", "JK", "9", "8", "Q"],
+            "table": [["Q", "Q", "Q"]],
+            "melds": [["2C", "2D", "JK"]],
+        },
+        False,
+    ),
+    (
+        "classic",
+        {
+            "options": {"wild_canasta": "1000"},
+            "action": "meld",
+            "hand": ["2C", "2D", "JK", "9", "8", "Q"],
+            "table": [["Q", "Q", "Q"]],
+            "melds": [["2C", "2D", "JK"]],
+        },
+        True,
+    ),
+    # a canasta needs four naturals; at most three wild cards
+    (
+        "classic",
+        {
+            "action": "meld",
+            "hand": ["K", "K", "K", "2C", "2D", "JK", "2H", "9", "8"],
+            "table": [["Q", "Q", "Q"]],
+            "melds": [["K", "K", "K", "2C", "2D", "JK", "2H"]],
+        },
+        False,
+    ),
+    # melding down to one card without a canasta would be going out
+    ("classic", {"action": "meld", "hand": ["Q", "Q", "Q", "5"], "table": TABLE, "melds": [["Q", "Q", "Q"]]}, False),
+    # the top card onto a completed canasta (pickup_onto_canasta), not when frozen, not with the option off
+    ("classic", {"action": "pickup", "hand": ["9", "8", "7"], "table": CANASTA, "pile": {"top": "K", "size": 4}}, True),
+    (
+        "classic",
+        {
+            "action": "pickup",
+            "hand": ["9", "8", "7"],
+            "table": CANASTA,
+            "pile": {"top": "K", "size": 4, "frozen": True},
+        },
+        False,
+    ),
+    (
+        "classic",
+        {
+            "options": {"pickup_onto_canasta": False},
+            "action": "pickup",
+            "hand": ["9", "8", "7"],
+            "table": CANASTA,
+            "pile": {"top": "K", "size": 4},
+        },
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("variant", "position", "legal"), CHECKS)
+def test_check_rules_of_section_5(client, variant, position, legal):
+    assert check(client, variant=variant, **position)["legal"] is legal
+
+
+def test_check_bonuses_never_count_toward_the_minimum(client):
+    # pagat: a canasta of seven fours is worth only its 35 card points as an initial meld
+    result = check(client, action="meld", hand=["4"] * 7 + ["9", "8"], melds=[["4"] * 7], score=0)
+    assert (result["legal"], result["count"], result["minimum"]) == (False, 35, 50)
