@@ -1677,3 +1677,13 @@ def test_check_bonuses_never_count_toward_the_minimum(client):
     # pagat: a canasta of seven fours is worth only its 35 card points as an initial meld
     result = check(client, action="meld", hand=["4"] * 7 + ["9", "8"], melds=[["4"] * 7], score=0)
     assert (result["legal"], result["count"], result["minimum"]) == (False, 35, 50)
+
+
+def test_a_side_with_nothing_is_a_warning_not_a_refusal(client):
+    # RULES.md §6: warn, without refusing, on a side with no melds and no cards in hand
+    body = scored(client, "classic", [[{"melded_points": 100}, {}]])
+    assert body["hands"][0]["scores"] == [100, 0]
+    (warning,) = body["hands"][0]["warnings"]
+    assert warning["field"].endswith("entries[1]")
+    # a sentence for the table: "They has ..." is not one
+    assert "They" in warning["message"] and "They has" not in warning["message"]

@@ -368,7 +368,7 @@ def hand_warnings(hand: Hand, variant: Variant) -> list[Violation]:
             warnings.append(
                 Violation(
                     "nothing-entered",
-                    f"{name} has no melds and no cards left in hand: is that right?",
+                    f"No melds and no cards left in hand for {name}: is that right?",
                     f"entries[{index}]",
                 )
             )
