@@ -1687,3 +1687,33 @@ def test_a_side_with_nothing_is_a_warning_not_a_refusal(client):
     assert warning["field"].endswith("entries[1]")
     # a sentence for the table: "They has ..." is not one
     assert "They" in warning["message"] and "They has" not in warning["message"]
+
+
+def test_card_notation_is_case_insensitive_with_t_and_star(client):
+    # API.md Cards: K and KS are both a king, T is 10, * is a joker, case does not matter
+    result = check(
+        client,
+        action="meld",
+        hand=["k", "ks", "Kh", "t", "T", "10d", "*", "jk", "9"],
+        table=[["9", "9", "9"]],
+        melds=[["k", "ks", "Kh"], ["t", "T", "10d", "*"]],
+    )
+    assert result["legal"] is True
+    # variants with sequences need suits
+    samba = {"variant": "samba", "action": "meld", "table": [["9", "9", "9"]], "hand": ["4", "5", "6", "9", "8", "K"]}
+    assert check(client, **samba, melds=[["4", "5", "6"]])["legal"] is False
+
+
+def test_json_endpoints_are_exempt_from_csrf(app):
+    # API.md: JSON endpoints take no cookies and need no CSRF token, even with CSRF on
+    app.config["WTF_CSRF_ENABLED"] = True
+    client = app.test_client()
+    response = client.post(
+        "/api/v1/score",
+        json={"variant": "classic", "hands": [{"entries": [{"melded_points": 100}, {"hand_points": 5}]}]},
+    )
+    assert response.status_code == 200 and response.get_json()["totals"] == [100, -5]
+    response = client.post(
+        "/api/v1/check", json={"variant": "classic", "action": "discard", "hand": ["9", "8"], "discard": "9"}
+    )
+    assert response.status_code == 200
