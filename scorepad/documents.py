@@ -70,7 +70,8 @@ def hand_document(result: canasta.HandResult) -> dict[str, Any]:
         breakdown=[side.to_dict() for side in result.sides],
     )
     if result.warnings:
-        document["warnings"] = [{"field": w.field, "message": w.message} for w in result.warnings]
+        where = f"hands[{result.number - 1}]"  # absolute paths, like the errors'
+        document["warnings"] = [{"field": w.under(where).field, "message": w.message} for w in result.warnings]
     return document
 
 

@@ -507,7 +507,7 @@ def changes_since(db: Database, row: dict[str, Any], version: int) -> list[str]:
         elif new:
             detail = ", ".join(f"{name} {score}" for name, score in zip(names, new, strict=False))
         else:
-            detail = ", ".join(f"{name} was {score}" for name, score in zip(names, old or (), strict=False))
+            detail = "it scored " + ", ".join(f"{name} {score}" for name, score in zip(names, old or (), strict=False))
         changes.append(f"Someone else {verb} hand {number} meanwhile: {detail}.")
     return changes or ["Someone else changed this match meanwhile."]
 

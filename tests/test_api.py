@@ -241,3 +241,12 @@ def test_no_json_body_ever_gives_a_500(client, variant, hands, options):
 def test_no_byte_string_ever_gives_a_500(client, raw):
     response = client.post("/api/v1/score", data=raw, content_type="application/json")
     assert response.status_code in (400, 422)
+
+
+def test_warnings_point_at_their_entry_with_an_absolute_path(client):
+    # RULES.md section 6: a side with no melds and no cards in hand is warned about, not refused;
+    # the warning's field is a path like the errors' (hands[i]...), here the second hand's They.
+    hands = [{"entries": [{"melded_points": 100}, {"melded_points": 50}]}, {"entries": [{"melded_points": 100}, {}]}]
+    body = score(client, hands).get_json()
+    assert "warnings" not in body["hands"][0]
+    assert [w["field"] for w in body["hands"][1]["warnings"]] == ["hands[1].entries[1]"]

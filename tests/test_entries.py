@@ -425,7 +425,7 @@ REFUSED = [
         "classic",
         None,
         [{"melded_points": 130, "incomplete": ["wild"]}, {}],
-        {("unknown-incomplete-kind", at("entries[0].incomplete"))},  # only palace penalises it
+        {("unknown-incomplete-kind", at("entries[0].incomplete[0]"))},  # only palace penalises it
         id="classic-incomplete-wild",
     ),
     pytest.param(

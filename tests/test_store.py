@@ -75,6 +75,15 @@ def test_stale_edit_shows_old_and_new_scores(db, match_id):
     assert error.value.changes == ["Someone else changed hand 1 meanwhile: We 1220 → 1320, They 165 → 165."]
 
 
+def test_stale_write_after_an_undo_says_what_the_hand_scored(db, match_id):
+    store.add_hand(db, match_id, hand(), 1)
+    store.undo_last_hand(db, match_id, 2)
+    with pytest.raises(store.StaleError) as error:
+        store.add_hand(db, match_id, hand(), 2)
+    (change,) = error.value.changes
+    assert change.startswith("Someone else ") and change.endswith("hand 1 meanwhile: it scored We 1220, They 165.")
+
+
 def test_edit_keeps_every_revision(db, match_id):
     store.add_hand(db, match_id, hand(), 1)
     store.replace_hand(db, match_id, 1, hand(we_melded=720), 2)

@@ -422,14 +422,14 @@ def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
             )
         )
     penalised = variant.incomplete_penalties
-    for kind in entry.incomplete:
+    for position, kind in enumerate(entry.incomplete):
         if kind not in penalised:
             known = f"only {', '.join(penalised)}" if penalised else "none"
             problems.append(
                 Violation(
                     "unknown-incomplete-kind",
                     f"{variant.name} has no penalty for an unfinished '{kind}' meld ({known}).",
-                    "incomplete",
+                    f"incomplete[{position}]",
                 )
             )
     held = dict(variant.held_set_penalties)
