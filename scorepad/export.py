@@ -190,14 +190,6 @@ def result_word(match: Match, info: MatchInfo) -> str:
     return info.sides[match.winner].name
 
 
-def margin(match: Match) -> int | None:
-    """How far the leader is ahead of the next side; None before the first hand."""
-    if not match.results:
-        return None
-    first, second = sorted(match.totals, reverse=True)[:2]
-    return first - second
-
-
 def results_csv(pairs: Iterable[Pair]) -> str:
     """One row per match: date, variant, sides with players and final totals, winner, hands."""
     pairs = list(pairs)
@@ -219,7 +211,7 @@ def results_csv(pairs: Iterable[Pair]) -> str:
             len(match.results),
             "finished" if match.is_finished else "playing",
             safe_text(result_word(match, info)),
-            "" if margin(match) is None else margin(match),
+            "" if match.margin is None else match.margin,
         ]
         for index in range(most):
             if index < len(info.sides):
@@ -388,7 +380,7 @@ def share_text(match: Match, info: MatchInfo) -> str:
     scores = " – ".join(f"{side.name} {thousands(total)}" for side, total in zip(info.sides, match.totals, strict=True))
     leader = max(range(len(match.totals)), key=match.totals.__getitem__)
     leader_name = info.sides[leader].name
-    lead = margin(match) or 0
+    lead = match.margin or 0
     if match.is_tie:
         verdict = "It's a tie."
     elif match.is_finished:

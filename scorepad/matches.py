@@ -51,11 +51,10 @@ def outcome(stored: store.StoredMatch) -> Outcome | None:
     settlement = match.settlement
     if settlement is None:
         return None
-    ranked = sorted(match.totals, reverse=True)
     names = [side.name for side in stored.info.sides]
     return Outcome(
         winner=None if match.winner is None else names[match.winner],
-        margin=ranked[0] - ranked[1],
+        margin=match.margin,
         rounded=tuple(settlement["rounded"]),
         settled_margin=settlement["margin"],
     )

@@ -218,3 +218,23 @@ def test_three_player_columns():
     assert (match.is_finished, match.winner) == (True, 0)
     # RULES §2: -3p minimums from each player's own total.
     assert match.results[0].minimums == (120, 50, 50)
+
+
+@pytest.mark.parametrize(
+    ("hands", "margin"),
+    [
+        # pagat / Bicycle: the margin of victory is the difference of the final totals.
+        ([], None),  # nothing played, nobody leads
+        ([[{"melded_points": 300}, {"melded_points": 120, "hand_points": 20}]], 200),  # 300 vs 100
+        ([[{"melded_points": 50}, {"melded_points": 50}]], 0),
+    ],
+)
+def test_margin_is_the_leaders_lead(hands, margin):
+    match = score_match("classic", [{"entries": entries} for entries in hands])
+    assert match.margin == margin
+
+
+def test_margin_with_three_sides_is_over_the_runner_up():
+    # classic-3p, each alone: 300, 150 and 100 (after 20 in hand): the leader is 150 ahead of 150.
+    entries = [{"melded_points": 300}, {"melded_points": 150}, {"melded_points": 120, "hand_points": 20}]
+    assert score_match("classic-3p", [{"entries": entries}]).margin == 150

@@ -4,8 +4,8 @@
 >>> hand = Hand((Entry(melded_points=620, canastas={"natural": 1}, went_out=True),
 ...              Entry(melded_points=260, hand_points=95)))
 >>> match = Match(VARIANTS["classic"], (hand,))
->>> match.totals, match.next_minimums, match.is_finished
-((1220, 165), (50, 50), False)
+>>> match.totals, match.next_minimums, match.is_finished, match.margin
+((1220, 165), (50, 50), False, 1055)
 """
 
 from __future__ import annotations
@@ -169,6 +169,17 @@ class Match:
     def is_tie(self) -> bool:
         """The game is over and two or more sides share the highest total."""
         return self.is_finished and self.totals.count(max(self.totals)) > 1
+
+    @property
+    def margin(self) -> int | None:
+        """How far the leading side is ahead of the next (pagat: the margin of victory).
+
+        None before the first hand.
+        """
+        if not self.results:
+            return None
+        first, second = sorted(self.totals, reverse=True)[:2]
+        return first - second
 
     @property
     def settlement(self) -> dict[str, object] | None:
