@@ -19,19 +19,22 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from . import canasta
+from .canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES
 from .documents import Side
 
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 
 # The card counter's classes: what players sort a pile into, with the API class(es) each fills.
 # "High" and "low" cards share a value, so a count of them is spread over their ranks in order.
+# Each label shows the value the rules core gives the class.
+VALUE = CARD_CLASSES
 COUNTER_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("joker", "Jokers (50)", ("joker",)),
-    ("two", "Twos (20)", ("2",)),
-    ("ace", "Aces (20)", ("A",)),
-    ("high", "K Q J 10 9 8 (10)", ("K", "Q", "J", "10", "9", "8")),
-    ("low", "7 6 5 4 (5)", ("7", "6", "5", "4")),
-    ("black3", "Black threes (5)", ("black3",)),
+    ("joker", f"Jokers ({VALUE['joker']})", ("joker",)),
+    ("two", f"Twos ({VALUE['2']})", ("2",)),
+    ("ace", f"Aces ({VALUE['A']})", ("A",)),
+    ("high", f"K Q J 10 9 8 ({VALUE['K']})", ("K", "Q", "J", "10", "9", "8")),
+    ("low", f"7 6 5 4 ({VALUE['7']})", ("7", "6", "5", "4")),
+    ("black3", f"Black threes ({VALUE['black3']})", ("black3",)),
 )
 PILES = (("melded", "melded_points", "melded_cards"), ("hand", "hand_points", "hand_cards"))
 MAX_POINTS = 10_000
@@ -72,7 +75,7 @@ def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
     fields["red_threes"] = CountField("Red threes", [NumberRange(max=12)])
     if variant.black_threes_scored:
         fields["black_threes"] = CountField("Black threes laid out", [NumberRange(max=12)])
-    if variant.black_three_in_hand != 5:
+    if variant.black_three_in_hand != BLACK_THREE_VALUE:  # it costs more than its card value
         fields["black_threes_in_hand"] = CountField("Black threes left in hand", [NumberRange(max=12)])
     fields["went_out"] = BooleanField("Went out")
     if variant.concealed is not None:
