@@ -252,6 +252,8 @@ def parse_json(raw: bytes | str) -> Any:
         raise InvalidError([Violation("not-json", message)]) from None
     except RecursionError:
         raise InvalidError([Violation("not-json", "The file nests too deeply to be a scorepad export.")]) from None
+    except ValueError:  # a number thousands of digits long: Python refuses to read it
+        raise InvalidError([Violation("not-json", "The file holds a number too long to be a score.")]) from None
 
 
 def is_single_match(data: Any) -> bool:

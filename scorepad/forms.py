@@ -16,7 +16,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, Form, HiddenField, IntegerField, RadioField, SelectField, StringField
 from wtforms.fields import FieldList, FormField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, StopValidation
 
 from . import canasta
 from .canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES
@@ -41,13 +41,42 @@ MAX_POINTS = 10_000
 MAX_COUNT = 200
 
 
-class CountField(IntegerField):
+def in_range(label: str, low: int | None, high: int | None) -> NumberRange:
+    """A range check whose message names the box and the rule, e.g. "Red threes: 0 to 12"."""
+    if low is not None and high is not None:
+        rule = f"a whole number from {low} to {high}"
+    elif low is not None:
+        rule = f"a whole number of at least {low}"
+    else:
+        rule = f"a whole number of at most {high}"
+    return NumberRange(low, high, message=f"{label} must be {rule}.")
+
+
+class WholeNumberField(IntegerField):
+    """A whole number box whose messages say which box and what it takes, and say it once.
+
+    WTForms would say "Not a valid integer value." and then run the range check on nothing;
+    a player reading that at the table does not know which box or what to type instead.
+    """
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(f"{self.label.text} must be a whole number, like 120 (no letters or decimals).") from None
+
+    def pre_validate(self, form: Any) -> None:
+        if self.process_errors:
+            raise StopValidation()  # the box could not be read: the range says nothing more
+
+
+class CountField(WholeNumberField):
     """A whole number of points or cards where an empty box means 0, as on the paper sheet."""
 
-    def __init__(self, label: str, validators: Sequence[Any] = (), step: int = 1, **kwargs: Any):
+    def __init__(self, label: str, validators: Sequence[Any] = (), step: int = 1, high: int = MAX_POINTS, **kwargs):
         render_kw = {**NUMERIC, "min": 0, "step": step, "placeholder": "0", **kwargs.pop("render_kw", {})}
         kwargs.setdefault("default", 0)
-        super().__init__(label, [NumberRange(min=0, max=MAX_POINTS), *validators], render_kw=render_kw, **kwargs)
+        super().__init__(label, [in_range(label, 0, high), *validators], render_kw=render_kw, **kwargs)
 
     def process_formdata(self, valuelist: list[str]) -> None:
         if not valuelist or not valuelist[0].strip():
@@ -61,6 +90,19 @@ class CountField(IntegerField):
         return super()._value()
 
 
+def version_number(text: Any) -> int:
+    """The match version a page was showing; 0 (always stale) for anything that is not one.
+
+    >>> version_number("12"), version_number("x"), version_number("9" * 30)
+    (12, 0, 0)
+    """
+    try:
+        number = int(str(text).strip())
+    except (TypeError, ValueError):
+        return 0
+    return number if 0 <= number < 2**63 else 0  # SQLite integers are 64-bit
+
+
 # --- hand entry ---------------------------------------------------------------------------
 def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
     """The boxes one side fills in, for the boxes this variant uses."""
@@ -71,12 +113,12 @@ def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
 
     fields: dict[str, Any] = {}
     for key, kind in variant.canasta_kinds.items():
-        fields[f"canasta_{key}"] = CountField(kind.label, [NumberRange(max=20)])
-    fields["red_threes"] = CountField("Red threes", [NumberRange(max=12)])
+        fields[f"canasta_{key}"] = CountField(kind.label, high=20)
+    fields["red_threes"] = CountField("Red threes", high=12)
     if variant.black_threes_scored:
-        fields["black_threes"] = CountField("Black threes laid out", [NumberRange(max=12)])
+        fields["black_threes"] = CountField("Black threes laid out", high=12)
     if variant.black_three_in_hand != BLACK_THREE_VALUE:  # it costs more than its card value
-        fields["black_threes_in_hand"] = CountField("Black threes left in hand", [NumberRange(max=12)])
+        fields["black_threes_in_hand"] = CountField("Black threes left in hand", high=12)
     fields["went_out"] = BooleanField("Went out")
     if variant.concealed is not None:
         fields["concealed"] = BooleanField("Concealed")
@@ -89,22 +131,20 @@ def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
     for kind, penalty in variant.incomplete_penalties.items():
         fields[f"incomplete_{kind}"] = BooleanField(f"Unfinished {kind} meld (−{penalty})")
     for kind, penalty in variant.held_set_penalties:
-        fields[f"held_{kind}"] = CountField(f"Players holding 3+ {kind} (−{penalty} each)", [NumberRange(max=players)])
+        fields[f"held_{kind}"] = CountField(f"Players holding 3+ {kind} (−{penalty} each)", high=players)
     if variant.restore_pile_penalty:
-        fields["restored_piles"] = CountField(
-            f"Piles put back (−{variant.restore_pile_penalty} each)", [NumberRange(max=50)]
-        )
+        fields["restored_piles"] = CountField(f"Piles put back (−{variant.restore_pile_penalty} each)", high=50)
     fields["penalty_points"] = CountField("Other penalties", step=5)
     for pile, _points, _cards in PILES:
         for key, label, _classes in COUNTER_CLASSES:
-            fields[f"{pile}_{key}"] = CountField(label, [NumberRange(max=MAX_COUNT)])
+            fields[f"{pile}_{key}"] = CountField(label, high=MAX_COUNT)
     return type("SideForm", (SideForm,), fields)
 
 
 class HandForm(FlaskForm):
     """A whole hand: one block per side; ``version`` is the match version the page showed."""
 
-    version = HiddenField(validators=[InputRequired()])
+    version = HiddenField()  # anything but the current version is treated as stale, never hidden away
 
     def __init__(self, *args: Any, variant: canasta.Variant, side_names: Sequence[str], **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -119,10 +159,7 @@ class HandForm(FlaskForm):
         return [(index, self.side_names[index], entry.form) for index, entry in enumerate(self.sides)]
 
     def version_number(self) -> int:
-        try:
-            return int(self.version.data)
-        except (TypeError, ValueError):
-            return 0
+        return version_number(self.version.data)
 
     def counter_fields(self, side: Form, pile: str) -> list[Any]:
         return [side[f"{pile}_{key}"] for key, _label, _classes in COUNTER_CLASSES]
@@ -317,10 +354,18 @@ def hand_form(variant: canasta.Variant, side_names: Sequence[str], players: Sequ
 
 
 # --- a new match ------------------------------------------------------------------------------
+TOO_LONG = "Names and titles are at most 60 letters: shorten this one."
+
+
+def _strip(text: str | None) -> str | None:
+    """Names without stray spaces, so a box of spaces counts as empty."""
+    return text.strip() if isinstance(text, str) else text
+
+
 class MatchForm(FlaskForm):
     """A new match: title, side and player names, house rules, starting totals."""
 
-    title = StringField("Name of the match (optional)", [Optional(), Length(max=60)])
+    title = StringField("Name of the match (optional)", [Optional(), Length(max=60, message=TOO_LONG)])
 
     def __init__(self, *args: Any, variant: canasta.Variant, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -347,6 +392,17 @@ class MatchForm(FlaskForm):
             for name, players, _start in self.side_blocks()
         )
 
+    @property
+    def resuming(self) -> bool:
+        """Whether any starting total was typed or is wrong, so its section shows open."""
+        starts = [start for _name, _players, start in self.side_blocks()]
+        return any(start.errors or start.raw_data and start.raw_data[0].strip() for start in starts)
+
+    @property
+    def house_rules_wrong(self) -> bool:
+        """Whether a house rule in the folded section is wrong (the target has its own box)."""
+        return any(option.errors for option in self.option_fields() if option.name != "option_target")
+
     def starting_totals(self) -> tuple[int, ...] | None:
         """Totals carried over from a paper sheet; None when every box is empty."""
         values = [start.data for _name, _players, start in self.side_blocks()]
@@ -369,7 +425,8 @@ class MatchForm(FlaskForm):
             if head == "options" and f"option_{tail}" in self._fields:
                 field = self[f"option_{tail}"]
             elif head == "starting_totals":
-                field = self["start_0"]
+                typed = [start for _name, _players, start in self.side_blocks() if start.data]
+                field = typed[0] if typed else self["start_0"]
             else:
                 self.problems.append(violation.message)
                 continue
@@ -390,8 +447,9 @@ def _option_field(variant: canasta.Variant, option_id: str) -> Any:
             default=default,
             description=help_text,
         )
-    validators = [Optional() if option.nullable else InputRequired(), NumberRange(option.low, option.high)]
-    return IntegerField(label, validators, default=default, description=help_text, render_kw=NUMERIC)
+    required = InputRequired(message=f"{label}: enter a number.")
+    validators = [Optional() if option.nullable else required, in_range(label, option.low, option.high)]
+    return WholeNumberField(label, validators, default=default, description=help_text, render_kw=NUMERIC)
 
 
 def match_form(variant: canasta.Variant, **kwargs: Any) -> MatchForm:
@@ -399,13 +457,19 @@ def match_form(variant: canasta.Variant, **kwargs: Any) -> MatchForm:
     fields: dict[str, Any] = {}
     for i in range(variant.sides):
         fields[f"side_{i}"] = StringField(
-            "Name", [InputRequired(), Length(min=1, max=60)], default=variant.side_names[i]
+            "Name",
+            [DataRequired("Give this side a name (up to 60 letters)."), Length(max=60, message=TOO_LONG)],
+            default=variant.side_names[i],
+            filters=[_strip],
         )
         for j in range(variant.players_per_side[i]):
-            fields[f"side_{i}_player_{j}"] = StringField(f"Player {j + 1}", [Optional(), Length(max=60)])
-        fields[f"start_{i}"] = IntegerField(
-            f"{variant.side_names[i]}: starting total",
-            [Optional(), NumberRange(-100_000, 100_000)],
+            fields[f"side_{i}_player_{j}"] = StringField(
+                f"Player {j + 1}", [Optional(), Length(max=60, message=TOO_LONG)], filters=[_strip]
+            )
+        label = f"{variant.side_names[i]}: starting total"
+        fields[f"start_{i}"] = WholeNumberField(
+            label,
+            [Optional(), in_range(label, -100_000, 100_000)],
             render_kw={"step": 5},  # no numeric keypad: a paper total can be negative
         )
     for option_id in variant.option_ids:

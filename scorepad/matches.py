@@ -29,7 +29,7 @@ from flask import (
 from . import canasta, store
 from .assets import SHELL, asset_url
 from .db import get_db
-from .forms import HandForm, hand_form, match_form
+from .forms import HandForm, hand_form, match_form, version_number
 from .htmx import page_or_fragment
 
 bp = Blueprint("matches", __name__)
@@ -196,6 +196,8 @@ def preview_hand(match_id: str) -> str:
     """The live preview fragment: this hand's scores and new totals, or what is wrong."""
     stored = _writable(match_id)
     number = request.args.get("number", type=int)
+    if number is not None and not 1 <= number <= len(stored.match.hands):
+        abort(404)
     form = _hand_form(stored)
     preview = _read_hand(form, stored, number)
     index = len(stored.match.hands) if number is None else number - 1
@@ -259,7 +261,7 @@ def _stale(form: HandForm, error: store.StaleError) -> None:
 @bp.post("/matches/<match_id>/hands/undo")
 def undo_hand(match_id: str) -> Response:
     """Take back the last hand; it can be put back from the sheet."""
-    version = request.form.get("version", type=int, default=0)
+    version = version_number(request.form.get("version"))
     try:
         number = store.undo_last_hand(get_db(), match_id, version)
     except store.StaleError as error:
@@ -272,7 +274,7 @@ def undo_hand(match_id: str) -> Response:
 @bp.post("/matches/<match_id>/hands/restore")
 def restore_hand(match_id: str) -> Response:
     """Put the undone hand back."""
-    version = request.form.get("version", type=int, default=0)
+    version = version_number(request.form.get("version"))
     try:
         number = store.restore_last_hand(get_db(), match_id, version)
     except store.StaleError as error:
@@ -293,7 +295,7 @@ def confirm_delete(match_id: str) -> str:
 
 @bp.post("/matches/<match_id>/delete")
 def delete_match(match_id: str) -> Response:
-    version = request.form.get("version", type=int, default=0)
+    version = version_number(request.form.get("version"))
     try:
         store.delete_match(get_db(), match_id, version)
     except store.StaleError as error:

@@ -219,6 +219,7 @@ def bad_backup(client):
         (b'{"format": "a-spreadsheet"}', "<code>format</code>"),
         (b"[1, 2]", "the whole file"),
         (bad_backup, "<code>matches[1].hands[2].entries[0].red_threes</code>"),
+        (b'{"matches": [' + b"9" * 5000 + b"]}", "a number too long to be a score"),  # was a 500
     ],
 )
 def test_a_bad_file_writes_nothing_and_lists_its_problems(app, client, other_app, match_id, content, shown):

@@ -327,3 +327,63 @@ def test_score_sheet_links_each_side_to_the_checker_with_its_total(client):
     page = client.get(url).get_data(as_text=True)
     match_id = url.rstrip("/").rsplit("/", 1)[-1]
     assert f"/check?match={match_id}&amp;side=0" in page and f"/check?match={match_id}&amp;side=1" in page
+
+
+def test_preview_of_a_hand_that_does_not_exist_is_404(client):
+    url = new_match(client)
+    add(client, url)
+    data = {**HAND, "version": version(client, f"{url}/hands/new")}
+    for number in ("0", "2", "99"):
+        assert client.post(f"{url}/hands/preview?number={number}", data=data).status_code == 404  # was a 500
+    assert client.post(f"{url}/hands/preview?number=1", data=data).status_code == 200
+
+
+@pytest.mark.parametrize("sent", ["9" * 30, "-1", "x", ""])
+def test_a_version_that_is_not_one_is_stale_never_a_500(client, sent):
+    url = new_match(client)
+    add(client, url)
+    response = client.post(f"{url}/hands", data={**HAND, "version": sent})
+    assert response.status_code == 200 and "Your entry is kept below" in response.get_data(as_text=True)
+    for action in ("hands/undo", "hands/restore", "delete"):
+        assert client.post(f"{url}/{action}", data={"version": sent}).status_code == 303
+    assert totals(client, url) == [1220, 165], "nothing changed"
+
+
+@pytest.mark.parametrize(
+    ("box", "typed", "message"),
+    [
+        ("sides-0-melded_points", "abc", "Melded points must be a whole number, like 120 (no letters or decimals)."),
+        ("sides-0-melded_points", "12.5", "Melded points must be a whole number, like 120 (no letters or decimals)."),
+        ("sides-0-melded_points", "-50", "Melded points must be a whole number from 0 to 10000."),
+        ("sides-1-red_threes", "13", "Red threes must be a whole number from 0 to 12."),
+        ("sides-1-canasta_mixed", "99999999999", "Mixed canasta must be a whole number from 0 to 20."),
+    ],
+)
+def test_a_box_that_cannot_be_read_says_which_box_and_what_it_takes_once(client, box, typed, message):
+    url = new_match(client)
+    response = add(client, url, **{box: typed})
+    assert response.status_code == 200
+    assert errors(response) == [(box, message)]
+    assert f'value="{typed}"' in response.get_data(as_text=True), "what was typed comes back"
+
+
+def test_new_match_messages_name_the_box_and_keep_the_form(client):
+    response = client.post(
+        "/matches/new/classic",
+        data={**DEFAULTS, "side_0": "  ", "side_1": "Them", "option_target": "lots", "start_1": "x", "title": "t" * 99},
+    )
+    assert response.status_code == 200
+    found = dict(errors(response))
+    assert found["side_0"] == "Give this side a name (up to 60 letters)."  # spaces are no name
+    assert found["option_target"].startswith("Game target must be a whole number")
+    assert found["start_1"].startswith("They: starting total must be a whole number")
+    assert "at most 60 letters" in found["title"]
+    page = response.get_data(as_text=True)
+    assert 'value="Them"' in page and 'value="lots"' in page
+    assert '<details class="resume" open>' in page, "the second side's bad total is not hidden"
+    assert '<details class="house-rules">' in page, "only a wrong house rule opens the house rules"
+
+
+def test_a_starting_total_over_the_target_is_marked_where_it_was_typed(client):
+    response = client.post("/matches/new/classic", data={"side_0": "A", "side_1": "B", **DEFAULTS, "start_1": "6000"})
+    assert "already reached the target" in dict(errors(response))["start_1"]
