@@ -60,6 +60,9 @@ class WholeNumberField(IntegerField):
     """
 
     def process_formdata(self, valuelist: list[str]) -> None:
+        if valuelist and not str(valuelist[0]).strip():
+            self.data = None  # an empty box: Optional or InputRequired decides what that means
+            return
         try:
             super().process_formdata(valuelist)
         except ValueError:
@@ -163,6 +166,12 @@ class HandForm(FlaskForm):
 
     def counter_fields(self, side: Form, pile: str) -> list[Any]:
         return [side[f"{pile}_{key}"] for key, _label, _classes in COUNTER_CLASSES]
+
+    def counting(self, side: Form) -> bool:
+        """Whether cards were counted for this side (or a count is wrong), so the counter shows open."""
+        return any(
+            field.data or field.errors for pile, _points, _cards in PILES for field in self.counter_fields(side, pile)
+        )
 
     def counter_value(self, field: Any) -> int:
         """What one card of a counter box is worth, from the core's card values (for the live sum)."""

@@ -384,6 +384,23 @@ def test_new_match_messages_name_the_box_and_keep_the_form(client):
     assert '<details class="house-rules">' in page, "only a wrong house rule opens the house rules"
 
 
+def test_new_match_as_a_browser_sends_it_empty_optional_boxes_and_all(client):
+    data = {**DEFAULTS, "side_0": "We", "side_1": "They", "start_0": "", "start_1": "", "option_max_hands": ""}
+    response = client.post("/matches/new/classic", data=data)
+    assert response.status_code == 303, errors(response)
+    required = client.post("/matches/new/classic", data={**data, "option_target": ""})
+    assert dict(errors(required))["option_target"] == "Game target: enter a number."
+
+
 def test_a_starting_total_over_the_target_is_marked_where_it_was_typed(client):
     response = client.post("/matches/new/classic", data={"side_0": "A", "side_1": "B", **DEFAULTS, "start_1": "6000"})
     assert "already reached the target" in dict(errors(response))["start_1"]
+
+
+def test_counted_cards_stay_in_view_when_the_hand_comes_back(client):
+    url = new_match(client)
+    response = add(client, url, **{"sides-0-melded_joker": "5"})  # more jokers than two decks hold
+    page = response.get_data(as_text=True)
+    assert "5 were counted" in dict(errors(response))["sides-0-melded_points"]
+    assert page.count('<details class="counter" open>') == 1, "the side that counted shows its counts"
+    assert 'data-value="None"' not in page
