@@ -130,3 +130,33 @@ def test_no_sticky_bar_covers_the_boxes_before_anything_is_previewed(no_js_page,
     assert not no_js_page.locator("#preview").is_visible()
     no_js_page.locator("label[for='sides-0-went_out']").click()  # the whole label is the target
     assert no_js_page.locator("#sides-0-went_out").is_checked()
+
+
+def test_three_players_without_javascript_choose_partners_and_fix_a_refused_hand(no_js_page, live_server):
+    page = no_js_page
+    page.goto(f"{live_server}/matches/new/classic-3p")
+    page.fill("#side_0", "Ann")
+    page.fill("#side_1", "Bob")
+    page.fill("#side_2", "Cy")
+    page.locator("details.resume summary").click()
+    page.fill("#start_1", "12.5")  # refused, named, and the form comes back filled in
+    page.get_by_role("button", name="Start the match").click()
+    assert page.locator("#start_1-error").inner_text().startswith("East: starting total must be a whole number")
+    assert page.input_value("#side_2") == "Cy"
+    page.fill("#start_1", "")
+    page.get_by_role("button", name="Start the match").click()
+    page.get_by_role("link", name="Enter hand 1").click()
+    page.get_by_label("Ann with Bob").check()
+    page.fill("#sides-0-melded_points", "300")
+    page.fill("#sides-0-hand_points", "50")  # but Ann went out: no cards left
+    page.fill("#sides-0-canasta_natural", "1")
+    page.get_by_text("Went out").first.click()
+    page.fill("#sides-2-hand_points", "60")
+    page.get_by_role("button", name="Save hand").click()
+    assert "no cards left" in page.locator("#sides-0-hand_points-error").inner_text()
+    assert page.get_by_label("Ann with Bob").is_checked(), "the partnership choice is kept"
+    assert page.input_value("#sides-0-melded_points") == "300"
+    assert page.locator("#sides-0-went_out").is_checked()
+    page.fill("#sides-0-hand_points", "")
+    page.get_by_role("button", name="Save hand").click()
+    assert [int(t) for t in page.locator("#sheet [data-total]").all_inner_texts()] == [900, 900, -60]
