@@ -33,6 +33,7 @@ from .forms import HandForm, hand_form, match_form, version_number
 from .htmx import page_or_fragment
 
 bp = Blueprint("matches", __name__)
+NOTHING_ENTERED = "Nothing is entered yet: type each side's points (or count its cards), then save."
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,10 @@ def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) ->
         hand = form.to_hand()
     except canasta.InvalidError as error:
         form.attach(error.violations)
+        return None
+    if not any(entry.to_dict() for entry in hand.entries):
+        # A stray tap on Save with nothing typed would add a hand of zeros to the sheet.
+        form.problems.append(NOTHING_ENTERED)
         return None
     hands = list(stored.match.hands)
     index = len(hands) if number is None else number - 1

@@ -250,3 +250,10 @@ def test_warnings_point_at_their_entry_with_an_absolute_path(client):
     body = score(client, hands).get_json()
     assert "warnings" not in body["hands"][0]
     assert [w["field"] for w in body["hands"][1]["warnings"]] == ["hands[1].entries[1]"]
+
+
+def test_counted_cards_beyond_the_decks_are_named_as_players_say_them(client):
+    # RULES.md section 1: two decks hold 8 of each rank; 5 + 4 kings counted is one too many.
+    entries = [{"melded_cards": {"K": 5}}, {"hand_cards": {"K": 4}}]
+    errors = errors_of(score(client, [{"entries": entries}]))
+    assert errors["hands[0].entries[1].hand_cards.K"] == "2 decks hold 8 kings; 9 were counted across both sides."

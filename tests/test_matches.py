@@ -404,3 +404,12 @@ def test_counted_cards_stay_in_view_when_the_hand_comes_back(client):
     assert "5 were counted" in dict(errors(response))["sides-0-melded_points"]
     assert page.count('<details class="counter" open>') == 1, "the side that counted shows its counts"
     assert 'data-value="None"' not in page
+
+
+def test_a_hand_with_nothing_entered_is_not_saved(client):
+    # A stray tap on Save: every box empty. Nothing is added, and the page says why.
+    url = new_match(client)
+    response = client.post(f"{url}/hands", data={"version": "1"})
+    assert response.status_code == 200
+    assert "Nothing is entered yet" in response.get_data(as_text=True)
+    assert "Enter hand 1" in client.get(url).get_data(as_text=True)

@@ -41,6 +41,12 @@ CARD_CLASSES: Mapping[str, int] = {
     **{rank: RANK_VALUES[rank] for rank in NATURAL_RANKS},
     "black3": BLACK_THREE_VALUE,
 }
+# Card classes as players say them, in the plural: "2 decks hold 8 kings".
+CLASS_NAMES: Mapping[str, str] = {
+    "joker": "jokers", "2": "twos", "A": "aces", "K": "kings", "Q": "queens", "J": "jacks",
+    "10": "tens", "9": "nines", "8": "eights", "7": "sevens", "6": "sixes", "5": "fives",
+    "4": "fours", "black3": "black threes",
+}  # fmt: skip
 _CLASS_ALIASES = {"jk": "joker", "*": "joker", "t": "10", "black_three": "black3", "3": "black3"}
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .cards import NATURAL_RANKS, CardError, card_class_name, counts_value
+from .cards import CLASS_NAMES, NATURAL_RANKS, CardError, card_class_name, counts_value
 from .variants import Variant
 from .violations import InvalidError, Violation
 
@@ -39,7 +39,13 @@ ENTRY_FIELDS = (
 HELD_SET_POINTS = {"sevens": 15, "aces": 60}
 # The least an unfinished meld of a special kind is worth (three of it).
 INCOMPLETE_POINTS = {"sevens": 15, "aces": 60, "wild": 60}
-BLACK_THREE_MELDS = (0, 3, 4)  # classic: a meld of three or four black threes, going out
+BLACK_THREE_MELDS = (0, 3, 4)
+CARD_WORDS = {
+    "joker": "jokers",
+    "2": "twos",
+    "A": "aces",
+    "black3": "black threes",
+}  # others: "K" -> "Ks"  # classic: a meld of three or four black threes, going out
 
 
 def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
@@ -678,8 +684,8 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
             problems.append(
                 Violation(
                     "too-many-cards",
-                    f"{variant.decks} decks hold {deck.holds(card_class)} cards of class {card_class}; {seen} "
-                    f"were counted across {across}.",
+                    f"{variant.decks} decks hold {deck.holds(card_class)} {CLASS_NAMES[card_class]}; {seen} were "
+                    f"counted across {across}.",
                     where,
                 )
             )
