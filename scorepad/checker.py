@@ -9,6 +9,7 @@ place. The verdict itself comes from ``canasta.plays``; this module reads the fo
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +46,23 @@ PAD = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "2", "JK")
 THREES = ("3H", "3D", "3S", "3C")
 SUITS = {"": "Any", "S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 MAX_CARDS = 40  # a hand after taking the pile is long, but a form this long is a mistake
+# The house rules that change what the checker says; the rest only change scores. The standalone
+# page shows those the chosen variant has as controls named ``opt.<id>``.
+PLAY_OPTIONS = (
+    "max_wilds",
+    "wilds_not_more_than_naturals",
+    "pile_always_frozen",
+    "pickup_with_wild",
+    "pickup_onto_canasta",
+    "top_counts_for_minimum",
+    "sequences",
+    "wild_canasta",
+    "tough_end",
+    "canastas_to_go_out",
+    "black_three_freezes",
+    "decks",
+    "jokers_per_deck",
+)
 
 
 @dataclass
@@ -66,7 +84,10 @@ class Board:
     discard: str = ""
     frozen: bool = False
     one_card_pile: bool = False
+    took_pile: bool = False
+    rules_open: bool = False
     problems: list[str] = field(default_factory=list)
+    option_errors: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_form(cls, form: Mapping[str, str]) -> Board:
@@ -93,7 +114,34 @@ class Board:
         board.discard = (_cards(form.get("discard", "")) or [""])[0]
         board.frozen = form.get("frozen") == "1"
         board.one_card_pile = form.get("one_card_pile") == "1"
+        board.took_pile = form.get("took_pile") == "1"
+        board.rules_open = form.get("op") == "rules"
+        board._read_house_rules(form)
         return board
+
+    def _read_house_rules(self, form: Mapping[str, str]) -> None:
+        """The house-rule controls, when the form was drawn for this variant.
+
+        ``house_rules_for`` names the variant the controls were drawn for: without it (a link) the
+        ``options`` field is all there is; when it names another variant the player has just
+        changed variant, and the new one starts from its own rules.
+        """
+        drawn_for = form.get("house_rules_for")
+        if drawn_for is None:
+            return
+        try:
+            variant = canasta.find_variant(self.variant)
+        except InvalidError:
+            return
+        self.options = {key: value for key, value in self.options.items() if key in variant.option_ids}
+        if drawn_for != self.variant:
+            return
+        for option_id in play_options(variant):
+            raw = form.get(f"opt.{option_id}")
+            if variant.option_spec(option_id).kind is bool:
+                self.options[option_id] = raw == "1" if raw in (None, "", "1") else raw
+            elif raw is not None:
+                self.options[option_id] = int(raw) if re.fullmatch(r"-?\d{1,9}", raw.strip()) else raw
 
     def apply(self, op: str) -> None:
         """One tap: add or remove a card, start a meld, or change what is asked."""
@@ -188,6 +236,8 @@ class Board:
             }
         if self.action in ("discard", "go_out") and self.discard:
             body["discard"] = self.discard
+        if self.action == "go_out" and self.took_pile:
+            body["took_pile"] = True
         return body
 
     def missing(self) -> str | None:
@@ -276,11 +326,73 @@ def board_rules(board: Board) -> tuple[canasta.Variant | None, dict[str, Any]]:
         return canasta.rules_for(board.variant, board.options), context
     except InvalidError as error:
         board.problems += [f"{_label(v.field) or 'Variant'}: {v.message}" for v in error.violations]
+        bad = set()
+        for violation in error.violations:
+            where, _, option_id = violation.field.partition(".")
+            if where == "options" and option_id:
+                bad.add(option_id)
+                board.option_errors[option_id] = violation.message
+        board.options = {key: value for key, value in board.options.items() if key not in bad}
+        board.rules_open = board.rules_open or bool(bad)
+        try:
+            return canasta.rules_for(board.variant, board.options), context
+        except InvalidError:
+            pass
         try:
             return canasta.find_variant(board.variant), context
         except InvalidError:
             board.variant = "classic"
             return canasta.VARIANTS["classic"], context
+
+
+def play_options(rules: canasta.Variant) -> list[str]:
+    """The play-changing house rules this variant has, in the page's order."""
+    return [option_id for option_id in PLAY_OPTIONS if option_id in rules.option_ids]
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house rule as the page shows it: a checkbox or a list of values."""
+
+    id: str
+    label: str
+    help: str
+    is_bool: bool
+    choices: tuple[str, ...]
+    value: str
+    changed: bool
+    error: str | None
+
+
+def house_rules(board: Board, rules: canasta.Variant) -> list[HouseRule]:
+    """The play-changing house rules with their values in force (``True`` / ``False`` for yes/no)."""
+    try:
+        preset = canasta.find_variant(rules.key)
+    except InvalidError:
+        preset = rules
+    shown = []
+    for option_id in play_options(rules):
+        spec = rules.option_spec(option_id)
+        if spec.kind is bool:
+            choices: tuple[Any, ...] = (False, True)
+        elif spec.choices is not None:
+            choices = spec.choices
+        else:
+            choices = tuple(range(spec.low or 0, (spec.high or 0) + 1))
+        value = getattr(rules, option_id)
+        shown.append(
+            HouseRule(
+                option_id,
+                spec.label,
+                spec.help,
+                spec.kind is bool,
+                tuple(str(choice) for choice in choices),
+                str(value),
+                value != getattr(preset, option_id),
+                board.option_errors.get(option_id),
+            )
+        )
+    return shown
 
 
 def _match_rules(board: Board) -> tuple[canasta.Variant, dict[str, Any]] | None:
@@ -322,6 +434,7 @@ def render(page: bool) -> str:
         "suits": SUITS if rules is not None and rules.has_sequences else {},
         "variants": canasta.VARIANTS,
         "score_choices": score_choices(rules, board.score) if rules is not None else [],
+        "house_rules": house_rules(board, rules) if rules is not None else [],
         **extra,
     }
     return render_template("checker/check.html" if page else "checker/_board.html", **context)
@@ -340,10 +453,15 @@ def verdict() -> str:
 
 
 def board_fields(board: Board) -> dict[str, str]:
-    """The hidden fields that carry the board from one tap to the next."""
+    """The hidden fields that carry the board from one tap to the next.
+
+    On the standalone page the play-changing house rules travel in their own controls; the
+    ``options`` field keeps the rest (from a link) so they are not lost.
+    """
+    carried = {k: v for k, v in board.options.items() if board.match or k not in PLAY_OPTIONS}
     return {
         "variant": board.variant,
-        "options": json.dumps(board.options) if board.options else "",
+        "options": json.dumps(carried) if carried else "",
         "match": board.match,
         "side": str(board.side),
         "action": board.action,

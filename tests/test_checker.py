@@ -149,3 +149,103 @@ def test_csrf_is_required_on_the_form(tmp_path):
     html = client.get("/check").get_data(as_text=True)
     token = hidden(html, "csrf_token")
     assert client.post("/check", data={"op": "add:K", "csrf_token": token}).status_code == 200
+
+
+# --- house rules on the standalone page, and "I took the pile this turn" --------------------
+# Classic defaults drawn as the page draws them: the checkboxes that are on, the selects' values.
+CLASSIC_RULES = {
+    "house_rules_for": "classic",
+    "opt.wilds_not_more_than_naturals": "1",
+    "opt.pickup_with_wild": "1",
+    "opt.pickup_onto_canasta": "1",
+    "opt.top_counts_for_minimum": "1",
+    "opt.max_wilds": "3",
+    "opt.wild_canasta": "none",
+    "opt.canastas_to_go_out": "1",
+    "opt.decks": "2",
+    "opt.jokers_per_deck": "2",
+}
+# RULES.md section 5: with melds on the table the pile is not frozen, so one natural king and a
+# joker take a king, unless the table plays pickup_with_wild off or the pile always frozen.
+KING_AND_JOKER = {"action": "pickup", "hand": "K JK Q", "table": "9 9 9", "top": "K", "op": "check"}
+
+
+def answer_of(html):
+    return re.search(r'class="answer">(\w+)<', html).group(1)
+
+
+def test_the_standalone_page_lists_the_play_changing_house_rules(client):
+    html = client.get("/check").get_data(as_text=True)
+    assert "<summary>House rules</summary>" in html
+    assert 'name="opt.pickup_with_wild" value="1" checked' in html
+    assert 'name="opt.pile_always_frozen" value="1" aria' in html  # off by default
+    assert '<option value="3" selected>3</option>' in html  # max_wilds
+    assert "An unfrozen pile may be taken with one natural card and one wild card." in html
+    assert "opt.target" not in html and "opt.restore_pile_penalty" not in html  # scoring only
+    samba = client.get("/check?variant=samba").get_data(as_text=True)
+    assert "opt.pile_always_frozen" in samba and "opt.pickup_with_wild" not in samba
+    american = client.get("/check?variant=american").get_data(as_text=True)
+    assert re.findall(r'name="opt\.(\w+)"', american) == ["canastas_to_go_out"]
+
+
+def test_pickup_with_wild_off_refuses_a_king_and_a_joker(client):
+    assert answer_of(client.post("/check", data={**CLASSIC_RULES, **KING_AND_JOKER}).get_data(as_text=True)) == "Yes"
+    rules = {key: value for key, value in CLASSIC_RULES.items() if key != "opt.pickup_with_wild"}
+    html = client.post("/check", data={**rules, **KING_AND_JOKER}).get_data(as_text=True)
+    assert answer_of(html) == "No" and "do not take the pile at your table" in html
+    assert 'name="opt.pickup_with_wild" value="1" aria' in html  # the box stays off on the next tap
+    assert '<details class="house-rules" open>' in html  # a changed rule is in view
+
+
+def test_pile_always_frozen_needs_a_natural_pair(client):
+    data = {**CLASSIC_RULES, **KING_AND_JOKER, "opt.pile_always_frozen": "1"}
+    html = client.post("/check", data=data).get_data(as_text=True)
+    assert answer_of(html) == "No" and "your table plays it always frozen" in html
+    data["hand"] = "K K Q"
+    assert answer_of(client.post("/check", data=data).get_data(as_text=True)) == "Yes"
+
+
+def test_changing_variant_starts_from_its_own_house_rules(client):
+    data = {**CLASSIC_RULES, "variant": "samba", "opt.max_wilds": "3", "opt.pickup_with_wild": "1"}
+    html = client.post("/check", data=data).get_data(as_text=True)
+    assert "House rules:" not in html
+    assert '<option value="2" selected>2</option>' in html  # Samba's max_wilds
+
+
+def test_a_bad_house_rule_value_comes_back_with_its_message(client):
+    html = client.post("/check", data={**CLASSIC_RULES, **KING_AND_JOKER, "opt.max_wilds": "5"}).get_data(as_text=True)
+    message = "Wild cards per meld is 2 or 3 here, not 5."
+    assert f'<p class="error" id="error-max_wilds">{message}</p>' in html
+    assert f"House rules: {message}" in html
+    assert '<details class="house-rules" open>' in html
+    html = client.post("/check", data={**CLASSIC_RULES, "opt.tough_end": "maybe"}).get_data(as_text=True)
+    assert 'id="error-tough_end">Tough end is true or false' in html
+
+
+def test_a_matchs_house_rules_are_shown_and_not_editable(app, client):
+    from scorepad import canasta, store
+    from scorepad.db import get_db
+    from scorepad.documents import Side
+
+    with app.app_context():
+        rules = canasta.rules_for("classic", {"pickup_with_wild": False, "max_wilds": 2})
+        match_id = store.create_match(get_db(), rules, [Side("Anna"), Side("Ben")])
+    html = client.get(f"/check?match={match_id}&side=0").get_data(as_text=True)
+    assert "(this match's)" in html
+    assert "<dt>Take the pile with one natural and a wild</dt><dd>No</dd>" in html
+    assert "<dt>Wild cards per meld</dt><dd>2</dd>" in html
+    assert 'name="opt.' not in html and 'name="house_rules_for"' not in html
+    # posted controls cannot change a match's rules
+    data = {"match": match_id, "side": "0", **CLASSIC_RULES, "opt.pickup_with_wild": "1", **KING_AND_JOKER}
+    assert "do not take the pile at your table" in client.post("/check", data=data).get_data(as_text=True)
+
+
+def test_took_pile_removes_the_one_turn_exemption_from_the_minimum(client):
+    # RULES.md section 5: going out concealed from the stock needs no minimum; seven fours count 35.
+    data = {"action": "go_out", "hand": "4 4 4 4 4 4 4", "melds": "4 4 4 4 4 4 4", "discard": "5", "op": "check"}
+    html = client.post("/check", data=data).get_data(as_text=True)
+    assert answer_of(html) == "Yes" and "needs no initial-meld minimum" in html
+    assert 'name="took_pile" value="1" hx-post' in html and "I took the pile this turn" in html
+    html = client.post("/check", data={**data, "took_pile": "1"}).get_data(as_text=True)
+    assert answer_of(html) == "No" and "counts 35, but your side needs 50" in html
+    assert 'name="took_pile" value="1" checked' in html
