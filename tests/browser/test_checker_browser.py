@@ -74,3 +74,30 @@ def test_without_javascript_the_form_posts_and_answers(no_js_page, live_server):
         tap(page, f"Add {code}")
     assert answer(page) == "Yes"
     assert "freezes the pile" in page.locator("#verdict").inner_text()
+
+
+def test_a_house_rule_changes_the_verdict_in_place(page, live_server):
+    # RULES.md section 5: on an unfrozen pile a king and a joker take a king, unless the table
+    # plays pickup_with_wild off.
+    page.goto(f"{live_server}/check")
+    tap(page, "Take the pile")
+    for code in ["K", "joker", "Q"]:
+        tap(page, f"Add {code}")
+    tap(page, "Add cards to: On the table")
+    for code in ["9", "9", "9"]:
+        tap(page, f"Add {code}")
+    tap(page, "Add cards to: Top of pile")
+    tap(page, "Add K")
+    page.wait_for_selector("#verdict.yes")
+    page.get_by_text("House rules", exact=True).click()
+    box = page.get_by_label("Take the pile with one natural and a wild")
+    assert box.is_checked()
+    with page.expect_response(lambda response: "/check/verdict" in response.url):
+        box.uncheck()
+    page.wait_for_selector("#verdict.no")
+    assert "do not take the pile at your table" in page.locator("#verdict").inner_text()
+    assert not page.get_by_label("Take the pile with one natural and a wild").is_checked()
+    assert page.url == f"{live_server}/check"
+    for control in page.locator(".house-rules .check-row, .house-rules select, .house-rules summary").all():
+        assert control.bounding_box()["height"] >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
