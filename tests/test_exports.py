@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+import support
 from flask import render_template_string
 
 from scorepad import canasta, create_app, export, store
@@ -23,18 +24,9 @@ CLASSIC_HANDS = [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}] 
 ]
 
 
-def add_match(app, hands=CLASSIC_HANDS, variant="classic", sides=None, title="Friday"):
-    """Store a match the way the pages do, hand by hand; returns its id."""
-    sides = sides or [Side("We", ("Ann", "Bob")), Side("They", ("Cy", "Di"))]
-    db = connect(app.config["DATABASE"])
-    try:
-        match_id = store.create_match(db, canasta.rules_for(variant), sides, title=title)
-        version = 1
-        for hand in hands:
-            version = store.add_hand(db, match_id, canasta.Hand.from_dict(hand), version)
-    finally:
-        db.close()
-    return match_id
+def add_match(app, hands=CLASSIC_HANDS, **details):
+    """Store a match (the classic hands unless told otherwise); returns its id."""
+    return support.add_match(app, hands, **details)
 
 
 def stored(app):

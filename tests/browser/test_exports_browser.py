@@ -6,10 +6,10 @@ import json
 import re
 
 import pytest
+from support import add_match
 
-from scorepad import canasta, store
 from scorepad.db import connect
-from scorepad.documents import ALL_FORMAT, FORMAT, Side
+from scorepad.documents import ALL_FORMAT, FORMAT
 
 # Seven hands that end Classic canasta at We 5,120 – They 3,870.
 CLASSIC_HANDS = [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}] * 6 + [
@@ -24,19 +24,6 @@ CLASSIC_HANDS = [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}] 
 LONG_HANDS = [{"entries": [{"melded_points": 50}, {"melded_points": 40}]}] * 60
 
 PAGE_OBJECT = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
-
-
-def add_match(app, hands, title="Friday"):
-    db = connect(app.config["DATABASE"])
-    try:
-        sides = [Side("We", ("Ann", "Bob")), Side("They", ("Cy", "Di"))]
-        match_id = store.create_match(db, canasta.rules_for("classic"), sides, title=title)
-        version = 1
-        for hand in hands:
-            version = store.add_hand(db, match_id, canasta.Hand.from_dict(hand), version)
-    finally:
-        db.close()
-    return match_id
 
 
 def count_matches(app):

@@ -1,0 +1,19 @@
+"""Helpers several test modules share (not a test module itself)."""
+
+from scorepad import canasta, store
+from scorepad.db import connect
+from scorepad.documents import Side
+
+
+def add_match(app, hands, variant="classic", sides=None, title="Friday"):
+    """Store a match the way the pages do, hand by hand; returns its id."""
+    sides = sides or [Side("We", ("Ann", "Bob")), Side("They", ("Cy", "Di"))]
+    db = connect(app.config["DATABASE"])
+    try:
+        match_id = store.create_match(db, canasta.rules_for(variant), sides, title=title)
+        version = 1
+        for hand in hands:
+            version = store.add_hand(db, match_id, canasta.Hand.from_dict(hand), version)
+    finally:
+        db.close()
+    return match_id
