@@ -61,6 +61,13 @@ def outcome(stored: store.StoredMatch) -> Outcome | None:
     )
 
 
+def hand_context(stored: store.StoredMatch, hand_number: int | None) -> dict[str, Any]:
+    """The hand form's page: the sheet's context plus the minimums in force for that hand."""
+    match = stored.match
+    needs = match.next_minimums if hand_number is None else match.results[hand_number - 1].minimums
+    return sheet_context(stored, hand_number=hand_number, needs=needs)
+
+
 def sheet_context(stored: store.StoredMatch, **extra: Any) -> dict[str, Any]:
     """What the score sheet (page or fragment, writer or watcher) shows."""
     return {"stored": stored, "match": stored.match, "sides": stored.info.sides, "outcome": outcome(stored), **extra}
@@ -176,7 +183,7 @@ def new_hand(match_id: str) -> Any:
         flash("The game is over. Correct a hand to reopen it.")
         return redirect(url_for(".show", match_id=match_id), 303)
     form = _hand_form(stored, data={"version": str(stored.version)})
-    return render_template("matches/hand.html", form=form, **sheet_context(stored, hand_number=None))
+    return render_template("matches/hand.html", form=form, **hand_context(stored, None))
 
 
 @bp.post("/matches/<match_id>/hands")
@@ -193,7 +200,7 @@ def add_hand(match_id: str) -> Any:
             form.attach(error.violations, hand_index=len(stored.match.hands))
         else:
             return redirect(url_for(".show", match_id=match_id), 303)
-    return render_template("matches/hand.html", form=form, **sheet_context(stored, hand_number=None))
+    return render_template("matches/hand.html", form=form, **hand_context(stored, None))
 
 
 @bp.post("/matches/<match_id>/hands/preview")
@@ -234,7 +241,7 @@ def edit_hand(match_id: str, number: int) -> str:
         abort(404)
     form = _hand_form(stored)
     form.fill(stored.match.hands[number - 1], stored.version)
-    return render_template("matches/hand.html", form=form, **sheet_context(stored, hand_number=number))
+    return render_template("matches/hand.html", form=form, **hand_context(stored, number))
 
 
 @bp.post("/matches/<match_id>/hands/<int:number>")
@@ -254,7 +261,7 @@ def update_hand(match_id: str, number: int) -> Any:
         else:
             flash(f"Hand {number} corrected.")
             return redirect(url_for(".show", match_id=match_id), 303)
-    return render_template("matches/hand.html", form=form, **sheet_context(stored, hand_number=number))
+    return render_template("matches/hand.html", form=form, **hand_context(stored, number))
 
 
 def _stale(form: HandForm, error: store.StaleError) -> None:

@@ -413,3 +413,13 @@ def test_a_hand_with_nothing_entered_is_not_saved(client):
     assert response.status_code == 200
     assert "Nothing is entered yet" in response.get_data(as_text=True)
     assert "Enter hand 1" in client.get(url).get_data(as_text=True)
+
+
+def test_hand_forms_show_the_minimum_in_force_for_that_hand(client):
+    # RULES.md ladder: hand 1 (We 1220) and hand 2 (We +1400 = 2620). Hand 2 was played from
+    # 1220, so its correction shows 50; hand 3 is played from 2620, so its form shows 90.
+    url = new_match(client)
+    add(client, url)
+    add(client, url, **{"sides-0-melded_points": "800"})
+    assert "<small>needs 90</small>" in client.get(f"{url}/hands/new").get_data(as_text=True)
+    assert "<small>needs 50</small>" in client.get(f"{url}/hands/2/edit").get_data(as_text=True)
