@@ -7,11 +7,16 @@ from sqlite_utils import Database
 
 from .migrations import migrations
 
+# A writer waits this long for another writer's transaction to finish before giving up: saves
+# from every phone at a table queue behind each other instead of failing with "database is locked".
+BUSY_TIMEOUT_MS = 30_000
+
 
 def connect(path: str) -> Database:
     """Open the database with the settings every connection uses."""
     db = Database(path)
     db.execute("PRAGMA foreign_keys = ON")
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return db
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -90,6 +91,32 @@ def now() -> str:
 def new_token() -> str:
     """128 random bits as 32 hex digits: match ids and watch tokens are never guessable."""
     return secrets.token_hex(16)
+
+
+@contextmanager
+def writing(db: Database) -> Iterator[Database]:
+    """One write transaction that holds the write lock from its first statement.
+
+    A transaction that reads first and writes later (SQLite's default ``BEGIN DEFERRED``) fails
+    at once with "database is locked" when another writer got in between, because its snapshot
+    can no longer be upgraded; ``BEGIN IMMEDIATE`` takes the lock up front, so concurrent writers
+    wait their turn (``busy_timeout``) instead. Nested use becomes a savepoint.
+    """
+    if db.conn.in_transaction:
+        with db.atomic():
+            yield db
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.rollback()
+        raise
+    try:
+        db.execute("COMMIT")
+    except BaseException:
+        db.conn.rollback()
+        raise
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -228,7 +255,7 @@ def create_match(
     canasta.Match.validated(variant, (), starting_totals)
     match_id = new_token()
     stamp = now()
-    with db.atomic():
+    with writing(db):
         db.table("matches").insert(
             {
                 "id": match_id,
@@ -252,7 +279,7 @@ def add_hand(db: Database, match_id: str, hand: canasta.Hand, version: int) -> i
     :raises StaleError: when ``version`` is not the match's current version.
     :raises InvalidError: when the match with this hand cannot be scored (fields ``hands[i]``).
     """
-    with db.atomic():
+    with writing(db):
         row = _begin_write(db, match_id, version)
         live = _live_hands(db, match_id)
         _settle(db, row, [*(_hand(h) for h in live), hand])
@@ -271,7 +298,7 @@ def replace_hand(db: Database, match_id: str, number: int, hand: canasta.Hand, v
 
     :raises StaleError, InvalidError, NotFoundError: as :func:`add_hand`, or for no such hand.
     """
-    with db.atomic():
+    with writing(db):
         row = _begin_write(db, match_id, version)
         live = _live_hands(db, match_id)
         if not 1 <= number <= len(live):
@@ -292,7 +319,7 @@ def undo_last_hand(db: Database, match_id: str, version: int) -> int:
 
     :raises StaleError: when ``version`` is stale. :raises NotFoundError: when there is no hand.
     """
-    with db.atomic():
+    with writing(db):
         row = _begin_write(db, match_id, version)
         live = _live_hands(db, match_id)
         if not live:
@@ -326,7 +353,7 @@ def restore_last_hand(db: Database, match_id: str, version: int) -> int:
 
     :raises NotFoundError: when there is none. :raises StaleError, InvalidError: as :func:`add_hand`.
     """
-    with db.atomic():
+    with writing(db):
         row = _begin_write(db, match_id, version)
         undone = _last_undone(db, match_id)
         if undone is None:
@@ -340,7 +367,7 @@ def restore_last_hand(db: Database, match_id: str, version: int) -> int:
 
 def delete_match(db: Database, match_id: str, version: int) -> None:
     """Mark a match deleted; it stays restorable and nothing in it is removed."""
-    with db.atomic():
+    with writing(db):
         _begin_write(db, match_id, version)
         db.table("matches").update(match_id, {"deleted": now()})
 
@@ -350,7 +377,7 @@ def restore_match(db: Database, match_id: str) -> None:
 
     :raises NotFoundError: for an unknown id.
     """
-    with db.atomic():
+    with writing(db):
         _match_row(db, match_id)
         db.execute(
             "update matches set deleted = null, version = version + 1, updated = ? where id = ?", [now(), match_id]
@@ -359,7 +386,7 @@ def restore_match(db: Database, match_id: str) -> None:
 
 def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> bool:
     """Store a match read from a document under its own id; False when that id exists already."""
-    with db.atomic():
+    with writing(db):
         if list(db.query("select 1 from matches where id = ?", [info.id])):
             return False
         stamp = now()
@@ -411,7 +438,7 @@ def plan_import(db: Database, raw: bytes, progress: Progress | None = None) -> e
 def save_import(db: Database, plan: export.ImportPlan, progress: Progress | None = None) -> int:
     """Write every new match of a checked import in one transaction; returns how many were added."""
     added = 0
-    with db.atomic():
+    with writing(db):
         for done, (match, info) in enumerate(plan.new, start=1):
             added += save_imported_match(db, match, info)
             if progress:
