@@ -35,10 +35,15 @@ def close_db(exc: BaseException | None = None) -> None:
 
 def migrate(path: str) -> None:
     """Bring the database file up to date; safe to run on every start."""
+    from .store import writing
+
     db = connect(path)
     try:
         db.enable_wal()
-        migrations.apply(db)
+        # Several server processes may start at once (gunicorn workers): the first to take the
+        # write lock migrates, the others wait and then find nothing pending.
+        with writing(db):
+            migrations.apply(db)
     finally:
         db.close()
 
