@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
@@ -26,8 +27,17 @@ def _instance_secret(instance: Path) -> str:
     """A secret key generated once into the instance folder, never written in the repo."""
     path = instance / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        # Written aside and linked into place, so server processes starting together (gunicorn
+        # workers) all end up with the one key that won, never a half-written or a second one.
+        draft = instance / f".secret_key.{secrets.token_hex(8)}"
+        draft.write_text(secrets.token_hex(32))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 
