@@ -35,11 +35,15 @@ def _digest(path: str, mtime: float) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:10]
 
 
+def asset_version(filename: str) -> str:
+    """The hash of a static file's content, or "0" for a file that is not there."""
+    path = Path(current_app.static_folder) / filename
+    return _digest(str(path), path.stat().st_mtime) if path.is_file() else "0"
+
+
 def asset_url(filename: str) -> str:
     """The URL of a static file with its content hash, so it can be cached for good."""
-    path = Path(current_app.static_folder) / filename
-    version = _digest(str(path), path.stat().st_mtime) if path.exists() else "0"
-    return url_for("static", filename=filename, v=version)
+    return url_for("static", filename=filename, v=asset_version(filename))
 
 
 @lru_cache(maxsize=64)
@@ -49,7 +53,9 @@ def _gzipped(data: bytes) -> bytes:
 
 def compress(response: Response) -> Response:
     """Gzip text responses for clients that accept it (after every request)."""
-    if request.endpoint == "static" and request.args.get("v"):
+    if request.endpoint == "static" and response.status_code == 200 and _is_current(request.args.get("v")):
+        # This URL names this content for good: no revalidation (Flask's default no-cache) at all.
+        response.cache_control.no_cache = None
         response.cache_control.public = True
         response.cache_control.max_age = YEAR
         response.cache_control.immutable = True
@@ -71,6 +77,12 @@ def compress(response: Response) -> Response:
     if etag:
         response.set_etag(f"{etag}-gzip", weak)
     return response
+
+
+def _is_current(version: str | None) -> bool:
+    """True when a static URL's ``v`` is the file's current hash (an old one is not cached for good)."""
+    filename = (request.view_args or {}).get("filename", "")
+    return bool(version) and version == asset_version(filename)
 
 
 def init_app(app: Flask) -> None:
