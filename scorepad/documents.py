@@ -136,9 +136,11 @@ def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
                 at("format_version"),
             )
         )
+    # Any id of reasonable text is read; only a well-formed one is kept on import (is_well_formed_id),
+    # any other is replaced and remembered so importing the file again is recognised.
     match_id = data.get("id")
-    if not isinstance(match_id, str) or not match_id.isalnum() or not 16 <= len(match_id) <= 64:
-        problems.append(Violation("bad-id", "A match id is 16 to 64 letters and digits.", at("id")))
+    if not isinstance(match_id, str) or not 1 <= len(match_id) <= 64 or not match_id.isprintable():
+        problems.append(Violation("bad-id", "A match id is text of 1 to 64 characters.", at("id")))
     sides = _read_sides(data.get("sides"), at("sides"), problems)
     hands = data.get("hands")
     if not isinstance(hands, list):
