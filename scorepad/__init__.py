@@ -61,9 +61,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(instance)
 
-    from . import api, assets, db, store
+    from . import access, api, assets, db, store
 
     db.init_app(app)
+    access.init_app(app)
     assets.init_app(app)
     csrf.init_app(app)
     app.register_blueprint(api.bp)
@@ -82,7 +83,7 @@ def _register_pages(app: Flask) -> None:
     """The HTML blueprints, each added as it is built."""
     import importlib
 
-    for name in ("matches", "checker", "exports"):
+    for name in ("matches", "checker", "exports", "organiser"):
         try:
             module = importlib.import_module(f"{__name__}.{name}")
         except ModuleNotFoundError as error:

@@ -37,6 +37,31 @@ def announce(url: str, out: TextIO) -> None:
     print("Press Ctrl+C to stop.", file=out, flush=True)
 
 
+def unlisted_notice(app: Any) -> str | None:
+    """A line for the server's owner when some matches are on no phone's list and nobody can be
+    the organiser: matches stored before scorepad kept track of who sees what (or imported here on
+    the command line) would otherwise seem to have vanished."""
+    from . import access, store
+    from .db import connect
+
+    with app.app_context():
+        if access.passphrase() is not None:
+            return None
+    db = connect(app.config["DATABASE"])
+    try:
+        count = store.count_unlisted(db)
+    finally:
+        db.close()
+    if not count:
+        return None
+    matches = "1 match is" if count == 1 else f"{count} matches are"
+    return (
+        f"{matches} on no phone's list yet (stored before scorepad kept track of who sees what): "
+        "each phone lists a match once it opens the match link. Set FLASK_ORGANISER_PASSPHRASE "
+        "and sign in at /organiser to see them all."
+    )
+
+
 def serve(args: argparse.Namespace) -> int:
     """Serve the app with waitress, a production WSGI server."""
     import waitress
@@ -44,6 +69,8 @@ def serve(args: argparse.Namespace) -> int:
     from . import create_app
 
     app = create_app()
+    if notice := unlisted_notice(app):
+        print(notice, file=sys.stdout)
     shown = lan_address() if args.host in ("0.0.0.0", "") else args.host
     announce(f"http://{shown}:{args.port}/", sys.stdout)
     waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="scorepad")

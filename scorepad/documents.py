@@ -8,6 +8,7 @@ totals, hands as ENTRY objects) are read and everything else is scored again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,18 @@ from .canasta import InvalidError, Match, Violation
 FORMAT = "scorepad-match"
 FORMAT_VERSION = 1
 ALL_FORMAT = "scorepad-matches"
+# What ``store.new_token()`` makes: 128 random bits as 32 lowercase hex digits. Only such an id
+# is kept when a match is imported; any other is a name someone could guess.
+WELL_FORMED_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def is_well_formed_id(match_id: str) -> bool:
+    """Whether an id looks like one scorepad made: 32 lowercase hex digits.
+
+    >>> is_well_formed_id("0123456789abcdef" * 2), is_well_formed_id("0000000000000000")
+    (True, False)
+    """
+    return WELL_FORMED_ID.fullmatch(match_id) is not None
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,7 @@ class MatchInfo:
     finished: str | None = None
     title: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    origin: str | None = None  # the id the match had in the file it was imported from
 
 
 def score_document(match: Match) -> dict[str, Any]:
@@ -122,9 +136,11 @@ def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
                 at("format_version"),
             )
         )
+    # Any id of reasonable text is read; only a well-formed one is kept on import (is_well_formed_id),
+    # any other is replaced and remembered so importing the file again is recognised.
     match_id = data.get("id")
-    if not isinstance(match_id, str) or not match_id.isalnum() or not 16 <= len(match_id) <= 64:
-        problems.append(Violation("bad-id", "A match id is 16 to 64 letters and digits.", at("id")))
+    if not isinstance(match_id, str) or not 1 <= len(match_id) <= 64 or not match_id.isprintable():
+        problems.append(Violation("bad-id", "A match id is text of 1 to 64 characters.", at("id")))
     sides = _read_sides(data.get("sides"), at("sides"), problems)
     hands = data.get("hands")
     if not isinstance(hands, list):

@@ -21,13 +21,13 @@ import hashlib
 import io
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 from typing import Any
 
 from .canasta import InvalidError, Match, Violation
 from .canasta.entries import Entry
-from .documents import ALL_FORMAT, FORMAT, MatchInfo, match_document, read_match_document
+from .documents import ALL_FORMAT, FORMAT, MatchInfo, is_well_formed_id, match_document, read_match_document
 
 ALL_FORMAT_VERSION = 1
 # Spreadsheets run a cell that starts with one of these as a formula; names typed at the table
@@ -324,40 +324,39 @@ def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | 
 
 @dataclass
 class ImportPlan:
-    """What an import will do: matches to add, and matches that are already here unchanged."""
+    """What an import will do: matches to add (under the id each will have here), and the stored
+    matches that a file's match already is."""
 
     new: list[Pair]
     already: list[Pair]
 
 
-def plan_import(pairs: Sequence[Pair], find: Callable[[str], Pair | None], single: bool = False) -> ImportPlan:
-    """Sort read matches into new ones and ones already stored, refusing any id clash.
+def plan_import(pairs: Sequence[Pair], find: Callable[[str], Sequence[Pair]], new_id: Callable[[], str]) -> ImportPlan:
+    """Sort read matches into new ones and ones already stored; choose each new match's id.
 
-    ``find(id)`` returns the stored match with that id, or None. A stored match whose document
-    is identical is "already here" (a re-import); a different match under the same id is never
-    overwritten.
-
-    :raises InvalidError: naming every clashing match by its path in the file.
+    ``find(file_id)`` returns the stored matches that id may name: the match with that id, and
+    matches imported from a file where they had it. One whose document is identical, apart
+    from its id, is "already here" (a re-import); nothing stored is ever overwritten. A new
+    match keeps its id only when it is well formed (:func:`documents.is_well_formed_id`) and
+    not taken, so links from the old server keep working; otherwise it gets ``new_id()``.
+    Either way ``origin`` remembers the file's id, so importing the file again is recognised.
     """
     plan = ImportPlan([], [])
-    problems = []
-    for index, (match, info) in enumerate(pairs):
+    for match, info in pairs:
         stored = find(info.id)
-        if stored is None:
-            plan.new.append((match, info))
-        elif match_document(*stored) == match_document(match, info):
-            plan.already.append((match, info))
-        else:
-            problems.append(
-                Violation(
-                    "id-taken",
-                    f"A different match with id {info.id} is already here; an import never overwrites a match.",
-                    "id" if single else f"matches[{index}].id",
-                )
-            )
-    if problems:
-        raise InvalidError(problems)
+        document = _without_id(match_document(match, info))
+        same = next((pair for pair in stored if _without_id(match_document(*pair)) == document), None)
+        if same is not None:
+            plan.already.append(same)
+            continue
+        taken = any(stored_info.id == info.id for _, stored_info in stored)
+        keep = is_well_formed_id(info.id) and not taken
+        plan.new.append((match, replace(info, id=info.id if keep else new_id(), origin=info.id)))
     return plan
+
+
+def _without_id(document: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in document.items() if key != "id"}
 
 
 # --- share text --------------------------------------------------------------------------

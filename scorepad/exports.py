@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from . import export, store
+from . import access, export, store
 from .canasta import InvalidError, Match, Violation
 from .db import get_db
 from .documents import MatchInfo, match_document
@@ -53,8 +53,16 @@ def today() -> str:
 
 
 def stored_matches() -> list[export.Pair]:
+    """The matches this browser sees: its own, or every match for the organiser."""
     db = get_db()
-    return [store.load_match(db, match_id) for match_id in store.all_match_ids(db)]
+    return [store.load_match(db, match_id) for match_id in store.all_match_ids(db, viewer=access.viewer())]
+
+
+def writer_match(match_id: str) -> export.Pair:
+    """A match opened with its write link; it joins this browser's list."""
+    pair = store.load_match(get_db(), match_id)
+    access.record(match_id)
+    return pair
 
 
 # --- one match ---------------------------------------------------------------------------
@@ -63,21 +71,21 @@ def stored_matches() -> list[export.Pair]:
 @bp.get("/matches/<match_id>/export.csv")
 def match_csv(match_id: str) -> Response:
     """One row per hand, for a spreadsheet."""
-    match, info = store.load_match(get_db(), match_id)
+    match, info = writer_match(match_id)
     return download(BOM + export.match_csv(match, info), CSV_TYPE, file_name(match, info, "csv"))
 
 
 @bp.get("/matches/<match_id>/export.json")
 def match_json(match_id: str) -> Response:
     """The match document, the same one the API returns and the import reads."""
-    match, info = store.load_match(get_db(), match_id)
+    match, info = writer_match(match_id)
     return download(_json(match_document(match, info)), "application/json", file_name(match, info, "json"))
 
 
 @bp.get("/matches/<match_id>/print")
 def print_sheet(match_id: str) -> str:
     """The score sheet laid out for paper: We/They columns, a page per thirty-odd hands."""
-    match, info = store.load_match(get_db(), match_id)
+    match, info = writer_match(match_id)
     return render_template("exports/print.html", match=match, info=info, share=export.share_text(match, info))
 
 
@@ -87,7 +95,7 @@ def result(match_id: str) -> str:
 
     (``/matches/<id>/share`` is the match pages' link-and-QR page; this one shares the result.)
     """
-    match, info = store.load_match(get_db(), match_id)
+    match, info = writer_match(match_id)
     return render_template("exports/result.html", match=match, info=info, share=export.share_text(match, info))
 
 
@@ -126,7 +134,7 @@ def import_file() -> Response | str:
         plan = store.plan_import(db, upload.read())
     except InvalidError as error:
         return render_template("exports/import.html", problems=error.violations, filename=upload.filename)
-    added = store.save_import(db, plan)
+    added = store.save_import(db, plan, browser=access.ensure_browser_id())
     flash(import_message(added, len(plan.already)), "import")
     return redirect(url_for(".import_form"), 303)
 

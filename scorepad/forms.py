@@ -16,6 +16,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, Form, HiddenField, IntegerField, RadioField, SelectField, StringField
 from wtforms.fields import FieldList, FormField
 from wtforms.fields.choices import SelectChoice
+from wtforms.fields.simple import PasswordField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, StopValidation
 
 from . import canasta
@@ -485,3 +486,13 @@ def match_form(variant: canasta.Variant, **kwargs: Any) -> MatchForm:
         fields[f"option_{option_id}"] = _option_field(variant, option_id)
     form_class = type("VariantMatchForm", (MatchForm,), fields)
     return form_class(variant=variant, **kwargs)
+
+
+class OrganiserForm(FlaskForm):
+    """The organiser's sign-in: the passphrase the server's owner set."""
+
+    passphrase = PasswordField(
+        "Organiser passphrase",
+        [InputRequired(message="Type the organiser passphrase."), Length(max=1000)],
+        render_kw={"autocomplete": "current-password"},
+    )

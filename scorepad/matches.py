@@ -26,7 +26,7 @@ from flask import (
     url_for,
 )
 
-from . import canasta, store
+from . import access, canasta, store
 from .assets import SHELL, asset_url
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
@@ -76,9 +76,16 @@ def sheet_context(stored: store.StoredMatch, **extra: Any) -> dict[str, Any]:
 # --- the match list and a new match -------------------------------------------------------
 @bp.get("/")
 def index() -> str:
-    """Recent matches and the way to start one."""
+    """This browser's matches (every match for the organiser) and the way to start one."""
     db = get_db()
-    return render_template("matches/index.html", matches=store.list_matches(db), deleted=store.recently_deleted(db))
+    viewer = access.viewer()
+    return render_template(
+        "matches/index.html",
+        matches=store.list_matches(db, viewer=viewer),
+        deleted=store.recently_deleted(db, viewer=viewer),
+        organiser=viewer.every_match,
+        organiser_mode=access.passphrase() is not None,
+    )
 
 
 @bp.get("/matches/new")
@@ -95,7 +102,14 @@ def new_match(variant_key: str) -> Any:
     if form.validate_on_submit():
         try:
             rules = form.to_variant()
-            match_id = store.create_match(get_db(), rules, form.sides(), form.starting_totals(), form.title.data or "")
+            match_id = store.create_match(
+                get_db(),
+                rules,
+                form.sides(),
+                form.starting_totals(),
+                form.title.data or "",
+                browser=access.ensure_browser_id(),
+            )
         except canasta.InvalidError as error:
             form.attach(error.violations)
         else:
@@ -108,7 +122,7 @@ def new_match(variant_key: str) -> Any:
 def show(match_id: str) -> str:
     """The score sheet: big totals and minimums on top, every hand below."""
     db = get_db()
-    stored = store.get_match(db, match_id)
+    stored = _writer_page(match_id)
     if stored.deleted:
         return render_template("matches/deleted.html", stored=stored)
     return render_template("matches/show.html", **sheet_context(stored, undone=store.undone_hand(db, match_id)))
@@ -179,6 +193,7 @@ def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) ->
 def new_hand(match_id: str) -> Any:
     """The hand entry page: one block per side."""
     stored = _writable(match_id)
+    access.record(match_id)
     if stored.match.is_finished:
         flash("The game is over. Correct a hand to reopen it.")
         return redirect(url_for(".show", match_id=match_id), 303)
@@ -220,7 +235,7 @@ def preview_hand(match_id: str) -> str:
 @bp.get("/matches/<match_id>/hands/<int:number>")
 def show_hand(match_id: str, number: int) -> str:
     """One hand itemised, with every earlier version of it."""
-    stored = store.get_match(get_db(), match_id)
+    stored = _writer_page(match_id)
     if not 1 <= number <= len(stored.match.hands):
         abort(404)
     revisions = store.hand_revisions(get_db(), match_id, number)
@@ -237,6 +252,7 @@ def show_hand(match_id: str, number: int) -> str:
 @bp.get("/matches/<match_id>/hands/<int:number>/edit")
 def edit_hand(match_id: str, number: int) -> str:
     stored = _writable(match_id)
+    access.record(match_id)
     if not 1 <= number <= len(stored.match.hands):
         abort(404)
     form = _hand_form(stored)
@@ -302,7 +318,9 @@ def restore_hand(match_id: str) -> Response:
 @bp.get("/matches/<match_id>/delete")
 def confirm_delete(match_id: str) -> str:
     """Ask before deleting: the confirmation works without JavaScript."""
-    return render_template("matches/delete.html", **sheet_context(_writable(match_id)))
+    stored = _writable(match_id)
+    access.record(match_id)
+    return render_template("matches/delete.html", **sheet_context(stored))
 
 
 @bp.post("/matches/<match_id>/delete")
@@ -331,11 +349,19 @@ def _writable(match_id: str) -> store.StoredMatch:
     return stored
 
 
+def _writer_page(match_id: str) -> store.StoredMatch:
+    """A match opened with its write link (deleted ones too): it joins this browser's list."""
+    stored = store.get_match(get_db(), match_id)
+    access.record(match_id)
+    return stored
+
+
 # --- sharing ------------------------------------------------------------------------------
 @bp.get("/matches/<match_id>/share")
 def share(match_id: str) -> str:
     """The match link and the read-only link, as text and QR codes for other phones."""
     stored = _writable(match_id)
+    access.record(match_id)
     links = {
         "match": url_for(".show", match_id=match_id, _external=True),
         "watch": url_for(".watch", token=stored.watch_token, _external=True),

@@ -59,3 +59,25 @@ def m001_create_matches_and_hands(db):
         foreign_keys=[("hand_id", "hands", "id")],
     )
     db.table("hand_revisions").create_index(["hand_id", "revision"], unique=True)
+
+
+@migrations()
+def m003_record_access_and_import_origin(db):
+    # Who sees what: a row per browser and match it created, opened with the write link or
+    # imported. A browser is a random id in a cookie, never a person; nothing else about it is kept.
+    # Matches stored before this table existed have no row: the organiser sees them, and they
+    # join a browser's list when it opens their write link.
+    db.table("access").create(
+        {"id": int, "browser": str, "match_id": str, "how": str, "created": str},
+        pk="id",
+        not_null={"browser", "match_id", "how", "created"},
+        foreign_keys=[("match_id", "matches", "id")],
+    )
+    # Listing a browser's matches reads this index; it also makes a grant idempotent.
+    db.table("access").create_index(["browser", "match_id"], unique=True)
+    # Finding matches nobody has opened yet (the upgrade notice) reads this one.
+    db.table("access").create_index(["match_id"])
+    # The id a match had in the file it was imported from, when it came from one: an id that was
+    # not kept (malformed, or taken here) still lets a re-import of that file be recognised.
+    db.table("matches").add_column("origin", str)
+    db.table("matches").create_index(["origin"])

@@ -84,6 +84,21 @@ class Revision:
     created: str
 
 
+@dataclass(frozen=True)
+class Viewer:
+    """Whose matches a list covers: one browser's (see the access section), or every match.
+
+    A browser with no id yet (``browser=None``) sees nothing; ``every_match`` is for the
+    organiser's signed-in browser and for the command line run by the server's owner.
+    """
+
+    browser: str | None = None
+    every_match: bool = False
+
+
+EVERY_MATCH = Viewer(every_match=True)
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -179,22 +194,26 @@ def load_match(db: Database, match_id: str) -> tuple[canasta.Match, MatchInfo]:
     return stored.match, stored.info
 
 
-def all_match_ids(db: Database) -> list[str]:
-    """Every match that is not deleted, oldest first."""
-    return [row["id"] for row in db.query("select id from matches where deleted is null order by created, id")]
+def all_match_ids(db: Database, viewer: Viewer = EVERY_MATCH) -> list[str]:
+    """Every match that is not deleted and ``viewer`` sees, oldest first."""
+    seen, params = _visible_to(viewer)
+    rows = db.query(f"select id from matches where deleted is null and {seen} order by created, id", params)
+    return [row["id"] for row in rows]
 
 
-def list_matches(db: Database, include_deleted: bool = False) -> list[MatchSummary]:
-    """Matches for the home page, most recently played first."""
-    where = "" if include_deleted else "where deleted is null"
-    rows = db.query(f"select * from matches {where} order by updated desc, created desc")
+def list_matches(db: Database, include_deleted: bool = False, viewer: Viewer = EVERY_MATCH) -> list[MatchSummary]:
+    """Matches ``viewer`` sees, for the home page, most recently played first."""
+    seen, params = _visible_to(viewer)
+    where = f"where {seen}" if include_deleted else f"where deleted is null and {seen}"
+    rows = db.query(f"select * from matches {where} order by updated desc, created desc", params)
     return [_summary(_stored(db, row)) for row in rows]
 
 
-def recently_deleted(db: Database, days: int = RESTORE_DAYS) -> list[MatchSummary]:
-    """Matches deleted within ``days``, which can still be restored from the home page."""
+def recently_deleted(db: Database, days: int = RESTORE_DAYS, viewer: Viewer = EVERY_MATCH) -> list[MatchSummary]:
+    """Matches ``viewer`` sees deleted within ``days``, which can still be restored from the home page."""
     since = (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="seconds")
-    rows = db.query("select * from matches where deleted >= ? order by deleted desc", [since])
+    seen, params = _visible_to(viewer)
+    rows = db.query(f"select * from matches where deleted >= ? and {seen} order by deleted desc", [since, *params])
     return [_summary(_stored(db, row)) for row in rows]
 
 
@@ -247,8 +266,11 @@ def create_match(
     sides: Sequence[Side],
     starting_totals: Sequence[int] | None = None,
     title: str = "",
+    browser: str | None = None,
 ) -> str:
     """Store a new match with every option value frozen; returns its id.
+
+    With ``browser``, the match joins that browser's list in the same transaction.
 
     :raises InvalidError: for starting totals the core refuses.
     """
@@ -270,6 +292,8 @@ def create_match(
                 "version": 1,
             }
         )
+        if browser:
+            grant_access(db, browser, match_id, "created")
     return match_id
 
 
@@ -385,7 +409,11 @@ def restore_match(db: Database, match_id: str) -> None:
 
 
 def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> bool:
-    """Store a match read from a document under its own id; False when that id exists already."""
+    """Store a match read from a document under ``info.id``; False when that id exists already.
+
+    ``info.origin`` (the id the match had in the file) is kept, so a re-import is recognised
+    even when the id was replaced (see :func:`export.plan_import`).
+    """
     with writing(db):
         if list(db.query("select 1 from matches where id = ?", [info.id])):
             return False
@@ -404,6 +432,7 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> 
                 "updated": stamp,
                 "finished": finished if match.is_finished else None,
                 "version": 1,
+                "origin": info.origin,
             }
         )
         for position, hand in enumerate(match.hands, start=1):
@@ -425,6 +454,13 @@ def find_match(db: Database, match_id: str) -> tuple[canasta.Match, MatchInfo] |
     return stored.match, stored.info
 
 
+def matches_from(db: Database, file_id: str) -> list[tuple[canasta.Match, MatchInfo]]:
+    """Stored matches (deleted ones too) a file's match id may refer to: the match with that id,
+    and every match imported from a file where it had that id."""
+    rows = db.query("select * from matches where id = ? or origin = ? order by id = ? desc", [file_id] * 3)
+    return [(stored.match, stored.info) for stored in (_stored(db, row) for row in rows)]
+
+
 def plan_import(db: Database, raw: bytes, progress: Progress | None = None) -> export.ImportPlan:
     """Read and check a whole export file against what is stored; nothing is written.
 
@@ -432,18 +468,62 @@ def plan_import(db: Database, raw: bytes, progress: Progress | None = None) -> e
     """
     data = export.parse_json(raw)
     pairs = export.read_all_matches_document(data, progress)
-    return export.plan_import(pairs, lambda match_id: find_match(db, match_id), single=export.is_single_match(data))
+    return export.plan_import(pairs, lambda file_id: matches_from(db, file_id), new_id=new_token)
 
 
-def save_import(db: Database, plan: export.ImportPlan, progress: Progress | None = None) -> int:
-    """Write every new match of a checked import in one transaction; returns how many were added."""
+def save_import(
+    db: Database, plan: export.ImportPlan, progress: Progress | None = None, browser: str | None = None
+) -> int:
+    """Write every new match of a checked import in one transaction; returns how many were added.
+
+    With ``browser``, every match of the file (new or already here) joins that browser's list.
+    """
     added = 0
     with writing(db):
         for done, (match, info) in enumerate(plan.new, start=1):
             added += save_imported_match(db, match, info)
             if progress:
                 progress(done, len(plan.new))
+        if browser:
+            for _, info in [*plan.new, *plan.already]:
+                grant_access(db, browser, info.id, "imported")
     return added
+
+
+# --- who sees what --------------------------------------------------------------------------
+# A browser sees the matches it created, opened with the write link, or imported: one `access`
+# row each. The organiser and the command line see every match (EVERY_MATCH).
+def _visible_to(viewer: Viewer) -> tuple[str, list[str]]:
+    """A WHERE condition on ``matches`` keeping what ``viewer`` sees, with its parameters."""
+    if viewer.every_match:
+        return "1", []
+    if viewer.browser is None:
+        return "0", []
+    return "id in (select match_id from access where browser = ?)", [viewer.browser]
+
+
+def has_access(db: Database, browser: str, match_id: str) -> bool:
+    """Whether ``browser`` already lists this match."""
+    return bool(list(db.query("select 1 from access where browser = ? and match_id = ?", [browser, match_id])))
+
+
+def grant_access(db: Database, browser: str, match_id: str, how: str) -> None:
+    """Add a match to a browser's list (``how``: created, opened, imported); nothing for an unknown id."""
+    with writing(db):
+        db.execute(
+            "insert or ignore into access (browser, match_id, how, created) "
+            "select ?, id, ?, ? from matches where id = ?",
+            [browser, how, now(), match_id],
+        )
+
+
+def count_unlisted(db: Database) -> int:
+    """Matches no browser lists yet: stored before ownership existed, or imported on the command line."""
+    rows = db.query(
+        "select count(*) as n from matches m where m.deleted is null "
+        "and not exists (select 1 from access a where a.match_id = m.id)"
+    )
+    return next(iter(rows))["n"]
 
 
 # --- helpers for writes ---------------------------------------------------------------------

@@ -17,3 +17,9 @@ def add_match(app, hands, variant="classic", sides=None, title="Friday"):
     finally:
         db.close()
     return match_id
+
+
+def open_links(client, *match_ids):
+    """Open each match's write link in this test client's browser, which lists it from then on."""
+    for match_id in match_ids:
+        assert client.get(f"/matches/{match_id}").status_code == 200

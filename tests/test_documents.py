@@ -4,7 +4,7 @@ import pytest
 
 from scorepad import canasta
 from scorepad.canasta import InvalidError
-from scorepad.documents import MatchInfo, Side, match_document, read_match_document
+from scorepad.documents import MatchInfo, Side, is_well_formed_id, match_document, read_match_document
 
 MATCH_ID = "0123456789abcdef0123456789abcdef"
 HAND = {
@@ -51,7 +51,9 @@ def test_scores_in_a_document_are_derived_not_trusted():
     [
         ({"format": "something-else"}, "matches[2].format"),
         ({"format_version": 7}, "matches[2].format_version"),
-        ({"id": "../etc"}, "matches[2].id"),
+        ({"id": 12345}, "matches[2].id"),
+        ({"id": "a" * 65}, "matches[2].id"),
+        ({"id": "line\nbreak"}, "matches[2].id"),
         ({"sides": [{"name": ""}, {"name": "They"}]}, "matches[2].sides[0].name"),
         ({"variant": "rummy"}, "matches[2].variant"),
         ({"hands": [{"entries": [{"red_threes": 5}, {}]}]}, "matches[2].hands[0].entries[0].red_threes"),
@@ -62,3 +64,9 @@ def test_a_bad_document_names_where_the_problem_is(changes, field):
     with pytest.raises(InvalidError) as caught:
         read_match_document(a_document(**changes), where="matches[2]")
     assert field in {violation.field for violation in caught.value.violations}
+
+
+@pytest.mark.parametrize("match_id", ["../etc", "0000000000000000", "123e4567-e89b-12d3-a456-426614174000"])
+def test_any_short_text_id_is_read_so_an_import_can_replace_it(match_id):
+    _, info = read_match_document(a_document(id=match_id))
+    assert info.id == match_id and not is_well_formed_id(match_id)

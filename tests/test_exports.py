@@ -132,7 +132,7 @@ def test_match_ids_in_links_are_unguessable_tokens(client, match_id):
 
 
 def test_all_matches_json(app, client, match_id):
-    add_match(app, hands=CLASSIC_HANDS[:2], title="Unfinished")
+    support.open_links(client, match_id, add_match(app, hands=CLASSIC_HANDS[:2], title="Unfinished"))
     response = client.get("/export/matches.json")
     assert response.status_code == 200 and response.mimetype == "application/json"
     assert re.search(r'filename="scorepad-matches-\d{4}-\d\d-\d\d\.json"', response.headers["Content-Disposition"])
@@ -143,7 +143,7 @@ def test_all_matches_json(app, client, match_id):
 
 
 def test_results_csv(app, client, match_id):
-    add_match(app, hands=CLASSIC_HANDS[:2], title="Unfinished")
+    support.open_links(client, match_id, add_match(app, hands=CLASSIC_HANDS[:2], title="Unfinished"))
     response = client.get("/export/results.csv")
     assert response.mimetype == "text/csv" and response.data.startswith("\ufeff".encode())
     rows = list(csv.DictReader(io.StringIO(response.data.decode("utf-8-sig"))))
@@ -174,7 +174,7 @@ def test_import_needs_the_csrf_token(tmp_path):
 
 
 def test_export_then_import_elsewhere_then_again(app, client, other_app, match_id):
-    add_match(app, hands=CLASSIC_HANDS[:3], variant="classic", title="Second")
+    support.open_links(client, match_id, add_match(app, hands=CLASSIC_HANDS[:3], variant="classic", title="Second"))
     backup = client.get("/export/matches.json").data
     target = other_app.test_client()
     response = upload(target, backup)
@@ -215,7 +215,7 @@ def bad_backup(client):
     ],
 )
 def test_a_bad_file_writes_nothing_and_lists_its_problems(app, client, other_app, match_id, content, shown):
-    add_match(app, hands=CLASSIC_HANDS[:3], title="Second")
+    support.open_links(client, match_id, add_match(app, hands=CLASSIC_HANDS[:3], title="Second"))
     content = content(client) if callable(content) else content
     target = other_app.test_client()
     response = upload(target, content)
@@ -226,15 +226,15 @@ def test_a_bad_file_writes_nothing_and_lists_its_problems(app, client, other_app
     assert match_count(other_app) == 0
 
 
-def test_a_different_match_under_an_existing_id_is_refused(app, client, match_id):
-    document = json.loads(client.get("/export/matches.json").data)
-    document["matches"][0]["title"] = "Changed elsewhere"
-    new = json.loads(json.dumps(document["matches"][0])) | {"id": "f" * 32}
-    document["matches"].append(new)
-    page = upload(client, json.dumps(document)).data.decode()
-    assert "<code>matches[0].id</code>" in page and "never overwrites" in page
-    assert match_count(app) == 1, "not even the new match in the same file is written"
-    assert stored(app)[0][1].title == "Friday"
+def test_a_different_match_under_an_existing_id_gets_a_new_id(app, client, match_id):
+    document = json.loads(client.get(f"/matches/{match_id}/export.json").data)
+    document["title"] = "Changed elsewhere"
+    response = upload(client, json.dumps(document))
+    assert response.status_code == 303 and "Imported 1 match." in client.get("/import").data.decode()
+    titles = {info.id: info.title for _, info in stored(app)}
+    assert titles[match_id] == "Friday", "an import never overwrites a match"
+    [(new_id, title)] = [(i, t) for i, t in titles.items() if i != match_id]
+    assert title == "Changed elsewhere" and re.fullmatch(r"[0-9a-f]{32}", new_id)
 
 
 def test_no_file_chosen(client):
@@ -267,9 +267,10 @@ def test_save_import_is_one_transaction(app, monkeypatch):
 
 
 def test_stats_page(app, client, match_id):
-    add_match(app, hands=CLASSIC_HANDS[:2], sides=[Side("We", ("Ann", "Eve")), Side("They", ("Cy", "Di"))])
+    second = add_match(app, hands=CLASSIC_HANDS[:2], sides=[Side("We", ("Ann", "Eve")), Side("They", ("Cy", "Di"))])
+    support.open_links(client, match_id, second)
     page = client.get("/stats").data.decode()
-    assert "2 matches stored" in page and "By player" in page and "By team" in page
+    assert "2 matches in this phone’s list" in page and "By player" in page and "By team" in page
     row = re.search(r'<th scope="row"><a href="/stats\?player=Ann">Ann</a></th>(.*?)</tr>', page, re.S).group(1)
     assert [cell.strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)] == [
         "2",
@@ -286,7 +287,7 @@ def test_stats_page(app, client, match_id):
 
 def test_stats_with_nothing_stored(client):
     page = client.get("/stats").data.decode()
-    assert "0 matches stored" in page and "Name the players" in page
+    assert "0 matches in this phone’s list" in page and "Name the players" in page
 
 
 def test_partials_work_with_the_match_pages_context(app, match_id):
@@ -346,6 +347,7 @@ def test_command_exports_results_csv_to_standard_output(app, match_id, capsys):
 def test_command_refuses_a_bad_file_and_writes_nothing(client, match_id, tmp_path, capsys):
     from scorepad import cli
 
+    support.open_links(client, match_id)
     bad = tmp_path / "bad.json"
     bad.write_text(bad_backup_with_one(client))
     target = str(tmp_path / "target.db")

@@ -24,6 +24,7 @@ def test_blank_database_migrates(tmp_path):
             "finished": str,
             "deleted": str,
             "version": int,
+            "origin": str,
         }
         assert db.table("hands").columns_dict == {
             "id": int,

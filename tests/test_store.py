@@ -1,10 +1,13 @@
 """Storage: matches, hands and their revisions; scores always come back from the core."""
 
+import json
+import re
+
 import pytest
 
 from scorepad import canasta, store
 from scorepad.db import connect, migrate
-from scorepad.documents import MatchInfo, Side
+from scorepad.documents import MatchInfo, Side, match_document
 
 CLASSIC = canasta.VARIANTS["classic"]
 WE_THEY = (Side("We", ("Ann", "Bob")), Side("They", ("Cy", "Di")))
@@ -196,3 +199,52 @@ def test_concurrent_writers_one_wins(tmp_path):
     finally:
         first.close()
         second.close()
+
+
+# --- who sees what ---------------------------------------------------------------------------
+BROWSER, OTHER = "b" * 32, "c" * 32
+
+
+def test_lists_cover_what_the_viewer_sees(db, match_id):
+    mine = store.create_match(db, CLASSIC, WE_THEY, title="Mine", browser=BROWSER)
+    deleted = store.create_match(db, CLASSIC, WE_THEY, title="Gone", browser=BROWSER)
+    store.delete_match(db, deleted, 1)
+    me, nobody = store.Viewer(BROWSER), store.Viewer()
+    assert [s.id for s in store.list_matches(db, viewer=me)] == [mine]
+    assert [s.id for s in store.recently_deleted(db, viewer=me)] == [deleted]
+    assert store.all_match_ids(db, viewer=me) == [mine]
+    assert store.list_matches(db, viewer=nobody) == [] and store.all_match_ids(db, viewer=store.Viewer(OTHER)) == []
+    assert sorted(store.all_match_ids(db)) == sorted([match_id, mine]), "the command line sees every match"
+    assert {s.id for s in store.list_matches(db, include_deleted=True, viewer=me)} == {mine, deleted}
+
+
+def test_access_is_granted_once_and_only_to_a_real_match(db, match_id):
+    assert not store.has_access(db, BROWSER, match_id)
+    store.grant_access(db, BROWSER, match_id, "opened")
+    store.grant_access(db, BROWSER, match_id, "opened")
+    store.grant_access(db, BROWSER, "0" * 32, "opened")
+    assert store.has_access(db, BROWSER, match_id)
+    assert [row["match_id"] for row in db.query("select match_id from access")] == [match_id]
+
+
+def test_count_unlisted_counts_live_matches_no_browser_lists(db, match_id):
+    assert store.count_unlisted(db) == 1
+    store.create_match(db, CLASSIC, WE_THEY, browser=BROWSER)
+    assert store.count_unlisted(db) == 1
+    store.grant_access(db, OTHER, match_id, "opened")
+    assert store.count_unlisted(db) == 0
+
+
+def test_an_import_stores_its_origin_and_joins_the_browsers_list(db, match_id):
+    store.add_hand(db, match_id, hand(), 1)
+    document = json.dumps(match_document(*store.load_match(db, match_id)) | {"id": "0000000000000000"})
+    plan = store.plan_import(db, document.encode())
+    [(_, info)] = plan.new
+    assert store.save_import(db, plan, browser=BROWSER) == 1
+    assert info.id != "0000000000000000" and re.fullmatch(r"[0-9a-f]{32}", info.id)
+    assert store.all_match_ids(db, viewer=store.Viewer(BROWSER)) == [info.id]
+    assert [pair[1].id for pair in store.matches_from(db, "0000000000000000")] == [info.id]
+    again = store.plan_import(db, document.encode())
+    assert again.new == [] and [pair[1].id for pair in again.already] == [info.id], "a re-import is recognised"
+    assert store.save_import(db, again, browser=OTHER) == 0
+    assert store.all_match_ids(db, viewer=store.Viewer(OTHER)) == [info.id], "the file's holder lists it too"
