@@ -220,6 +220,8 @@ def throughput(paths: dict[str, Path], folder: Path, duration: int) -> list[tupl
     poll_headers = {"HX-Request": "true"}
     if first.headers.get("ETag"):
         poll_headers["If-None-Match"] = first.headers["ETag"]
+    # The phone at the table keeps its browser cookie: only its first visit records the match.
+    phone = {"Cookie": f"scorepad_browser={store.new_token()}"}
     score_body = json.dumps({"variant": "classic", "hands": CLASSIC_HANDS * 6})
     json_headers = {"Content-Type": "application/json"}
     floor_port, app_port = free_port(), free_port()
@@ -230,7 +232,7 @@ def throughput(paths: dict[str, Path], folder: Path, duration: int) -> list[tupl
         floors = [requests_per_second(floor + "/", folder, duration)]
         measured = [
             ("POST /api/v1/score, a 30-hand classic match", "POST", "/api/v1/score", score_body, json_headers),
-            ("the score sheet of a 100-hand match", "GET", f"/matches/{long_id}", None, {}),
+            ("the score sheet of a 100-hand match", "GET", f"/matches/{long_id}", None, phone),
             ("a watcher's poll of an unchanged sheet", "GET", poll, None, poll_headers),
             ("POST /api/v1/check, a pickup with the search for `how`", "POST", "/api/v1/check",
              json.dumps(PICKUP_CHECK), json_headers),
