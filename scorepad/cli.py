@@ -1,20 +1,35 @@
 """The ``scorepad`` command: ``scorepad serve`` puts the score sheet on the local network.
 
 Subcommands register themselves in :data:`COMMANDS`; add one by writing a function that takes
-the subparsers object, adds its parser and sets ``func`` (see :func:`add_serve`).
+the subparsers object, adds its parser and sets ``func`` (see :func:`add_serve`). A problem the
+person at the terminal can fix (a mistyped database, a busy port) is raised as
+:class:`CommandError` and shown as one line on standard error, never as a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import ipaddress
+import os
 import socket
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 import segno
 
+if TYPE_CHECKING:
+    from flask import Flask
+
 DEFAULT_PORT = 8000
+EVERY_INTERFACE = ("", "0.0.0.0", "::")
+
+
+class CommandError(Exception):
+    """Something the person at the terminal can fix; ``main`` prints it as one line, exit status 1."""
 
 
 def lan_address() -> str:
@@ -29,11 +44,38 @@ def lan_address() -> str:
         probe.close()
 
 
-def announce(url: str, out: TextIO) -> None:
-    """Print the address and a QR code a phone's camera opens."""
+def is_loopback(host: str) -> bool:
+    """Whether only this computer can open ``host``.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("localhost"), is_loopback("192.168.1.20")
+    (True, True, True, False)
+    """
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name
+        return host.lower() == "localhost" or host.lower().endswith(".localhost")
+
+
+def address_for(host: str, port: int) -> tuple[str, bool]:
+    """The URL to open for a server listening on ``host``, and whether a phone can reach it.
+
+    Listening on every interface shows this machine's address on the local network.
+    """
+    shown = lan_address() if host in EVERY_INTERFACE else host
+    url_host = f"[{shown}]" if ":" in shown else shown
+    return f"http://{url_host}:{port}/", not is_loopback(shown)
+
+
+def announce(url: str, out: TextIO, reachable: bool = True, every_interface: bool = False) -> None:
+    """Print the address, and the QR code a phone's camera opens when a phone can reach it."""
     print(f"scorepad is at {url}", file=out)
-    print("Scan this with a phone on the same network:", file=out)
-    segno.make(url, error="l").terminal(out=out, compact=True)
+    if reachable:
+        print("Scan this with a phone on the same network:", file=out)
+        segno.make(url, error="l").terminal(out=out, compact=True)
+    elif every_interface:
+        print("No local network was found, so only this computer can open it for now.", file=out)
+    else:
+        print("Only this computer can open it; for phones, start it with --host 0.0.0.0.", file=out)
     print("Press Ctrl+C to stop.", file=out, flush=True)
 
 
@@ -62,25 +104,114 @@ def unlisted_notice(app: Any) -> str | None:
     )
 
 
-def serve(args: argparse.Namespace) -> int:
-    """Serve the app with waitress, a production WSGI server."""
-    import waitress
+def checked_database(path: str, must_exist: bool) -> str:
+    """Migrate the database file at ``path`` and return the path.
 
+    :raises CommandError: when ``must_exist`` and there is no such file (nothing is created),
+        when its folder does not exist, or when it cannot be opened as a database.
+    """
+    file = Path(path)
+    if file.is_dir():
+        raise CommandError(f"{path} is a folder, not a database file.")
+    if not file.exists():
+        if must_exist:
+            raise CommandError(f"there is no database at {path}; check the name (nothing was created).")
+        if not file.parent.is_dir():
+            raise CommandError(f"cannot create the database {path}: the folder {file.parent} does not exist.")
+    from .db import migrate
+
+    try:
+        migrate(path)
+    except sqlite3.DatabaseError as error:
+        raise CommandError(f"cannot open the database {path}: {error}.") from None
+    return path
+
+
+def configured_database() -> str | None:
+    """The database ``FLASK_DATABASE`` names (the app reads it too), or None for the app's default."""
+    return os.environ.get("FLASK_DATABASE") or None
+
+
+def open_app() -> Flask:
+    """The app as ``serve`` runs it, its database checked first.
+
+    :raises CommandError: when the database cannot be created or opened.
+    """
     from . import create_app
 
-    app = create_app()
+    configured = configured_database()
+    if configured:
+        checked_database(configured, must_exist=False)
+    try:
+        return create_app()
+    except (sqlite3.DatabaseError, OSError) as error:
+        raise CommandError(f"cannot open the database: {error}.") from None
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """Bind the server's socket now, so a busy port is reported before anything is announced.
+
+    :raises CommandError: when the address is unknown or the port is taken.
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as error:
+        raise CommandError(f"cannot listen on {host}: {error.strerror}.") from None
+    listener = socket.socket(family, kind, proto)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as waitress does
+        listener.bind(address)
+    except OSError as error:
+        listener.close()
+        if error.errno == errno.EADDRINUSE:
+            raise CommandError(
+                f"port {port} on {host} is already in use (is scorepad already running?); choose another with --port."
+            ) from None
+        raise CommandError(f"cannot listen on {host} port {port}: {error.strerror}.") from None
+    return listener
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Serve the app with waitress, a production WSGI server, once its database and port are ready."""
+    import waitress
+
+    app = open_app()
+    listener = listen(args.host, args.port)
+    try:
+        server = waitress.create_server(app, sockets=[listener], threads=args.threads, ident="scorepad")
+    except BaseException:
+        listener.close()
+        raise
     if notice := unlisted_notice(app):
         print(notice, file=sys.stdout)
-    shown = lan_address() if args.host in ("0.0.0.0", "") else args.host
-    announce(f"http://{shown}:{args.port}/", sys.stdout)
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="scorepad")
+    url, reachable = address_for(args.host, listener.getsockname()[1])
+    announce(url, sys.stdout, reachable, every_interface=args.host in EVERY_INTERFACE)
+    try:
+        server.run()  # returns on Ctrl+C
+    finally:
+        server.task_dispatcher.shutdown()
+        server.close()
+    print("scorepad stopped.", file=sys.stderr)
     return 0
+
+
+def port_number(text: str) -> int:
+    """A TCP port for ``--port``: 1 to 65535, or 0 for any free port."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535)")
+    return port
 
 
 def add_serve(subparsers: Any) -> None:
     parser = subparsers.add_parser("serve", help="serve the score sheet on the local network")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})")
+    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})")
     parser.add_argument("--threads", type=int, default=8, help="worker threads (default: 8)")
     parser.set_defaults(func=serve)
 
@@ -89,16 +220,15 @@ COMMANDS: list[Callable[[Any], None]] = [add_serve]
 
 
 # --- backups: export and import (issue 5) -------------------------------------------------
-def database_path(args: argparse.Namespace) -> str:
-    """The database a backup command works on: ``--database``, else the app's own (migrated)."""
-    if args.database:
-        from .db import migrate
+def database_path(args: argparse.Namespace, must_exist: bool) -> str:
+    """The database a backup command works on, migrated: ``--database``, else the app's own.
 
-        migrate(args.database)
-        return args.database
-    from . import create_app
-
-    return create_app().config["DATABASE"]
+    :raises CommandError: as :func:`checked_database`; exporting needs a database that exists.
+    """
+    path = args.database or configured_database()
+    if path:
+        return checked_database(path, must_exist)
+    return open_app().config["DATABASE"]
 
 
 def progress(label: str, out: TextIO) -> Callable[[int, int], None]:
@@ -125,7 +255,7 @@ def export_command(args: argparse.Namespace) -> int:
     from . import export, store
     from .db import connect
 
-    db = connect(database_path(args))
+    db = connect(database_path(args, must_exist=True))
     try:
         ids = store.all_match_ids(db)
         report = progress("Read", sys.stderr)
@@ -143,8 +273,11 @@ def export_command(args: argparse.Namespace) -> int:
     if args.file == "-":
         sys.stdout.write(text)
     else:
-        with open(args.file, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+        try:
+            with open(args.file, "w", encoding="utf-8", newline="") as out:
+                out.write(text)
+        except OSError as error:
+            raise CommandError(f"cannot write {args.file}: {error.strerror}.") from None
     print(f"Exported {len(pairs)} matches to {args.file if args.file != '-' else 'standard output'}.", file=sys.stderr)
     return 0
 
@@ -162,7 +295,7 @@ def import_command(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"Cannot read {args.file}: {error.strerror}.", file=sys.stderr)
         return 1
-    db = connect(database_path(args))
+    db = connect(database_path(args, must_exist=False))
     try:
         try:
             plan = store.plan_import(db, raw, progress("Checked", sys.stderr))
@@ -204,7 +337,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a subcommand; returns the exit status."""
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except CommandError as error:
+        print(f"scorepad {args.command}: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -328,8 +328,8 @@ def test_an_upgrade_keeps_every_match_for_the_organiser_and_the_link_holders(old
 
 
 def serve_output(monkeypatch, capsys, path, passphrase=None):
-    """What ``scorepad serve`` prints before it starts serving (waitress is not started)."""
-    import waitress
+    """What ``scorepad serve`` prints before it starts serving (waitress binds but never runs)."""
+    import waitress.server
 
     from scorepad import cli
 
@@ -339,8 +339,8 @@ def serve_output(monkeypatch, capsys, path, passphrase=None):
         monkeypatch.setenv("FLASK_ORGANISER_PASSPHRASE", passphrase)
     else:
         monkeypatch.delenv("FLASK_ORGANISER_PASSPHRASE", raising=False)
-    monkeypatch.setattr(waitress, "serve", lambda *args, **kwargs: None)
-    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "8123"]) == 0
+    monkeypatch.setattr(waitress.server.BaseWSGIServer, "run", lambda server: None)
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "0"]) == 0
     return capsys.readouterr().out
 
 

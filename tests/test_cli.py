@@ -1,10 +1,34 @@
-"""The scorepad command: serve with waitress, announce the address and a QR code."""
+"""The scorepad command: serve with waitress, announce what a phone can open, fail in one line."""
 
 import io
+import socket
 
 import pytest
+import waitress.server
 
 from scorepad import cli
+
+
+@pytest.fixture
+def env(monkeypatch, tmp_path):
+    """A secret and a database in the test's own folder, as the environment gives them."""
+    monkeypatch.setenv("FLASK_DATABASE", str(tmp_path / "serve.db"))
+    monkeypatch.setenv("FLASK_SECRET_KEY", "cli-test")
+    return tmp_path
+
+
+@pytest.fixture
+def served(monkeypatch):
+    """Servers ``serve`` started, each returning at once instead of serving (as after Ctrl+C)."""
+    started = []
+    monkeypatch.setattr(waitress.server.BaseWSGIServer, "run", lambda server: started.append(server))
+    return started
+
+
+def one_line(text):
+    lines = text.strip().splitlines()
+    assert len(lines) == 1, text
+    return lines[0]
 
 
 def test_lan_address_is_an_ipv4_address():
@@ -16,24 +40,153 @@ def test_announce_prints_address_and_qr():
     out = io.StringIO()
     cli.announce("http://192.168.1.20:8000/", out)
     text = out.getvalue()
-    assert "http://192.168.1.20:8000/" in text
+    assert "http://192.168.1.20:8000/" in text and "phone on the same network" in text
     assert any(block in text for block in "█▀▄")
 
 
-def test_serve_uses_waitress(monkeypatch, tmp_path, capsys):
-    calls = {}
+def test_announce_for_this_computer_only_has_no_qr():
+    out = io.StringIO()
+    cli.announce("http://127.0.0.1:8000/", out, reachable=False)
+    text = out.getvalue()
+    assert "http://127.0.0.1:8000/" in text and "Only this computer" in text and "--host 0.0.0.0" in text
+    assert "phone on the same network" not in text and not any(block in text for block in "█▀▄")
 
-    def fake_serve(app, **kwargs):
-        calls.update(kwargs, app=app)
 
-    monkeypatch.setattr("waitress.serve", fake_serve)
-    monkeypatch.setenv("FLASK_DATABASE", str(tmp_path / "serve.db"))
-    monkeypatch.setenv("FLASK_SECRET_KEY", "cli-test")
+@pytest.mark.parametrize(
+    ("host", "url", "reachable"),
+    [
+        ("0.0.0.0", "http://192.168.1.20:8000/", True),  # every interface: the LAN address
+        ("", "http://192.168.1.20:8000/", True),
+        ("192.168.1.5", "http://192.168.1.5:8000/", True),
+        ("scorepad.example", "http://scorepad.example:8000/", True),
+        ("127.0.0.1", "http://127.0.0.1:8000/", False),
+        ("127.0.1.1", "http://127.0.1.1:8000/", False),
+        ("localhost", "http://localhost:8000/", False),
+        ("::1", "http://[::1]:8000/", False),
+    ],
+)
+def test_address_for(monkeypatch, host, url, reachable):
     monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
-    assert cli.main(["serve", "--port", "8123"]) == 0
-    assert calls["host"] == "0.0.0.0" and calls["port"] == 8123
-    assert calls["app"].name == "scorepad"
-    assert "http://192.168.1.20:8123/" in capsys.readouterr().out
+    assert cli.address_for(host, 8000) == (url, reachable)
+
+
+def test_every_interface_without_a_network_is_not_offered_to_phones(monkeypatch):
+    monkeypatch.setattr(cli, "lan_address", lambda: "127.0.0.1")
+    assert cli.address_for("0.0.0.0", 8000) == ("http://127.0.0.1:8000/", False)
+
+
+def test_serve_on_loopback_binds_then_announces_without_qr(env, served, capsys):
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "0", "--threads", "2"]) == 0
+    (server,) = served
+    assert server.adj.ident == "scorepad" and server.adj.threads == 2
+    port = server.effective_port
+    assert port != 0
+    out = capsys.readouterr().out
+    assert f"scorepad is at http://127.0.0.1:{port}/" in out and "Only this computer" in out
+    assert "same network" not in out and not any(block in out for block in "█▀▄")
+    assert (env / "serve.db").exists()
+
+
+def test_serve_on_every_interface_shows_the_lan_address_and_qr(env, served, monkeypatch, capsys):
+    monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
+    bind = cli.listen
+    monkeypatch.setattr(cli, "listen", lambda host, port: bind("127.0.0.1", port))  # tests stay on loopback
+    assert cli.main(["serve", "--port", "0"]) == 0
+    (server,) = served
+    out = capsys.readouterr().out
+    assert f"http://192.168.1.20:{server.effective_port}/" in out and "phone on the same network" in out
+    assert any(block in out for block in "█▀▄")
+
+
+def test_serve_on_a_busy_port_says_so_before_announcing(env, served, capsys):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert cli.main(["serve", "--host", "127.0.0.1", "--port", str(port)]) == 1
+    assert served == []
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no address, no QR code
+    line = one_line(captured.err)
+    assert f"port {port}" in line and "already in use" in line and "--port" in line
+
+
+def test_serve_on_an_unknown_host_is_one_line(env, served, capsys):
+    assert cli.main(["serve", "--host", "no-such-host.invalid", "--port", "0"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no-such-host.invalid" in one_line(captured.err)
+
+
+def test_serve_with_a_database_in_a_missing_folder_is_one_line(env, served, monkeypatch, capsys):
+    missing = env / "no-such-folder" / "scores.db"
+    monkeypatch.setenv("FLASK_DATABASE", str(missing))
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "0"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and served == []
+    line = one_line(captured.err)
+    assert str(missing) in line and "does not exist" in line
+    assert not missing.parent.exists()
+
+
+def test_a_port_out_of_range_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--port", "70000"])
+    assert "not a port" in capsys.readouterr().err
+
+
+def test_export_from_a_mistyped_database_creates_nothing(env, capsys):
+    typo = env / "typo.db"
+    backup = env / "backup.json"
+    assert cli.main(["export", str(backup), "--database", str(typo)]) == 1
+    captured = capsys.readouterr()
+    line = one_line(captured.err)
+    assert str(typo) in line and "no database" in line
+    assert captured.out == "" and not typo.exists() and not backup.exists()
+
+
+def test_export_from_a_mistyped_environment_database_creates_nothing(env, monkeypatch, capsys):
+    typo = env / "typo.db"
+    monkeypatch.setenv("FLASK_DATABASE", str(typo))
+    assert cli.main(["export"]) == 1
+    assert str(typo) in one_line(capsys.readouterr().err) and not typo.exists()
+
+
+def test_export_from_a_missing_folder_is_one_line(env, capsys):
+    missing = env / "no-such-folder" / "scores.db"
+    assert cli.main(["export", "--database", str(missing)]) == 1
+    assert str(missing) in one_line(capsys.readouterr().err) and not missing.parent.exists()
+
+
+def test_export_from_a_file_that_is_not_a_database_is_one_line(env, capsys):
+    notes = env / "notes.txt"
+    notes.write_text("not a database, just some notes\n" * 100)
+    assert cli.main(["export", "--database", str(notes)]) == 1
+    assert str(notes) in one_line(capsys.readouterr().err)
+
+
+def test_export_into_a_missing_folder_is_one_line(env, capsys):
+    target = env / "no-such-folder" / "backup.json"
+    cli.checked_database(str(env / "scores.db"), must_exist=False)  # an empty database
+    assert cli.main(["export", str(target), "--database", str(env / "scores.db")]) == 1
+    assert str(target) in one_line(capsys.readouterr().err) and not target.parent.exists()
+
+
+def test_import_into_a_missing_folder_is_one_line(env, capsys):
+    backup = env / "backup.json"
+    backup.write_text('{"format": "scorepad-matches", "format_version": 1, "matches": []}')
+    missing = env / "no-such-folder" / "scores.db"
+    assert cli.main(["import", str(backup), "--database", str(missing)]) == 1
+    line = one_line(capsys.readouterr().err)
+    assert str(missing) in line and "does not exist" in line
+    assert not missing.parent.exists()
+
+
+def test_import_into_a_new_database_creates_it(env, capsys):
+    backup = env / "backup.json"
+    backup.write_text('{"format": "scorepad-matches", "format_version": 1, "matches": []}')
+    fresh = env / "fresh.db"
+    assert cli.main(["import", str(backup), "--database", str(fresh)]) == 0
+    assert fresh.exists() and "Imported 0 matches" in capsys.readouterr().err
 
 
 def test_a_subcommand_is_required(capsys):
