@@ -1,0 +1,107 @@
+"""Checks the actions share: this turn's melds, the canastas to go out, red threes, going out by melding."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from ..cards import Card
+from ..variants import Variant
+from .melds import Laid, Turn, side_melds
+from .position import Position
+from .styles import CANASTA, PlayStyle
+from .verdict import Finding
+from .wording import _and, codes, number, with_article
+
+
+def _turn_melds(
+    rules: Variant, style: PlayStyle, position: Position, going_out: bool
+) -> tuple[list[Laid], list[Laid], Turn]:
+    touched, untouched = side_melds(position.table, position.melds, rules)
+    open_wild = any(m.kind == "wild" and len(m.cards) < CANASTA for m in touched + untouched)
+    turn = Turn(
+        rules,
+        style,
+        going_out=going_out,
+        opening=not position.has_opened and bool(position.melds),
+        wild_meld_open=open_wild and rules.has_wild_melds,
+    )
+    return touched, untouched, turn
+
+
+def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
+    """Going out: the side has, or completes this turn, the canastas its variant requires."""
+    kinds = [meld.canasta_kind for meld in melds if meld.is_canasta]
+    need = rules.canastas_to_go_out
+    have = len(kinds)
+    ok = have >= need
+    wanted = f"{number(need)} canasta{'s' * (need != 1)}"
+    if rules.tough_end:
+        tough = max(2, need)
+        if rules.sequences:
+            ok, wanted = have >= tough, f"{number(tough)} canastas (tough end)"
+        else:
+            ok = have >= tough or (have >= need and "natural" in kinds)
+            wanted = f"{number(tough)} canastas or a natural one (tough end)"
+    if rules.going_out_needs_kind:
+        kind = rules.going_out_needs_kind
+        label = "escalera (sequence canasta)" if kind == "sequence" else f"{kind} canasta"
+        ok = ok and kind in kinds
+        wanted += f", one of them {with_article(label)}"
+    counted = Counter(kinds)
+    named = [with_article(f"{k} canasta") if n == 1 else f"{number(n)} {k} canastas" for k, n in counted.items()]
+    listed = _and(named) if named else "none"
+    if ok:
+        return [Finding("canastas", f"To go out your side needs {wanted}; it has {listed}.", True)]
+    return [
+        Finding(
+            "not-enough-canastas",
+            f"To go out your side needs {wanted}; counting this turn it has {listed}. "
+            "Keep at least one card after your discard until then.",
+            False,
+        )
+    ]
+
+
+def _red_threes_held(style: PlayStyle, cards: Iterable[Card]) -> list[Finding]:
+    reds = [card for card in cards if card.is_red_three]
+    if not reds or style.threes_held:
+        return []
+    return [
+        Finding(
+            "red-three-held",
+            f"Lay out {codes(reds)} at once and draw a replacement: red threes are never kept in the hand.",
+            None,
+        )
+    ]
+
+
+def _left_after(position: Position, melded_from_hand: int, extra: int = 0) -> int:
+    return len(position.hand) - melded_from_hand + extra
+
+
+def _going_out_by_melding(
+    rules: Variant, style: PlayStyle, position: Position, melds: Sequence[Laid], left: int
+) -> list[Finding]:
+    """Melding down to one card or none is going out, with everything that asks."""
+    findings = canasta_findings(rules, melds)
+    if findings[0].kept is False:
+        return [
+            Finding(
+                "must-keep-a-card",
+                f"Melding these leaves you {number(left)} card{'s' * (left != 1)}, which is going out, and "
+                f"{findings[0].text[0].lower()}{findings[0].text[1:]}",
+                False,
+            )
+        ]
+    if left == 0 and style.going_out_needs_discard:
+        return findings + [
+            Finding(
+                "going-out-needs-discard",
+                "You may not go out by melding every card: keep one to discard.",
+                False,
+            )
+        ]
+    if left == 0:
+        return findings + [Finding("going-out", "Melding every card goes out, with no discard.", None)]
+    return findings + [Finding("going-out", "You may then go out by discarding your last card.", None)]

@@ -1,0 +1,199 @@
+"""What the cards on the table become this turn: each group of cards classified and joined to the side's melds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..cards import Card
+from ..variants import Variant
+from .styles import CANASTA, SEQUENCE_CARDS, WILD_MELD_CARDS, PlayStyle
+from .wording import codes
+
+SEQUENCE_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # low to high
+
+
+@dataclass(frozen=True)
+class Laid:
+    """One side meld after this turn: what was on the table and what goes on it now."""
+
+    kind: str  # "rank", "wild", "threes", "run" (a sequence, or cards of several ranks)
+    rank: str | None
+    before: tuple[Card, ...] = ()
+    added: tuple[Card, ...] = ()
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.before + self.added
+
+    @property
+    def is_new(self) -> bool:
+        return not self.before
+
+    @property
+    def naturals(self) -> list[Card]:
+        return [card for card in self.cards if card.is_natural]
+
+    @property
+    def wilds(self) -> list[Card]:
+        return [card for card in self.cards if card.is_wild]
+
+    @property
+    def is_canasta(self) -> bool:
+        return self.kind in ("rank", "wild", "run") and len(self.cards) >= CANASTA
+
+    @property
+    def canasta_kind(self) -> str | None:
+        """natural, mixed, wild or sequence, once the meld is a canasta."""
+        if not self.is_canasta:
+            return None
+        if self.kind == "run":
+            return "sequence"
+        if self.kind == "wild":
+            return "wild"
+        return "mixed" if self.wilds else "natural"
+
+    def __str__(self) -> str:
+        if self.before and self.added:
+            return f"{codes(self.added)} on your {codes(self.before)}"
+        return codes(self.cards)
+
+
+def meld_key(cards: Sequence[Card]) -> tuple[str, str | None]:
+    """What a group of cards is trying to be: a meld of one rank, of wild cards, of threes, a run."""
+    if any(card.is_three for card in cards):
+        return ("threes", None)
+    ranks = {card.rank for card in cards if card.is_natural}
+    if not ranks:
+        return ("wild", None)
+    if len(ranks) == 1:
+        return ("rank", ranks.pop())
+    return ("run", None)
+
+
+def run_order(cards: Sequence[Card]) -> list[Card]:
+    """A sequence's cards from low to high."""
+    return sorted(cards, key=lambda card: SEQUENCE_RANKS.index(card.rank) if card.rank in SEQUENCE_RANKS else -1)
+
+
+def is_run(cards: Sequence[Card]) -> bool:
+    """Natural cards of one suit in unbroken rank order, 4 up to ace, at most seven."""
+    if not cards or any(not card.is_natural or card.suit is None for card in cards):
+        return False
+    if len({card.suit for card in cards}) != 1 or len(cards) > SEQUENCE_CARDS[1]:
+        return False
+    places = sorted(SEQUENCE_RANKS.index(card.rank) for card in cards)
+    return places == list(range(places[0], places[0] + len(places)))
+
+
+def side_melds(
+    table: Sequence[Sequence[Card]], melds: Sequence[Sequence[Card]], rules: Variant | None = None
+) -> tuple[list[Laid], list[Laid]]:
+    """The side's melds after this turn: (melds touched this turn, melds left as they were).
+
+    A proposed meld of a rank the side has is added to it, and proposed melds of one rank are one
+    meld (one meld per rank per side); so are wild cards and black threes. Wild cards alone that
+    cannot be a meld of wild cards go on the first meld of the side they fit. A run, or a lone card
+    of a rank the side has no meld of, is added to a table sequence of its suit when together they
+    make one; otherwise it is a new sequence (or meld).
+    """
+    untouched = [_laid_from_table(meld) for meld in table]
+    touched: list[Laid] = []
+
+    def add(base: Laid, group: Sequence[Card]) -> None:
+        if base in untouched:
+            untouched.remove(base)
+            touched.append(replace(base, added=tuple(group)))
+        else:
+            touched[touched.index(base)] = replace(base, added=base.added + tuple(group))
+
+    for group in melds:
+        kind, rank = meld_key(group)
+        if kind == "wild" and not _wild_meld_meant(group, touched + untouched, rules):
+            target = _wild_target(group, touched + untouched, rules)
+            if target is not None:
+                add(target, group)
+                continue
+        if kind in ("rank", "wild", "threes"):
+            base = next((m for m in touched + untouched if (m.kind, m.rank) == (kind, rank)), None)
+            if base is None and kind == "rank":  # a lone card may extend a table sequence instead
+                base = next((m for m in untouched if m.kind == "run" and is_run(m.before + tuple(group))), None)
+            if base is not None:
+                add(base, group)
+            else:
+                touched.append(Laid(kind, rank, added=tuple(group)))
+        else:
+            base = next((m for m in untouched if m.kind == "run" and is_run(m.before + tuple(group))), None)
+            if base is not None:
+                add(base, group)
+            else:
+                touched.append(Laid("run", None, added=tuple(group)))
+    return touched, untouched
+
+
+def _wild_meld_meant(group: Sequence[Card], melds: Sequence[Laid], rules: Variant | None) -> bool:
+    """Three or more wild cards alone are meant as a meld of wild cards; fewer join one if the side has it."""
+    if len(group) >= WILD_MELD_CARDS[0]:
+        return True
+    return rules is not None and rules.has_wild_melds and any(m.kind == "wild" for m in melds)
+
+
+def _wild_target(group: Sequence[Card], melds: Sequence[Laid], rules: Variant | None) -> Laid | None:
+    """The first meld of one rank these wild cards may join; the first of any rank if none fits."""
+    ranked = [m for m in melds if m.kind == "rank"]
+    for meld in ranked:
+        wilds, naturals = len(meld.wilds) + len(group), len(meld.naturals)
+        limit = rules.max_wilds if rules else 3
+        if wilds <= limit and (wilds <= naturals or (rules and not rules.wilds_not_more_than_naturals)):
+            return meld
+    return ranked[0] if ranked else None
+
+
+def _laid_from_table(meld: Sequence[Card]) -> Laid:
+    kind, rank = meld_key(meld)
+    return Laid(kind, rank, before=tuple(meld))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What the checker knows about the turn while judging melds."""
+
+    rules: Variant
+    style: PlayStyle
+    going_out: bool = False
+    opening: bool = False  # these melds are the side's initial meld
+    wild_meld_open: bool = False  # the side has an unfinished meld of wild cards after this turn
+
+
+def take(pool: Sequence[Card], wanted: Sequence[Card]) -> tuple[list[Card], list[Card]]:
+    """Match wanted cards against a pool: (the wanted cards it lacks, the pool's leftovers).
+
+    A card without a suit matches any suit of its rank, and a suited card one without a suit.
+
+    >>> take([Card("K"), Card("K", "S")], [Card("K", "S"), Card("K", "H")])
+    ([], [])
+    """
+    rest = list(pool)
+    missing = []
+    suited = [card for card in wanted if card.suit is not None]
+    plain = [card for card in wanted if card.suit is None]
+    unmatched = []
+    for card in suited:
+        if card in rest:
+            rest.remove(card)
+        else:
+            unmatched.append(card)
+    for card in unmatched:
+        match = next((c for c in rest if c.rank == card.rank and c.suit is None), None)
+        if match is None:
+            missing.append(card)
+        else:
+            rest.remove(match)
+    for card in plain:
+        match = next((c for c in rest if c.rank == card.rank and c.suit is None), None)
+        match = match or next((c for c in rest if c.rank == card.rank), None)
+        if match is None:
+            missing.append(card)
+        else:
+            rest.remove(match)
+    return missing, rest

@@ -1,0 +1,80 @@
+"""The search for a way to take the pile: candidate melds, simplest first."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+from ..cards import Card, cards_value
+from ..variants import Variant
+from .melds import meld_key, take
+from .position import Position
+from .styles import WILD_MELD_CARDS, PlayStyle
+
+
+def pickup_candidates(rules: Variant, style: PlayStyle, position: Position) -> Iterable[tuple[tuple[Card, ...], ...]]:
+    """Ways to take the pile worth judging, simplest first (for ``how``)."""
+    top = position.pile_top
+    if not top.is_natural:
+        return
+    naturals = [card for card in position.hand if card.rank == top.rank]
+    wilds = sorted((card for card in position.hand if card.is_wild), key=lambda card: card.value)
+    on_table = any(meld_key(meld) == ("rank", top.rank) for meld in position.table)
+    options = [tuple(naturals[:2])]
+    if on_table:
+        options.append(())
+    if naturals and wilds:
+        options.append((naturals[0], wilds[0]))
+    options.append(tuple(naturals))
+    room = rules.max_wilds
+    options.append(tuple(naturals) + tuple(reversed(wilds))[:room])
+    seen = set()
+    for part in options:
+        top_meld = (top, *part)
+        if top_meld in seen:
+            continue
+        seen.add(top_meld)
+        yield (top_meld,)
+        if not position.has_opened:
+            _, rest = take(position.hand, list(part))
+            extras = best_melds(rules, style, rest, skip=top.rank)
+            if extras:
+                yield (top_meld, *extras)
+
+
+def best_melds(
+    rules: Variant, style: PlayStyle, cards: Sequence[Card], skip: str | None = None
+) -> tuple[tuple[Card, ...], ...]:
+    """The melds worth the most that these cards make (one per rank), to reach a minimum."""
+    by_rank: dict[str, list[Card]] = {}
+    for card in cards:
+        if card.is_natural and card.rank != skip:
+            by_rank.setdefault(card.rank, []).append(card)
+    wilds = sorted((card for card in cards if card.is_wild), key=lambda card: -card.value)
+    cap = rules.meld_cap or 99
+    sets = {rank: group[:cap] for rank, group in by_rank.items() if len(group) >= 3}
+    pairs = [rank for rank, group in by_rank.items() if len(group) == 2 and rank not in style.pure_ranks]
+    pairs.sort(key=lambda rank: -by_rank[rank][0].value)
+    best: tuple[int, tuple[tuple[Card, ...], ...]] = (0, ())
+    for size in range(0, min(len(pairs), len(wilds), 6) + 1):
+        for chosen in combinations(pairs, size):
+            melds = {rank: list(group) for rank, group in sets.items()}
+            spare = list(wilds)
+            for rank in chosen:
+                melds[rank] = by_rank[rank] + [spare.pop(0)]
+            for rank, meld in sorted(melds.items(), key=lambda item: -len(item[1])):
+                naturals = sum(1 for card in meld if card.is_natural)
+                limit = rules.max_wilds
+                if rules.wilds_not_more_than_naturals:
+                    limit = min(limit, naturals)
+                if rank in style.pure_ranks:
+                    limit = 0
+                while spare and len(meld) - naturals < limit and len(meld) < cap:
+                    meld.append(spare.pop(0))
+            result = tuple(tuple(meld) for meld in melds.values())
+            if rules.has_wild_melds and len(spare) >= WILD_MELD_CARDS[0]:
+                result += (tuple(spare[: WILD_MELD_CARDS[1]]),)
+            value = sum(cards_value(meld) for meld in result)
+            if value > best[0]:
+                best = (value, result)
+    return best[1]
