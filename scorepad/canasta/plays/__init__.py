@@ -26,14 +26,12 @@ from .meld import meld_findings
 from .melds import SEQUENCE_RANKS, Laid, Turn, is_run, meld_key, run_order, side_melds, take
 from .position import ACTIONS, REQUEST_FIELDS, SCORE_LIMIT, Position
 from .search import best_melds, pickup_candidates
-from .styles import BLACK_THREE_CARDS, CANASTA, CLASSIC_STYLE, SEQUENCE_CARDS, STYLES, WILD_MELD_CARDS, PlayStyle
 from .verdict import Finding, Verdict
 from .wording import NAMES, NUMBERS, ORDER, SUIT_NAMES, card_name, codes, describe, number, plural, with_article
 
 __all__ = [
-    "ACTIONS", "BLACK_THREE_CARDS", "CANASTA", "CLASSIC_STYLE", "NAMES", "NUMBERS", "ORDER",
-    "REQUEST_FIELDS", "SCORE_LIMIT", "SEQUENCE_CARDS", "SEQUENCE_RANKS", "STYLES", "SUIT_NAMES",
-    "WILD_MELD_CARDS", "Finding", "Laid", "PlayStyle", "Position", "Turn", "Verdict", "best_melds",
+    "ACTIONS", "NAMES", "NUMBERS", "ORDER", "REQUEST_FIELDS", "SCORE_LIMIT", "SEQUENCE_RANKS",
+    "SUIT_NAMES", "Finding", "Laid", "Position", "Turn", "Verdict", "best_melds",
     "canasta_findings", "card_name", "check", "check_request", "codes", "describe", "is_run",
     "meld_findings", "meld_key", "number", "pickup_candidates", "plural", "run_order", "side_melds",
     "take", "with_article",

@@ -6,22 +6,21 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from ..cards import Card
-from ..variants import Variant
+from ..variants import PlayRules, Variant
 from .melds import Laid, Turn, side_melds
 from .position import Position
-from .styles import CANASTA, PlayStyle
 from .verdict import Finding
 from .wording import _and, codes, number, with_article
 
 
 def _turn_melds(
-    rules: Variant, style: PlayStyle, position: Position, going_out: bool
+    rules: Variant, play: PlayRules, position: Position, going_out: bool
 ) -> tuple[list[Laid], list[Laid], Turn]:
     touched, untouched = side_melds(position.table, position.melds, rules)
-    open_wild = any(m.kind == "wild" and len(m.cards) < CANASTA for m in touched + untouched)
+    open_wild = any(m.kind == "wild" and len(m.cards) < play.canasta for m in touched + untouched)
     turn = Turn(
         rules,
-        style,
+        play,
         going_out=going_out,
         opening=not position.has_opened and bool(position.melds),
         wild_meld_open=open_wild and rules.has_wild_melds,
@@ -31,7 +30,8 @@ def _turn_melds(
 
 def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
     """Going out: the side has, or completes this turn, the canastas its variant requires."""
-    kinds = [meld.canasta_kind for meld in melds if meld.is_canasta]
+    size = rules.play_rules.canasta
+    kinds = [meld.canasta_kind(size) for meld in melds if meld.is_canasta(size)]
     need = rules.canastas_to_go_out
     have = len(kinds)
     ok = have >= need
@@ -63,9 +63,9 @@ def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
     ]
 
 
-def _red_threes_held(style: PlayStyle, cards: Iterable[Card]) -> list[Finding]:
+def _red_threes_held(play: PlayRules, cards: Iterable[Card]) -> list[Finding]:
     reds = [card for card in cards if card.is_red_three]
-    if not reds or style.threes_held:
+    if not reds or play.threes_held:
         return []
     return [
         Finding(
@@ -81,7 +81,7 @@ def _left_after(position: Position, melded_from_hand: int, extra: int = 0) -> in
 
 
 def _going_out_by_melding(
-    rules: Variant, style: PlayStyle, position: Position, melds: Sequence[Laid], left: int
+    rules: Variant, play: PlayRules, position: Position, melds: Sequence[Laid], left: int
 ) -> list[Finding]:
     """Melding down to one card or none is going out, with everything that asks."""
     findings = canasta_findings(rules, melds)
@@ -94,7 +94,7 @@ def _going_out_by_melding(
                 False,
             )
         ]
-    if left == 0 and style.going_out_needs_discard:
+    if left == 0 and play.going_out_needs_discard:
         return findings + [
             Finding(
                 "going-out-needs-discard",

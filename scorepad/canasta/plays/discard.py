@@ -4,21 +4,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..variants import Variant
+from ..variants import PlayRules, Variant
 from .checks import canasta_findings
 from .melds import _laid_from_table
 from .position import Position
-from .styles import PlayStyle
 from .verdict import Finding, Verdict
 from .wording import card_name, codes, with_article
 
 
-def _check_discard(rules: Variant, style: PlayStyle, position: Position) -> Verdict:
+def _check_discard(rules: Variant, play: PlayRules, position: Position) -> Verdict:
     card = position.discard
     name = card_name(card)
     findings: list[Finding] = []
     last = len(position.hand) == 1
-    if card.is_red_three and not style.threes_held:
+    if card.is_red_three and not play.threes_held:
         findings.append(
             Finding(
                 "discard-red-three",
@@ -26,7 +25,7 @@ def _check_discard(rules: Variant, style: PlayStyle, position: Position) -> Verd
                 False,
             )
         )
-    elif style.discard_only_going_out and (card.is_wild or card.is_three) and not last:
+    elif play.discard_only_going_out and (card.is_wild or card.is_three) and not last:
         all_wild = card.is_wild and all(c.is_wild for c in position.hand)
         if all_wild:
             findings.append(
@@ -47,8 +46,8 @@ def _check_discard(rules: Variant, style: PlayStyle, position: Position) -> Verd
             )
     else:
         findings.append(Finding("discard", f"You may discard {with_article(name)}.", True))
-    if style.empty_pile_guarded and card.rank in style.empty_pile_guarded and not last:
-        others = [c for c in position.hand if c.is_natural and c.rank not in style.empty_pile_guarded]
+    if play.empty_pile_guarded and card.rank in play.empty_pile_guarded and not last:
+        others = [c for c in position.hand if c.is_natural and c.rank not in play.empty_pile_guarded]
         if others and position.pile_size == 0:
             findings.append(
                 Finding(
@@ -72,14 +71,14 @@ def _check_discard(rules: Variant, style: PlayStyle, position: Position) -> Verd
             replace(f, text=f"Discarding your last card goes out. {f.text}") if f.code == "canastas" else f
             for f in canasta_findings(rules, [_laid_from_table(meld) for meld in position.table])
         ]
-    findings += _discard_effects(rules, style, position)
+    findings += _discard_effects(rules, play, position)
     return Verdict.from_findings(findings, minimum=rules.minimum_for(position.score))
 
 
-def _discard_effects(rules: Variant, style: PlayStyle, position: Position) -> list[Finding]:
+def _discard_effects(rules: Variant, play: PlayRules, position: Position) -> list[Finding]:
     """What the discard does to the pile for the next player."""
     card = position.discard
-    if card.is_red_three and not style.threes_held:
+    if card.is_red_three and not play.threes_held:
         return []
     if card.is_wild:
         return [

@@ -5,25 +5,24 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..cards import cards_value
-from ..variants import Variant
+from ..variants import PlayRules, Variant
 from .checks import _turn_melds, canasta_findings
 from .initial import _minimum_findings
 from .meld import _melds_findings
 from .melds import take
 from .position import Position
-from .styles import PlayStyle
 from .verdict import Finding, Verdict
 from .wording import card_name, codes, with_article
 
 
-def _check_go_out(rules: Variant, style: PlayStyle, position: Position) -> Verdict:
-    touched, untouched, turn = _turn_melds(rules, style, position, going_out=True)
+def _check_go_out(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+    touched, untouched, turn = _turn_melds(rules, play, position, going_out=True)
     findings = _melds_findings(touched, turn)
     _, left = take(position.hand, [card for meld in position.melds for card in meld])
     if position.discard is not None:
         _, left = take(left, [position.discard])
     if left:
-        reds = [card for card in left if card.is_red_three and not style.threes_held]
+        reds = [card for card in left if card.is_red_three and not play.threes_held]
         others = [card for card in left if card not in reds]
         if others:
             findings.append(
@@ -38,11 +37,11 @@ def _check_go_out(rules: Variant, style: PlayStyle, position: Position) -> Verdi
                 Finding("red-three-held", f"Lay out {codes(reds)} first: red threes are never kept in the hand.", False)
             )
     findings += canasta_findings(rules, touched + untouched)
-    findings += _going_out_discard(rules, style, position)
+    findings += _going_out_discard(rules, play, position)
     count = None
     concealed = not position.has_opened and not position.took_pile
     if not position.has_opened:
-        if concealed and style.concealed_needs_no_minimum:
+        if concealed and play.concealed_needs_no_minimum:
             findings.append(
                 Finding(
                     "concealed-no-minimum",
@@ -52,7 +51,7 @@ def _check_go_out(rules: Variant, style: PlayStyle, position: Position) -> Verdi
             )
             count = cards_value(card for meld in touched for card in meld.added)
         else:
-            found, count = _minimum_findings(rules, style, position, touched)
+            found, count = _minimum_findings(rules, play, position, touched)
             if position.took_pile and not rules.initial_meld_from_hand:
                 found = [
                     replace(
@@ -89,15 +88,15 @@ def _check_go_out(rules: Variant, style: PlayStyle, position: Position) -> Verdi
     return Verdict.from_findings(findings, count=count, minimum=rules.minimum_for(position.score))
 
 
-def _going_out_discard(rules: Variant, style: PlayStyle, position: Position) -> list[Finding]:
+def _going_out_discard(rules: Variant, play: PlayRules, position: Position) -> list[Finding]:
     card = position.discard
     if card is None:
-        if style.going_out_needs_discard:
+        if play.going_out_needs_discard:
             return [Finding("going-out-needs-discard", "To go out you must keep a card for a last discard.", False)]
         return [Finding("no-discard", "You may go out with or without a last discard.", None)]
-    if card.is_red_three and not style.threes_held:
+    if card.is_red_three and not play.threes_held:
         return [Finding("discard-red-three", "A red three is laid out, never discarded.", False)]
-    if style.discard_only_going_out and (card.is_wild or card.is_three):
+    if play.discard_only_going_out and (card.is_wild or card.is_three):
         return [
             Finding("discard-going-out", f"Going out, your last discard may be {with_article(card_name(card))}.", True)
         ]

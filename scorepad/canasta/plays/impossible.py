@@ -5,16 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import Card, overdrawn
-from ..variants import Variant
+from ..variants import PlayRules, Variant
 from ..violations import InvalidError, Violation
 from .meld import meld_findings
 from .melds import Laid, Turn, _laid_from_table, take
 from .position import Position
-from .styles import PlayStyle
 from .wording import NAMES, card_name, codes, describe, plural
 
 
-def _refuse_impossible(rules: Variant, style: PlayStyle, position: Position) -> None:
+def _refuse_impossible(rules: Variant, play: PlayRules, position: Position) -> None:
     problems = []
     pool = list(position.hand) + [card for meld in position.table for card in meld]
     if position.pile_top is not None:
@@ -24,7 +23,7 @@ def _refuse_impossible(rules: Variant, style: PlayStyle, position: Position) -> 
     # initial_meld_done only defaults from the table (API.md): when players say it outright,
     # their word wins, so a side that lists its melds but says it has not opened is judged
     # as not opened.
-    problems += _table_problems(rules, style, position.table)
+    problems += _table_problems(rules, play, position.table)
     available = list(position.hand)
     if position.action == "pickup":
         if position.pile_top is None:
@@ -58,9 +57,9 @@ def _refuse_impossible(rules: Variant, style: PlayStyle, position: Position) -> 
         raise InvalidError(problems)
 
 
-def _table_problems(rules: Variant, style: PlayStyle, table: Sequence[Sequence[Card]]) -> list[Violation]:
+def _table_problems(rules: Variant, play: PlayRules, table: Sequence[Sequence[Card]]) -> list[Violation]:
     problems, seen = [], set()
-    turn = Turn(rules, style, opening=True)
+    turn = Turn(rules, play, opening=True)
     for index, meld in enumerate(table):
         laid = _laid_from_table(meld)
         where = f"table[{index}]"

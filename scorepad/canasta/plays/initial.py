@@ -6,22 +6,21 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..cards import Card, cards_value
-from ..variants import Variant
+from ..variants import PlayRules, Variant
 from .melds import Laid
 from .position import Position
-from .styles import CANASTA, PlayStyle
 from .verdict import Finding
 from .wording import card_name, codes
 
 
 def _minimum_findings(
-    rules: Variant, style: PlayStyle, position: Position, touched: Sequence[Laid], top: Card | None = None
+    rules: Variant, play: PlayRules, position: Position, touched: Sequence[Laid], top: Card | None = None
 ) -> tuple[list[Finding], int]:
     """The initial meld: the cards laid down this turn against the side's minimum."""
     minimum = rules.minimum_for(position.score)
     cards = [card for meld in touched for card in meld.added]
     if rules.initial_meld_from_hand:
-        return _american_opening(rules, style, position, touched, top, minimum)
+        return _american_opening(rules, play, position, touched, top, minimum)
     count = cards_value(cards)
     note = ""
     if top is not None and not rules.top_counts_for_minimum:
@@ -42,7 +41,7 @@ def _minimum_findings(
 
 
 def _american_opening(
-    rules: Variant, style: PlayStyle, position: Position, touched: Sequence[Laid], top: Card | None, minimum: int
+    rules: Variant, play: PlayRules, position: Position, touched: Sequence[Laid], top: Card | None, minimum: int
 ) -> tuple[list[Finding], int]:
     """American: the minimum comes from the hand alone, with three matching naturals or a wild meld."""
     hand_parts = []
@@ -55,8 +54,8 @@ def _american_opening(
         hand_parts.append(part)
     count = sum(cards_value(part) for part in hand_parts)
     sets = [p for p in hand_parts if _natural_set(p) or (len(p) >= 3 and all(card.is_wild for card in p))]
-    splash = style.splash and any(
-        len(p) >= CANASTA and (all(c.is_wild for c in p) or (len({c.rank for c in p}) == 1 and p[0].is_natural))
+    splash = play.splash and any(
+        len(p) >= play.canasta and (all(c.is_wild for c in p) or (len({c.rank for c in p}) == 1 and p[0].is_natural))
         for p in hand_parts
     )
     if splash:
@@ -78,7 +77,7 @@ def _american_opening(
                 False,
             )
         )
-    if style.needs_set_to_open:
+    if play.needs_set_to_open:
         if sets:
             found.append(Finding("opening-set", f"It holds {codes(sets[0])} from your hand.", True))
         else:

@@ -13,7 +13,6 @@ from .impossible import _refuse_impossible
 from .meld import _check_meld
 from .pickup import _check_pickup
 from .position import Position
-from .styles import STYLES
 from .verdict import Verdict
 
 
@@ -23,10 +22,10 @@ def check(rules: Variant, position: Position) -> Verdict:
     :raises InvalidError: when the position cannot occur (cards the decks don't hold, melded or
         discarded cards not in the hand, table melds no side could have).
     """
-    style = STYLES[rules.play_style]
-    _refuse_impossible(rules, style, position)
+    play = rules.play_rules
+    _refuse_impossible(rules, play, position)
     judge = {"meld": _check_meld, "pickup": _check_pickup, "go_out": _check_go_out, "discard": _check_discard}
-    return judge[position.action](rules, style, position)
+    return judge[position.action](rules, play, position)
 
 
 def check_request(data: Any) -> Verdict:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..variants import Variant
+from ..variants import PlayRules, Variant
 from .checks import _going_out_by_melding, _red_threes_held, _turn_melds
 from .initial import _minimum_findings
 from .melds import SEQUENCE_RANKS, Laid, Turn, run_order
 from .position import Position
-from .styles import BLACK_THREE_CARDS, SEQUENCE_CARDS, WILD_MELD_CARDS, PlayStyle
 from .verdict import Finding, Verdict
 from .wording import NAMES, SUIT_NAMES, _and, codes, describe, number, plural, with_article
 
@@ -19,19 +18,19 @@ def meld_findings(meld: Laid, turn: Turn) -> list[Finding]:
     judge = {"rank": _rank_meld, "wild": _wild_meld, "threes": _three_meld, "run": _run_meld}[meld.kind]
     findings = judge(meld, turn)
     if not any(f.kept is False for f in findings):
-        findings.append(Finding("meld", _meld_sentence(meld), True))
+        findings.append(Finding("meld", _meld_sentence(meld, turn.play.canasta), True))
     return findings
 
 
 def _rank_meld(meld: Laid, turn: Turn) -> list[Finding]:
-    rules, style = turn.rules, turn.style
+    rules, play = turn.rules, turn.play
     cards, rank = meld.cards, meld.rank
     naturals, wilds = len(meld.naturals), len(meld.wilds)
     added_wilds = [card for card in meld.added if card.is_wild]
     names = plural(NAMES[rank])
     found = []
     if len(cards) < 3:
-        wild_helps = rank not in style.pure_ranks and naturals + 3 - len(cards) >= 3
+        wild_helps = rank not in play.pure_ranks and naturals + 3 - len(cards) >= 3
         if len(cards) == 1:
             fix = f"add two more {names}{', or one more and a wild card' if wild_helps else ''}"
         else:
@@ -52,7 +51,7 @@ def _rank_meld(meld: Laid, turn: Turn) -> list[Finding]:
                 False,
             )
         )
-    if wilds and rank in style.pure_ranks:
+    if wilds and rank in play.pure_ranks:
         found.append(
             Finding(
                 "pure-rank-wild",
@@ -60,7 +59,7 @@ def _rank_meld(meld: Laid, turn: Turn) -> list[Finding]:
                 False,
             )
         )
-    elif added_wilds and rank in style.opening_wild_ranks:
+    elif added_wilds and rank in play.opening_wild_ranks:
         if not meld.is_new and not any(card.is_wild for card in meld.before):
             found.append(
                 Finding(
@@ -105,7 +104,7 @@ def _rank_meld(meld: Laid, turn: Turn) -> list[Finding]:
                 False,
             )
         )
-    if added_wilds and turn.wild_meld_open and rank not in style.pure_ranks:
+    if added_wilds and turn.wild_meld_open and rank not in play.pure_ranks:
         found.append(
             Finding(
                 "wild-meld-open",
@@ -128,7 +127,7 @@ def _wild_meld(meld: Laid, turn: Turn) -> list[Finding]:
                 False,
             )
         ]
-    low, high = WILD_MELD_CARDS
+    low, high = turn.play.wild_meld_cards
     if len(cards) < low:
         return [
             Finding(
@@ -160,7 +159,7 @@ def _three_meld(meld: Laid, turn: Turn) -> list[Finding]:
                 False,
             )
         ]
-    if not turn.style.black_threes_going_out:
+    if not turn.play.black_threes_going_out:
         return [
             Finding(
                 "three-melded",
@@ -187,7 +186,7 @@ def _three_meld(meld: Laid, turn: Turn) -> list[Finding]:
             )
         )
     threes = len(cards) - len(others)
-    low, high = BLACK_THREE_CARDS
+    low, high = turn.play.black_three_cards
     if not low <= threes <= high:
         found.append(
             Finding(
@@ -254,7 +253,7 @@ def _run_meld(meld: Laid, turn: Turn) -> list[Finding]:
                 False,
             )
         )
-    low, high = SEQUENCE_CARDS
+    low, high = turn.play.sequence_cards
     if len(cards) < low:
         found.append(
             Finding("meld-too-small", f"{codes(cards)} is too short: a sequence needs at least three cards.", False)
@@ -266,7 +265,7 @@ def _run_meld(meld: Laid, turn: Turn) -> list[Finding]:
     return found
 
 
-def _meld_sentence(meld: Laid) -> str:
+def _meld_sentence(meld: Laid, size: int) -> str:
     cards = meld.cards
     if meld.kind == "rank":
         what = (
@@ -280,7 +279,7 @@ def _meld_sentence(meld: Laid) -> str:
         what = f"{number(len(cards))} black threes, melded going out"
     else:
         what = f"a sequence of {number(len(cards))} in {SUIT_NAMES[cards[0].suit]}"
-    kind = meld.canasta_kind
+    kind = meld.canasta_kind(size)
     done = f", a {kind} canasta" if kind and kind != "sequence" else ", a sequence canasta" if kind else ""
     if meld.is_new:
         return f"{codes(cards)} is {'' if meld.kind == 'run' else 'a meld of '}{what}{done}."
@@ -294,19 +293,19 @@ def _melds_findings(touched: Sequence[Laid], turn: Turn) -> list[Finding]:
     return findings
 
 
-def _check_meld(rules: Variant, style: PlayStyle, position: Position) -> Verdict:
+def _check_meld(rules: Variant, play: PlayRules, position: Position) -> Verdict:
     cards = [card for meld in position.melds for card in meld]
     left = len(position.hand) - len(cards)
     going_out = left <= 1
-    touched, untouched, turn = _turn_melds(rules, style, position, going_out)
+    touched, untouched, turn = _turn_melds(rules, play, position, going_out)
     findings = _melds_findings(touched, turn)
     count = None
     if not position.has_opened:
-        found, count = _minimum_findings(rules, style, position, touched)
+        found, count = _minimum_findings(rules, play, position, touched)
         findings += found
     if going_out:
-        findings += _going_out_by_melding(rules, style, position, touched + untouched, left)
+        findings += _going_out_by_melding(rules, play, position, touched + untouched, left)
     else:
         findings.append(Finding("cards-left", f"You keep {number(left)} cards: discard one to end your turn.", None))
-    findings += _red_threes_held(style, position.hand)
+    findings += _red_threes_held(play, position.hand)
     return Verdict.from_findings(findings, count=count, minimum=rules.minimum_for(position.score))

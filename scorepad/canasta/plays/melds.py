@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..cards import Card
-from ..variants import Variant
-from .styles import CANASTA, SEQUENCE_CARDS, WILD_MELD_CARDS, PlayStyle
+from ..variants import PlayRules, Variant
 from .wording import codes
 
 SEQUENCE_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # low to high
@@ -38,14 +37,13 @@ class Laid:
     def wilds(self) -> list[Card]:
         return [card for card in self.cards if card.is_wild]
 
-    @property
-    def is_canasta(self) -> bool:
-        return self.kind in ("rank", "wild", "run") and len(self.cards) >= CANASTA
+    def is_canasta(self, size: int) -> bool:
+        """The meld holds ``size`` cards or more (:attr:`PlayRules.canasta`) and may be a canasta."""
+        return self.kind in ("rank", "wild", "run") and len(self.cards) >= size
 
-    @property
-    def canasta_kind(self) -> str | None:
-        """natural, mixed, wild or sequence, once the meld is a canasta."""
-        if not self.is_canasta:
+    def canasta_kind(self, size: int) -> str | None:
+        """natural, mixed, wild or sequence, once the meld is a canasta of ``size`` cards."""
+        if not self.is_canasta(size):
             return None
         if self.kind == "run":
             return "sequence"
@@ -76,18 +74,18 @@ def run_order(cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda card: SEQUENCE_RANKS.index(card.rank) if card.rank in SEQUENCE_RANKS else -1)
 
 
-def is_run(cards: Sequence[Card]) -> bool:
-    """Natural cards of one suit in unbroken rank order, 4 up to ace, at most seven."""
+def is_run(cards: Sequence[Card], longest: int) -> bool:
+    """Natural cards of one suit in unbroken rank order, 4 up to ace, at most ``longest``."""
     if not cards or any(not card.is_natural or card.suit is None for card in cards):
         return False
-    if len({card.suit for card in cards}) != 1 or len(cards) > SEQUENCE_CARDS[1]:
+    if len({card.suit for card in cards}) != 1 or len(cards) > longest:
         return False
     places = sorted(SEQUENCE_RANKS.index(card.rank) for card in cards)
     return places == list(range(places[0], places[0] + len(places)))
 
 
 def side_melds(
-    table: Sequence[Sequence[Card]], melds: Sequence[Sequence[Card]], rules: Variant | None = None
+    table: Sequence[Sequence[Card]], melds: Sequence[Sequence[Card]], rules: Variant
 ) -> tuple[list[Laid], list[Laid]]:
     """The side's melds after this turn: (melds touched this turn, melds left as they were).
 
@@ -99,6 +97,7 @@ def side_melds(
     """
     untouched = [_laid_from_table(meld) for meld in table]
     touched: list[Laid] = []
+    longest = rules.play_rules.sequence_cards[1]
 
     def add(base: Laid, group: Sequence[Card]) -> None:
         if base in untouched:
@@ -117,13 +116,15 @@ def side_melds(
         if kind in ("rank", "wild", "threes"):
             base = next((m for m in touched + untouched if (m.kind, m.rank) == (kind, rank)), None)
             if base is None and kind == "rank":  # a lone card may extend a table sequence instead
-                base = next((m for m in untouched if m.kind == "run" and is_run(m.before + tuple(group))), None)
+                base = next(
+                    (m for m in untouched if m.kind == "run" and is_run(m.before + tuple(group), longest)), None
+                )
             if base is not None:
                 add(base, group)
             else:
                 touched.append(Laid(kind, rank, added=tuple(group)))
         else:
-            base = next((m for m in untouched if m.kind == "run" and is_run(m.before + tuple(group))), None)
+            base = next((m for m in untouched if m.kind == "run" and is_run(m.before + tuple(group), longest)), None)
             if base is not None:
                 add(base, group)
             else:
@@ -131,20 +132,19 @@ def side_melds(
     return touched, untouched
 
 
-def _wild_meld_meant(group: Sequence[Card], melds: Sequence[Laid], rules: Variant | None) -> bool:
+def _wild_meld_meant(group: Sequence[Card], melds: Sequence[Laid], rules: Variant) -> bool:
     """Three or more wild cards alone are meant as a meld of wild cards; fewer join one if the side has it."""
-    if len(group) >= WILD_MELD_CARDS[0]:
+    if len(group) >= rules.play_rules.wild_meld_cards[0]:
         return True
-    return rules is not None and rules.has_wild_melds and any(m.kind == "wild" for m in melds)
+    return rules.has_wild_melds and any(m.kind == "wild" for m in melds)
 
 
-def _wild_target(group: Sequence[Card], melds: Sequence[Laid], rules: Variant | None) -> Laid | None:
+def _wild_target(group: Sequence[Card], melds: Sequence[Laid], rules: Variant) -> Laid | None:
     """The first meld of one rank these wild cards may join; the first of any rank if none fits."""
     ranked = [m for m in melds if m.kind == "rank"]
     for meld in ranked:
         wilds, naturals = len(meld.wilds) + len(group), len(meld.naturals)
-        limit = rules.max_wilds if rules else 3
-        if wilds <= limit and (wilds <= naturals or (rules and not rules.wilds_not_more_than_naturals)):
+        if wilds <= rules.max_wilds and (wilds <= naturals or not rules.wilds_not_more_than_naturals):
             return meld
     return ranked[0] if ranked else None
 
@@ -159,7 +159,7 @@ class Turn:
     """What the checker knows about the turn while judging melds."""
 
     rules: Variant
-    style: PlayStyle
+    play: PlayRules
     going_out: bool = False
     opening: bool = False  # these melds are the side's initial meld
     wild_meld_open: bool = False  # the side has an unfinished meld of wild cards after this turn

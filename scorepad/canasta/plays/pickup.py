@@ -6,37 +6,36 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..cards import Card, cards_value
-from ..variants import Variant
+from ..variants import PlayRules, Variant
 from .checks import _going_out_by_melding, _left_after, _red_threes_held, _turn_melds
 from .initial import _minimum_findings
 from .meld import _melds_findings
 from .melds import Laid
 from .position import Position
 from .search import pickup_candidates
-from .styles import CANASTA, PlayStyle
 from .verdict import Finding, Verdict
 from .wording import NAMES, _held, card_name, codes, number, plural
 
 
-def _check_pickup(rules: Variant, style: PlayStyle, position: Position) -> Verdict:
+def _check_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdict:
     minimum = rules.minimum_for(position.score)
     if position.melds:
-        return _judge_pickup(rules, style, position)
+        return _judge_pickup(rules, play, position)
     blocked = _pile_blocked(rules, position)
     if blocked:
         return Verdict.from_findings(blocked, minimum=minimum)
     failures = []
-    for melds in pickup_candidates(rules, style, position):
-        verdict = _judge_pickup(rules, style, replace(position, melds=melds))
+    for melds in pickup_candidates(rules, play, position):
+        verdict = _judge_pickup(rules, play, replace(position, melds=melds))
         if verdict.legal:
-            melds = _trim(rules, style, position, melds)
-            verdict = _judge_pickup(rules, style, replace(position, melds=melds))
+            melds = _trim(rules, play, position, melds)
+            verdict = _judge_pickup(rules, play, replace(position, melds=melds))
             shown = "; ".join(codes(meld) for meld in melds)
             return replace(verdict, reasons=(f"Yes: meld {shown} and take the pile.", *verdict.reasons), how=melds)
         failures.append((len(verdict.problems), -(verdict.count or 0), len(failures), melds, verdict))
     if not failures:
         top = position.pile_top
-        verdict = _judge_pickup(rules, style, replace(position, melds=((top,),)))
+        verdict = _judge_pickup(rules, play, replace(position, melds=((top,),)))
         return replace(verdict, reasons=("No way to take the pile with this hand.", *verdict.reasons))
     *_, melds, verdict = min(failures)
     pile_rules = [v for v in verdict.problems if v.code.startswith(("pickup", "pile", "one-card", "top-"))]
@@ -84,22 +83,22 @@ def _frozen_because(rules: Variant, position: Position) -> list[str]:
     return why
 
 
-def _judge_pickup(rules: Variant, style: PlayStyle, position: Position) -> Verdict:
+def _judge_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdict:
     top = position.pile_top
     minimum = rules.minimum_for(position.score)
     findings = _pile_blocked(rules, position)
-    touched, untouched, turn = _turn_melds(rules, style, position, going_out=False)
-    findings += _top_meld_findings(rules, style, position, touched)
+    touched, untouched, turn = _turn_melds(rules, play, position, going_out=False)
+    findings += _top_meld_findings(rules, play, position, touched)
     findings += _melds_findings(touched, turn)
     count = None
     if not position.has_opened:
-        found, count = _minimum_findings(rules, style, position, touched, top)
+        found, count = _minimum_findings(rules, play, position, touched, top)
         findings += found
     melded_from_hand = sum(len(meld) for meld in position.melds) - 1
     if position.pile_size is not None:
         left = _left_after(position, melded_from_hand, position.pile_size - 1)
         if left <= 1:
-            findings += _going_out_by_melding(rules, style, position, touched + untouched, left)
+            findings += _going_out_by_melding(rules, play, position, touched + untouched, left)
     if (
         position.stock_empty
         and not _frozen_because(rules, position)
@@ -108,11 +107,11 @@ def _judge_pickup(rules: Variant, style: PlayStyle, position: Position) -> Verdi
         findings.append(
             Finding("must-take", "With the stock gone you must take a discard that goes on one of your melds.", None)
         )
-    findings += _red_threes_held(style, position.hand)
+    findings += _red_threes_held(play, position.hand)
     return Verdict.from_findings(findings, count=count, minimum=minimum)
 
 
-def _top_meld_findings(rules: Variant, style: PlayStyle, position: Position, touched: Sequence[Laid]) -> list[Finding]:
+def _top_meld_findings(rules: Variant, play: PlayRules, position: Position, touched: Sequence[Laid]) -> list[Finding]:
     """How the top card is melded, against the ways the pile may be taken (RULES.md §5 "Taking the pile")."""
     top = position.pile_top
     if not top.is_natural:
@@ -129,19 +128,19 @@ def _top_meld_findings(rules: Variant, style: PlayStyle, position: Position, tou
     naturals = [card for card in part if card.is_natural]
     wilds = [card for card in part if card.is_wild]
     held = [card for card in position.hand if card.rank == top.rank] + [card for card in position.hand if card.is_wild]
-    frozen = _frozen_because(rules, position) if not style.pickup_pair_only else ["you always need a pair"]
-    canasta = len(meld.before) >= CANASTA
+    frozen = _frozen_because(rules, position) if not play.pickup_pair_only else ["you always need a pair"]
+    canasta = len(meld.before) >= play.canasta
     found = []
-    if style.pickup_blocked_from and len(meld.before) >= style.pickup_blocked_from:
+    if play.pickup_blocked_from and len(meld.before) >= play.pickup_blocked_from:
         return [
             Finding(
                 "pickup-meld-full",
                 f"Your {codes(meld.before)} has {number(len(meld.before))} cards: a pair and the top {name} would "
-                f"pass {number(CANASTA)}, so you cannot take this pile.",
+                f"pass {number(play.canasta)}, so you cannot take this pile.",
                 False,
             )
         ]
-    if canasta and not style.pickup_onto_canasta and style.pickup_onto_meld:
+    if canasta and not play.pickup_onto_canasta and play.pickup_onto_meld:
         return [
             Finding(
                 "pickup-onto-canasta",
@@ -151,13 +150,13 @@ def _top_meld_findings(rules: Variant, style: PlayStyle, position: Position, tou
         ]
     pair = len(naturals) >= 2
     if pair:
-        what = "frozen pile" if frozen and not style.pickup_pair_only else "pile"
+        what = "frozen pile" if frozen and not play.pickup_pair_only else "pile"
         found.append(
             Finding("pickup-pair", f"Two natural {names} from your hand take the {what} with the top {name}.", True)
         )
         return found
     if frozen:
-        why = "; ".join(frozen) if not style.pickup_pair_only else ""
+        why = "; ".join(frozen) if not play.pickup_pair_only else ""
         lead = f"The pile is frozen ({why})" if why else f"In {rules.name} the pile is only taken with a natural pair"
         return [
             Finding(
@@ -166,10 +165,10 @@ def _top_meld_findings(rules: Variant, style: PlayStyle, position: Position, tou
                 False,
             )
         ]
-    onto_canasta_ok = not canasta or (style.pickup_onto_canasta and rules.pickup_onto_canasta)
+    onto_canasta_ok = not canasta or (play.pickup_onto_canasta and rules.pickup_onto_canasta)
     if naturals and wilds:
-        if not (style.pickup_with_wild and rules.pickup_with_wild):
-            where = f"in {rules.name}" if not style.pickup_with_wild else "at your table"
+        if not (play.pickup_with_wild and rules.pickup_with_wild):
+            where = f"in {rules.name}" if not play.pickup_with_wild else "at your table"
             found.append(
                 Finding(
                     "pickup-with-wild-off",
@@ -196,7 +195,7 @@ def _top_meld_findings(rules: Variant, style: PlayStyle, position: Position, tou
             )
         return found
     if meld.before:
-        if not style.pickup_onto_meld:
+        if not play.pickup_onto_meld:
             found.append(
                 Finding(
                     "pickup-needs-pair",
@@ -224,18 +223,18 @@ def _top_meld_findings(rules: Variant, style: PlayStyle, position: Position, tou
             )
         return found
     ways = f"two natural {names}"
-    if style.pickup_with_wild and rules.pickup_with_wild:
+    if play.pickup_with_wild and rules.pickup_with_wild:
         ways += f", one {name} with a wild card"
-    if style.pickup_onto_meld:
+    if play.pickup_onto_meld:
         ways += f", or a meld of {names} on the table"
     return [Finding("pickup-no-match", f"To take the pile you need {ways}; you have {_held(held, names)}.", False)]
 
 
-def _trim(rules: Variant, style: PlayStyle, position: Position, melds: tuple[tuple[Card, ...], ...]):
+def _trim(rules: Variant, play: PlayRules, position: Position, melds: tuple[tuple[Card, ...], ...]):
     """Drop extra melds (smallest first) that a legal way to take the pile does not need."""
     melds = list(melds)
     for meld in sorted(melds[1:], key=cards_value):
         fewer = [m for m in melds if m is not meld]
-        if _judge_pickup(rules, style, replace(position, melds=tuple(fewer))).legal:
+        if _judge_pickup(rules, play, replace(position, melds=tuple(fewer))).legal:
             melds = fewer
     return tuple(melds)

@@ -6,13 +6,12 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from ..cards import Card, cards_value
-from ..variants import Variant
+from ..variants import PlayRules, Variant
 from .melds import meld_key, take
 from .position import Position
-from .styles import WILD_MELD_CARDS, PlayStyle
 
 
-def pickup_candidates(rules: Variant, style: PlayStyle, position: Position) -> Iterable[tuple[tuple[Card, ...], ...]]:
+def pickup_candidates(rules: Variant, play: PlayRules, position: Position) -> Iterable[tuple[tuple[Card, ...], ...]]:
     """Ways to take the pile worth judging, simplest first (for ``how``)."""
     top = position.pile_top
     if not top.is_natural:
@@ -37,13 +36,13 @@ def pickup_candidates(rules: Variant, style: PlayStyle, position: Position) -> I
         yield (top_meld,)
         if not position.has_opened:
             _, rest = take(position.hand, list(part))
-            extras = best_melds(rules, style, rest, skip=top.rank)
+            extras = best_melds(rules, play, rest, skip=top.rank)
             if extras:
                 yield (top_meld, *extras)
 
 
 def best_melds(
-    rules: Variant, style: PlayStyle, cards: Sequence[Card], skip: str | None = None
+    rules: Variant, play: PlayRules, cards: Sequence[Card], skip: str | None = None
 ) -> tuple[tuple[Card, ...], ...]:
     """The melds worth the most that these cards make (one per rank), to reach a minimum."""
     by_rank: dict[str, list[Card]] = {}
@@ -53,7 +52,7 @@ def best_melds(
     wilds = sorted((card for card in cards if card.is_wild), key=lambda card: -card.value)
     cap = rules.meld_cap or 99
     sets = {rank: group[:cap] for rank, group in by_rank.items() if len(group) >= 3}
-    pairs = [rank for rank, group in by_rank.items() if len(group) == 2 and rank not in style.pure_ranks]
+    pairs = [rank for rank, group in by_rank.items() if len(group) == 2 and rank not in play.pure_ranks]
     pairs.sort(key=lambda rank: -by_rank[rank][0].value)
     best: tuple[int, tuple[tuple[Card, ...], ...]] = (0, ())
     for size in range(0, min(len(pairs), len(wilds), 6) + 1):
@@ -67,13 +66,13 @@ def best_melds(
                 limit = rules.max_wilds
                 if rules.wilds_not_more_than_naturals:
                     limit = min(limit, naturals)
-                if rank in style.pure_ranks:
+                if rank in play.pure_ranks:
                     limit = 0
                 while spare and len(meld) - naturals < limit and len(meld) < cap:
                     meld.append(spare.pop(0))
             result = tuple(tuple(meld) for meld in melds.values())
-            if rules.has_wild_melds and len(spare) >= WILD_MELD_CARDS[0]:
-                result += (tuple(spare[: WILD_MELD_CARDS[1]]),)
+            if rules.has_wild_melds and len(spare) >= play.wild_meld_cards[0]:
+                result += (tuple(spare[: play.wild_meld_cards[1]]),)
             value = sum(cards_value(meld) for meld in result)
             if value > best[0]:
                 best = (value, result)
