@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,3 +59,13 @@ class Verdict:
 
 def _dedupe(texts: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(texts))
+
+
+def applied(checks: Iterable[Callable[..., Finding | None]], *args: Any) -> list[Finding]:
+    """What each of these named checks finds, in order: every rule at once (STYLE.md §1.3)."""
+    return [finding for check in checks if (finding := check(*args)) is not None]
+
+
+def first_applied(checks: Iterable[Callable[..., Finding | None]], *args: Any) -> list[Finding]:
+    """The finding of the first check that applies, for rules that exclude one another."""
+    return next(([finding] for check in checks if (finding := check(*args)) is not None), [])
