@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..cards import Card, cards_value
 from ..variants import PlayRules, Variant
@@ -13,7 +13,7 @@ from .meld import _melds_findings
 from .melds import Laid
 from .position import Position
 from .search import pickup_candidates
-from .verdict import Finding, Verdict
+from .verdict import Finding, Verdict, first_applied
 from .wording import NAMES, _held, card_name, codes, number, plural
 
 
@@ -116,118 +116,169 @@ def _top_meld_findings(rules: Variant, play: PlayRules, position: Position, touc
     top = position.pile_top
     if not top.is_natural:
         return []
-    name, names = NAMES[top.rank], plural(NAMES[top.rank])
     meld = next((m for m in touched if m.kind == "rank" and m.rank == top.rank), None)
-    in_run = any(m.kind == "run" and any(card.rank == top.rank for card in m.added) for m in touched)
     if meld is None:
-        if in_run:
-            return [Finding("top-in-sequence", "The top card never starts or extends a sequence.", False)]
-        return [Finding("top-not-melded", f"To take the pile you must meld the top {name} now.", False)]
-    part = list(meld.added)
-    part.remove(next(card for card in part if card.rank == top.rank))
-    naturals = [card for card in part if card.is_natural]
-    wilds = [card for card in part if card.is_wild]
-    held = [card for card in position.hand if card.rank == top.rank] + [card for card in position.hand if card.is_wild]
-    frozen = _frozen_because(rules, position) if not play.pickup_pair_only else ["you always need a pair"]
-    canasta = len(meld.before) >= play.canasta
-    found = []
-    if play.pickup_blocked_from and len(meld.before) >= play.pickup_blocked_from:
-        return [
-            Finding(
-                "pickup-meld-full",
-                f"Your {codes(meld.before)} has {number(len(meld.before))} cards: a pair and the top {name} would "
-                f"pass {number(play.canasta)}, so you cannot take this pile.",
-                False,
-            )
-        ]
-    if canasta and not play.pickup_onto_canasta and play.pickup_onto_meld:
-        return [
-            Finding(
-                "pickup-onto-canasta",
-                f"The top {name} never goes onto a completed canasta in {rules.name}.",
-                False,
-            )
-        ]
-    pair = len(naturals) >= 2
-    if pair:
-        what = "frozen pile" if frozen and not play.pickup_pair_only else "pile"
-        found.append(
-            Finding("pickup-pair", f"Two natural {names} from your hand take the {what} with the top {name}.", True)
+        return [_top_unmelded(top, touched)]
+    return first_applied(TAKING_WAYS, _TopMeld.of(rules, play, position, meld))
+
+
+def _top_unmelded(top: Card, touched: Sequence[Laid]) -> Finding:
+    """The top card is melded at once, and never into a sequence."""
+    if any(m.kind == "run" and any(card.rank == top.rank for card in m.added) for m in touched):
+        return Finding("top-in-sequence", "The top card never starts or extends a sequence.", False)
+    return Finding("top-not-melded", f"To take the pile you must meld the top {NAMES[top.rank]} now.", False)
+
+
+@dataclass(frozen=True)
+class _TopMeld:
+    """The meld the top card goes into, and what the hand brings to it."""
+
+    rules: Variant
+    play: PlayRules
+    meld: Laid
+    name: str  # the top card's rank in words: "king"
+    names: str  # "kings"
+    naturals: list[Card]  # from the hand, beside the top card
+    wilds: list[Card]
+    held: list[Card]  # what the hand holds toward a pair
+    frozen: list[str]  # why the pile is frozen; empty when it is not
+
+    @classmethod
+    def of(cls, rules: Variant, play: PlayRules, position: Position, meld: Laid) -> _TopMeld:
+        top = position.pile_top
+        part = list(meld.added)
+        part.remove(next(card for card in part if card.rank == top.rank))
+        hand = position.hand
+        return cls(
+            rules=rules,
+            play=play,
+            meld=meld,
+            name=NAMES[top.rank],
+            names=plural(NAMES[top.rank]),
+            naturals=[card for card in part if card.is_natural],
+            wilds=[card for card in part if card.is_wild],
+            held=[card for card in hand if card.rank == top.rank] + [card for card in hand if card.is_wild],
+            frozen=_frozen_because(rules, position) if not play.pickup_pair_only else ["you always need a pair"],
         )
-        return found
-    if frozen:
-        why = "; ".join(frozen) if not play.pickup_pair_only else ""
-        lead = f"The pile is frozen ({why})" if why else f"In {rules.name} the pile is only taken with a natural pair"
-        return [
-            Finding(
-                "pickup-needs-pair",
-                f"{lead}: you need two natural {names} in your hand; you have {_held(held, names)}.",
-                False,
-            )
-        ]
-    onto_canasta_ok = not canasta or (play.pickup_onto_canasta and rules.pickup_onto_canasta)
-    if naturals and wilds:
-        if not (play.pickup_with_wild and rules.pickup_with_wild):
-            where = f"in {rules.name}" if not play.pickup_with_wild else "at your table"
-            found.append(
-                Finding(
-                    "pickup-with-wild-off",
-                    f"One {name} and a wild card do not take the pile {where}: you need two natural {names}.",
-                    False,
-                )
-            )
-        elif not onto_canasta_ok:
-            found.append(
-                Finding(
-                    "pickup-onto-canasta",
-                    f"Your {names} are a completed canasta: at your table only two natural {names} "
-                    "take the pile onto it.",
-                    False,
-                )
-            )
-        else:
-            found.append(
-                Finding(
-                    "pickup-natural-wild",
-                    f"One natural {name} and a wild card take the pile with the top {name}.",
-                    True,
-                )
-            )
-        return found
-    if meld.before:
-        if not play.pickup_onto_meld:
-            found.append(
-                Finding(
-                    "pickup-needs-pair",
-                    f"You need two natural {names} in your hand; you have {_held(held, names)}.",
-                    False,
-                )
-            )
-        elif not onto_canasta_ok:
-            found.append(
-                Finding(
-                    "pickup-onto-canasta",
-                    f"Your {names} are a completed canasta, and at your table the pile is not taken "
-                    "just to add to one: "
-                    f"you need two natural {names}.",
-                    False,
-                )
-            )
-        else:
-            found.append(
-                Finding(
-                    "pickup-onto-meld",
-                    f"The top {name} goes on your {codes(meld.before)}, so you may take the pile.",
-                    True,
-                )
-            )
-        return found
-    ways = f"two natural {names}"
-    if play.pickup_with_wild and rules.pickup_with_wild:
-        ways += f", one {name} with a wild card"
-    if play.pickup_onto_meld:
-        ways += f", or a meld of {names} on the table"
-    return [Finding("pickup-no-match", f"To take the pile you need {ways}; you have {_held(held, names)}.", False)]
+
+    @property
+    def onto_canasta(self) -> bool:
+        return len(self.meld.before) >= self.play.canasta
+
+    @property
+    def onto_canasta_ok(self) -> bool:
+        return not self.onto_canasta or (self.play.pickup_onto_canasta and self.rules.pickup_onto_canasta)
+
+    @property
+    def you_have(self) -> str:
+        return f"you have {_held(self.held, self.names)}"
+
+
+def _meld_full(way: _TopMeld) -> Finding | None:
+    """American: a side meld of five or more blocks the pile, as a pair and the top would pass seven."""
+    before, blocked_from = way.meld.before, way.play.pickup_blocked_from
+    if not blocked_from or len(before) < blocked_from:
+        return None
+    return Finding(
+        "pickup-meld-full",
+        f"Your {codes(before)} has {number(len(before))} cards: a pair and the top {way.name} would "
+        f"pass {number(way.play.canasta)}, so you cannot take this pile.",
+        False,
+    )
+
+
+def _never_onto_canasta(way: _TopMeld) -> Finding | None:
+    """Samba: the top card alone goes onto a meld, never onto a completed canasta."""
+    if not way.onto_canasta or way.play.pickup_onto_canasta or not way.play.pickup_onto_meld:
+        return None
+    return Finding(
+        "pickup-onto-canasta", f"The top {way.name} never goes onto a completed canasta in {way.rules.name}.", False
+    )
+
+
+def _natural_pair(way: _TopMeld) -> Finding | None:
+    """Two natural cards of the top's rank take any pile."""
+    if len(way.naturals) < 2:
+        return None
+    what = "frozen pile" if way.frozen and not way.play.pickup_pair_only else "pile"
+    return Finding(
+        "pickup-pair", f"Two natural {way.names} from your hand take the {what} with the top {way.name}.", True
+    )
+
+
+def _frozen_needs_pair(way: _TopMeld) -> Finding | None:
+    """A frozen pile is taken only with a natural pair."""
+    if not way.frozen:
+        return None
+    why = "; ".join(way.frozen) if not way.play.pickup_pair_only else ""
+    lead = f"The pile is frozen ({why})" if why else f"In {way.rules.name} the pile is only taken with a natural pair"
+    return Finding(
+        "pickup-needs-pair", f"{lead}: you need two natural {way.names} in your hand; {way.you_have}.", False
+    )
+
+
+def _natural_and_wild(way: _TopMeld) -> Finding | None:
+    """An open pile: one natural and a wild card, where the variant and the table allow it."""
+    if not (way.naturals and way.wilds):
+        return None
+    name, names = way.name, way.names
+    if not (way.play.pickup_with_wild and way.rules.pickup_with_wild):
+        where = f"in {way.rules.name}" if not way.play.pickup_with_wild else "at your table"
+        return Finding(
+            "pickup-with-wild-off",
+            f"One {name} and a wild card do not take the pile {where}: you need two natural {names}.",
+            False,
+        )
+    if not way.onto_canasta_ok:
+        return Finding(
+            "pickup-onto-canasta",
+            f"Your {names} are a completed canasta: at your table only two natural {names} take the pile onto it.",
+            False,
+        )
+    return Finding(
+        "pickup-natural-wild", f"One natural {name} and a wild card take the pile with the top {name}.", True
+    )
+
+
+def _onto_meld(way: _TopMeld) -> Finding | None:
+    """An open pile: the top card alone onto the side's meld of its rank, where the variant allows it."""
+    before, names = way.meld.before, way.names
+    if not before:
+        return None
+    if not way.play.pickup_onto_meld:
+        return Finding("pickup-needs-pair", f"You need two natural {names} in your hand; {way.you_have}.", False)
+    if not way.onto_canasta_ok:
+        return Finding(
+            "pickup-onto-canasta",
+            f"Your {names} are a completed canasta, and at your table the pile is not taken just to add to one: "
+            f"you need two natural {names}.",
+            False,
+        )
+    return Finding(
+        "pickup-onto-meld", f"The top {way.name} goes on your {codes(before)}, so you may take the pile.", True
+    )
+
+
+def _no_way(way: _TopMeld) -> Finding:
+    """None of the ways fits: name the ways this table allows."""
+    ways = f"two natural {way.names}"
+    if way.play.pickup_with_wild and way.rules.pickup_with_wild:
+        ways += f", one {way.name} with a wild card"
+    if way.play.pickup_onto_meld:
+        ways += f", or a meld of {way.names} on the table"
+    return Finding("pickup-no-match", f"To take the pile you need {ways}; {way.you_have}.", False)
+
+
+# The ways to take the pile, in the order they decide: the first that applies is the answer.
+TAKING_WAYS = (
+    _meld_full,
+    _never_onto_canasta,
+    _natural_pair,
+    _frozen_needs_pair,
+    _natural_and_wild,
+    _onto_meld,
+    _no_way,
+)
 
 
 def _trim(rules: Variant, play: PlayRules, position: Position, melds: tuple[tuple[Card, ...], ...]):
