@@ -14,47 +14,86 @@ from .wording import NAMES, card_name, codes, describe, plural
 
 
 def _refuse_impossible(rules: Variant, play: PlayRules, position: Position) -> None:
-    problems = []
+    """:raises InvalidError: with every reason the position cannot occur at a table."""
+    problems = [problem for check in IMPOSSIBLE for problem in check(rules, play, position)]
+    if problems:
+        raise InvalidError(problems)
+
+
+def _overdrawn(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    """No table holds more of a card than its decks do."""
     pool = list(position.hand) + [card for meld in position.table for card in meld]
     if position.pile_top is not None:
         pool.append(position.pile_top)
-    for text in overdrawn(pool, rules.deck):
-        problems.append(Violation("more-cards-than-decks", f"That is {text}: no table can hold it.", ""))
+    return [
+        Violation("more-cards-than-decks", f"That is {text}: no table can hold it.", "")
+        for text in overdrawn(pool, rules.deck)
+    ]
+
+
+def _table(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
     # initial_meld_done only defaults from the table (API.md): when players say it outright,
     # their word wins, so a side that lists its melds but says it has not opened is judged
     # as not opened.
-    problems += _table_problems(rules, play, position.table)
+    return _table_problems(rules, play, position.table)
+
+
+def _pile_top_missing(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    if position.action != "pickup" or position.pile_top is not None:
+        return []
+    return [Violation("pile-top-missing", "Say which card is on top of the pile.", "pile.top")]
+
+
+def _melds_missing(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    if position.action != "meld" or position.melds:
+        return []
+    return [Violation("melds-missing", "Pick the cards you want to meld.", "melds")]
+
+
+def _after_melds(position: Position) -> tuple[list[Card], list[Card]]:
+    """The melded cards the player does not hold, and what the player holds after melding."""
     available = list(position.hand)
-    if position.action == "pickup":
-        if position.pile_top is None:
-            problems.append(Violation("pile-top-missing", "Say which card is on top of the pile.", "pile.top"))
-        else:
-            available.append(position.pile_top)
-    if position.action == "meld" and not position.melds:
-        problems.append(Violation("melds-missing", "Pick the cards you want to meld.", "melds"))
-    wanted = [card for meld in position.melds for card in meld]
-    missing, rest = take(available, wanted)
-    if missing:
-        what = "your hand or the top of the pile" if position.action == "pickup" else "your hand"
-        problems.append(
-            Violation(
-                "melded-cards-not-held",
-                f"The melds use {describe(missing)} more than {what} holds ({codes(missing)}).",
-                "melds",
-            )
-        )
-    if position.action == "discard" and position.discard is None:
-        problems.append(Violation("discard-missing", "Pick the card you want to discard.", "discard"))
-    if position.action in ("discard", "go_out") and position.discard is not None and not missing:
-        if take(rest, [position.discard])[0]:
-            where = "after the melds" if position.melds else "in your hand"
-            problems.append(
-                Violation(
-                    "discard-not-held", f"There is no {card_name(position.discard)} left {where} to discard.", "discard"
-                )
-            )
-    if problems:
-        raise InvalidError(problems)
+    if position.action == "pickup" and position.pile_top is not None:
+        available.append(position.pile_top)
+    return take(available, [card for meld in position.melds for card in meld])
+
+
+def _melds_not_held(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    missing, _ = _after_melds(position)
+    if not missing:
+        return []
+    what = "your hand or the top of the pile" if position.action == "pickup" else "your hand"
+    text = f"The melds use {describe(missing)} more than {what} holds ({codes(missing)})."
+    return [Violation("melded-cards-not-held", text, "melds")]
+
+
+def _discard_missing(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    if position.action != "discard" or position.discard is not None:
+        return []
+    return [Violation("discard-missing", "Pick the card you want to discard.", "discard")]
+
+
+def _discard_not_held(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    """The discard is a card left after the melds (when the melds themselves are held)."""
+    if position.action not in ("discard", "go_out") or position.discard is None:
+        return []
+    missing, rest = _after_melds(position)
+    if missing or not take(rest, [position.discard])[0]:
+        return []
+    where = "after the melds" if position.melds else "in your hand"
+    text = f"There is no {card_name(position.discard)} left {where} to discard."
+    return [Violation("discard-not-held", text, "discard")]
+
+
+IMPOSSIBLE = (
+    _overdrawn,
+    _table,
+    _pile_top_missing,
+    _melds_missing,
+    _melds_not_held,
+    _discard_missing,
+    _discard_not_held,
+)
 
 
 def _table_problems(rules: Variant, play: PlayRules, table: Sequence[Sequence[Card]]) -> list[Violation]:

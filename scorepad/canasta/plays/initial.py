@@ -44,52 +44,60 @@ def _american_opening(
     rules: Variant, play: PlayRules, position: Position, touched: Sequence[Laid], top: Card | None, minimum: int
 ) -> tuple[list[Finding], int]:
     """American: the minimum comes from the hand alone, with three matching naturals or a wild meld."""
-    hand_parts = []
+    parts = _hand_parts(touched, top)
+    count = sum(cards_value(part) for part in parts)
+    if play.splash and any(_is_hand_canasta(part, play.canasta) for part in parts):
+        return [
+            Finding("splash", "A natural or wild canasta from your hand opens with no minimum (a splash).", True)
+        ], count
+    found = [_hand_minimum(position, count, minimum)]
+    if play.needs_set_to_open:
+        found.append(_opening_set(parts))
+    return found, count
+
+
+def _hand_parts(touched: Sequence[Laid], top: Card | None) -> list[list[Card]]:
+    """The cards each meld takes from the hand: the top card out, and the pair taking it no meld."""
+    parts = []
     for meld in touched:
         part = list(meld.added)
         if top is not None and meld.kind == "rank" and meld.rank == top.rank:
             part.remove(next(card for card in part if card.rank == top.rank))
             if len(part) < 3:
                 continue  # the pair that takes the pile is no meld from the hand
-        hand_parts.append(part)
-    count = sum(cards_value(part) for part in hand_parts)
-    sets = [p for p in hand_parts if _natural_set(p) or (len(p) >= 3 and all(card.is_wild for card in p))]
-    splash = play.splash and any(
-        len(p) >= play.canasta and (all(c.is_wild for c in p) or (len({c.rank for c in p}) == 1 and p[0].is_natural))
-        for p in hand_parts
-    )
-    if splash:
-        return [
-            Finding("splash", "A natural or wild canasta from your hand opens with no minimum (a splash).", True)
-        ], count
-    found = []
+        parts.append(part)
+    return parts
+
+
+def _is_hand_canasta(part: Sequence[Card], size: int) -> bool:
+    """A natural or wild canasta straight from the hand (a splash)."""
+    if len(part) < size:
+        return False
+    return all(card.is_wild for card in part) or (len({card.rank for card in part}) == 1 and part[0].is_natural)
+
+
+def _hand_minimum(position: Position, count: int, minimum: int) -> Finding:
     if count >= minimum:
-        found.append(
-            Finding("minimum", f"Your initial meld counts {count} from your hand: your side needs {minimum}.", True)
-        )
-    else:
-        found.append(
-            Finding(
-                "below-minimum",
-                f"Your initial meld counts {count} from your hand, but your side needs {minimum} (its total is "
-                f"{position.score}): add melds from your hand worth {minimum - count} more; the top card never "
-                "counts, and bonuses never count.",
-                False,
-            )
-        )
-    if play.needs_set_to_open:
-        if sets:
-            found.append(Finding("opening-set", f"It holds {codes(sets[0])} from your hand.", True))
-        else:
-            found.append(
-                Finding(
-                    "opening-needs-set",
-                    "An initial meld must hold three matching natural cards, or three or more wild cards, "
-                    "from your hand.",
-                    False,
-                )
-            )
-    return found, count
+        return Finding("minimum", f"Your initial meld counts {count} from your hand: your side needs {minimum}.", True)
+    return Finding(
+        "below-minimum",
+        f"Your initial meld counts {count} from your hand, but your side needs {minimum} (its total is "
+        f"{position.score}): add melds from your hand worth {minimum - count} more; the top card never "
+        "counts, and bonuses never count.",
+        False,
+    )
+
+
+def _opening_set(parts: Sequence[Sequence[Card]]) -> Finding:
+    """American: the initial meld holds three matching naturals, or three or more wild cards, from the hand."""
+    sets = [p for p in parts if _natural_set(p) or (len(p) >= 3 and all(card.is_wild for card in p))]
+    if sets:
+        return Finding("opening-set", f"It holds {codes(sets[0])} from your hand.", True)
+    return Finding(
+        "opening-needs-set",
+        "An initial meld must hold three matching natural cards, or three or more wild cards, from your hand.",
+        False,
+    )
 
 
 def _natural_set(cards: Sequence[Card]) -> bool:
