@@ -52,57 +52,21 @@ class Position:
         problems: list[Violation] = []
         unknown = sorted(str(name) for name in set(data) - set(REQUEST_FIELDS))
         problems += [Violation("unknown-field", f"'{name}' is not a field of a check.", name) for name in unknown]
-        action = data.get("action")
-        if not isinstance(action, str) or action not in ACTIONS:
-            choices = ", ".join(ACTIONS)
-            problems.append(Violation("bad-action", f"Say what the player wants to do: one of {choices}.", "action"))
-        hand = _card_list(data.get("hand"), "hand", problems, required=True)
-        table = _meld_list(data.get("table", []), "table", problems)
-        melds = _meld_list(data.get("melds", []), "melds", problems)
-        done = data.get("initial_meld_done")
-        if done is not None and not isinstance(done, bool):
-            problems.append(Violation("not-bool", "initial_meld_done is true or false.", "initial_meld_done"))
-        score = data.get("score", 0)
-        if score is None:
-            score = 0
-        if isinstance(score, bool) or not isinstance(score, int) or abs(score) > SCORE_LIMIT:
-            problems.append(Violation("bad-score", "The side's score is a whole number, e.g. 1200.", "score"))
-            score = 0
-        pile = data.get("pile") or {}
-        top = size = None
-        frozen = False
-        if not isinstance(pile, Mapping):
-            problems.append(Violation("bad-pile", 'The pile is an object like {"top": "K", "size": 12}.', "pile"))
-        else:
-            for name in sorted(str(name) for name in set(pile) - {"top", "frozen", "size"}):
-                problems.append(Violation("unknown-field", f"'{name}' is not a field of the pile.", f"pile.{name}"))
-            top = _card(pile.get("top"), "pile.top", problems)
-            frozen = _flag(pile, "frozen", "pile.frozen", problems)
-            size = pile.get("size")
-            if size is not None and (isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 500):
-                problems.append(Violation("bad-size", "The pile's size is a number of cards, 0 or more.", "pile.size"))
-                size = None
-            if size == 0 and top is not None:
-                problems.append(Violation("empty-pile-top", "An empty pile has no top card.", "pile.size"))
-        discard = _card(data.get("discard"), "discard", problems)
-        stock_empty = _flag(data, "stock_empty", "stock_empty", problems)
-        took_pile = _flag(data, "took_pile", "took_pile", problems)
+        fields = {
+            "action": _action(data, problems),
+            "hand": _card_list(data.get("hand"), "hand", problems, required=True),
+            "table": _meld_list(data.get("table", []), "table", problems),
+            "melds": _meld_list(data.get("melds", []), "melds", problems),
+            "initial_meld_done": _initial_meld_done(data, problems),
+            "score": _score(data, problems),
+        }
+        fields["pile_top"], fields["pile_frozen"], fields["pile_size"] = _pile(data, problems)
+        fields["discard"] = _card(data.get("discard"), "discard", problems)
+        fields["stock_empty"] = _flag(data, "stock_empty", "stock_empty", problems)
+        fields["took_pile"] = _flag(data, "took_pile", "took_pile", problems)
         if problems:
             raise InvalidError(problems)
-        return cls(
-            action=action,
-            hand=hand,
-            table=table,
-            melds=melds,
-            initial_meld_done=done,
-            score=score,
-            pile_top=top,
-            pile_frozen=frozen,
-            pile_size=size,
-            discard=discard,
-            stock_empty=stock_empty,
-            took_pile=took_pile,
-        )
+        return cls(**fields)
 
     def to_dict(self) -> dict[str, Any]:
         """The position as a check request, cards in API notation."""
@@ -122,6 +86,50 @@ class Position:
         if self.initial_meld_done is not None:
             data["initial_meld_done"] = self.initial_meld_done
         return data
+
+
+def _action(data: Mapping[str, Any], problems: list[Violation]) -> str | None:
+    action = data.get("action")
+    if not isinstance(action, str) or action not in ACTIONS:
+        choices = ", ".join(ACTIONS)
+        problems.append(Violation("bad-action", f"Say what the player wants to do: one of {choices}.", "action"))
+    return action
+
+
+def _initial_meld_done(data: Mapping[str, Any], problems: list[Violation]) -> bool | None:
+    done = data.get("initial_meld_done")
+    if done is not None and not isinstance(done, bool):
+        problems.append(Violation("not-bool", "initial_meld_done is true or false.", "initial_meld_done"))
+    return done
+
+
+def _score(data: Mapping[str, Any], problems: list[Violation]) -> int:
+    score = data.get("score", 0)
+    if score is None:
+        return 0
+    if isinstance(score, bool) or not isinstance(score, int) or abs(score) > SCORE_LIMIT:
+        problems.append(Violation("bad-score", "The side's score is a whole number, e.g. 1200.", "score"))
+        return 0
+    return score
+
+
+def _pile(data: Mapping[str, Any], problems: list[Violation]) -> tuple[Card | None, bool, int | None]:
+    """The pile's top card, whether it is frozen, and its size."""
+    pile = data.get("pile") or {}
+    if not isinstance(pile, Mapping):
+        problems.append(Violation("bad-pile", 'The pile is an object like {"top": "K", "size": 12}.', "pile"))
+        return None, False, None
+    for name in sorted(str(name) for name in set(pile) - {"top", "frozen", "size"}):
+        problems.append(Violation("unknown-field", f"'{name}' is not a field of the pile.", f"pile.{name}"))
+    top = _card(pile.get("top"), "pile.top", problems)
+    frozen = _flag(pile, "frozen", "pile.frozen", problems)
+    size = pile.get("size")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 500):
+        problems.append(Violation("bad-size", "The pile's size is a number of cards, 0 or more.", "pile.size"))
+        size = None
+    if size == 0 and top is not None:
+        problems.append(Violation("empty-pile-top", "An empty pile has no top card.", "pile.size"))
+    return top, frozen, size
 
 
 def _flag(data: Mapping[str, Any], name: str, where: str, problems: list[Violation]) -> bool:

@@ -44,36 +44,53 @@ def pickup_candidates(rules: Variant, play: PlayRules, position: Position) -> It
 def best_melds(
     rules: Variant, play: PlayRules, cards: Sequence[Card], skip: str | None = None
 ) -> tuple[tuple[Card, ...], ...]:
-    """The melds worth the most that these cards make (one per rank), to reach a minimum."""
+    """The melds worth the most that these cards make (one per rank), to reach a minimum.
+
+    Every set of three or more naturals is a meld; pairs become melds with a wild card each,
+    the pairs worth most first; spare wild cards fill the melds that may hold them.
+    """
     by_rank: dict[str, list[Card]] = {}
     for card in cards:
         if card.is_natural and card.rank != skip:
             by_rank.setdefault(card.rank, []).append(card)
     wilds = sorted((card for card in cards if card.is_wild), key=lambda card: -card.value)
-    cap = rules.meld_cap or 99
-    sets = {rank: group[:cap] for rank, group in by_rank.items() if len(group) >= 3}
     pairs = [rank for rank, group in by_rank.items() if len(group) == 2 and rank not in play.pure_ranks]
     pairs.sort(key=lambda rank: -by_rank[rank][0].value)
     best: tuple[int, tuple[tuple[Card, ...], ...]] = (0, ())
     for size in range(0, min(len(pairs), len(wilds), 6) + 1):
         for chosen in combinations(pairs, size):
-            melds = {rank: list(group) for rank, group in sets.items()}
-            spare = list(wilds)
-            for rank in chosen:
-                melds[rank] = by_rank[rank] + [spare.pop(0)]
-            for rank, meld in sorted(melds.items(), key=lambda item: -len(item[1])):
-                naturals = sum(1 for card in meld if card.is_natural)
-                limit = rules.max_wilds
-                if rules.wilds_not_more_than_naturals:
-                    limit = min(limit, naturals)
-                if rank in play.pure_ranks:
-                    limit = 0
-                while spare and len(meld) - naturals < limit and len(meld) < cap:
-                    meld.append(spare.pop(0))
-            result = tuple(tuple(meld) for meld in melds.values())
-            if rules.has_wild_melds and len(spare) >= play.wild_meld_cards[0]:
-                result += (tuple(spare[: play.wild_meld_cards[1]]),)
+            result = _melds_with_pairs(rules, play, by_rank, chosen, wilds)
             value = sum(cards_value(meld) for meld in result)
             if value > best[0]:
                 best = (value, result)
     return best[1]
+
+
+def _melds_with_pairs(
+    rules: Variant, play: PlayRules, by_rank: dict[str, list[Card]], chosen: Sequence[str], wilds: Sequence[Card]
+) -> tuple[tuple[Card, ...], ...]:
+    """The sets, the chosen pairs with a wild card each, spare wild cards added where they may go."""
+    cap = rules.meld_cap or 99
+    melds = {rank: group[:cap] for rank, group in by_rank.items() if len(group) >= 3}
+    spare = list(wilds)
+    for rank in chosen:
+        melds[rank] = by_rank[rank] + [spare.pop(0)]
+    for rank, meld in sorted(melds.items(), key=lambda item: -len(item[1])):
+        naturals = sum(1 for card in meld if card.is_natural)
+        room = _wild_room(rules, play, rank, naturals)
+        while spare and len(meld) - naturals < room and len(meld) < cap:
+            meld.append(spare.pop(0))
+    result = tuple(tuple(meld) for meld in melds.values())
+    low, high = play.wild_meld_cards
+    if rules.has_wild_melds and len(spare) >= low:
+        result += (tuple(spare[:high]),)
+    return result
+
+
+def _wild_room(rules: Variant, play: PlayRules, rank: str, naturals: int) -> int:
+    """How many wild cards a meld of this rank with this many naturals may hold."""
+    if rank in play.pure_ranks:
+        return 0
+    if rules.wilds_not_more_than_naturals:
+        return min(rules.max_wilds, naturals)
+    return rules.max_wilds
