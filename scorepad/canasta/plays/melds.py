@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..cards import Card
@@ -97,39 +97,38 @@ def side_melds(
     """
     untouched = [_laid_from_table(meld) for meld in table]
     touched: list[Laid] = []
-    longest = rules.play_rules.sequence_cards[1]
-
-    def add(base: Laid, group: Sequence[Card]) -> None:
-        if base in untouched:
+    for group in melds:
+        base = _meld_joined(group, touched, untouched, rules)
+        if base is None:
+            kind, rank = meld_key(group)
+            touched.append(Laid(kind, rank, added=tuple(group)))
+        elif base in untouched:
             untouched.remove(base)
             touched.append(replace(base, added=tuple(group)))
         else:
             touched[touched.index(base)] = replace(base, added=base.added + tuple(group))
-
-    for group in melds:
-        kind, rank = meld_key(group)
-        if kind == "wild" and not _wild_meld_meant(group, touched + untouched, rules):
-            target = _wild_target(group, touched + untouched, rules)
-            if target is not None:
-                add(target, group)
-                continue
-        if kind in ("rank", "wild", "threes"):
-            base = next((m for m in touched + untouched if (m.kind, m.rank) == (kind, rank)), None)
-            if base is None and kind == "rank":  # a lone card may extend a table sequence instead
-                base = next(
-                    (m for m in untouched if m.kind == "run" and is_run(m.before + tuple(group), longest)), None
-                )
-            if base is not None:
-                add(base, group)
-            else:
-                touched.append(Laid(kind, rank, added=tuple(group)))
-        else:
-            base = next((m for m in untouched if m.kind == "run" and is_run(m.before + tuple(group), longest)), None)
-            if base is not None:
-                add(base, group)
-            else:
-                touched.append(Laid("run", None, added=tuple(group)))
     return touched, untouched
+
+
+def _meld_joined(group: Sequence[Card], touched: list[Laid], untouched: list[Laid], rules: Variant) -> Laid | None:
+    """The side meld these cards go on, or None when they make a new meld."""
+    kind, rank = meld_key(group)
+    longest = rules.play_rules.sequence_cards[1]
+    if kind == "wild" and not _wild_meld_meant(group, touched + untouched, rules):
+        target = _wild_target(group, touched + untouched, rules)
+        if target is not None:
+            return target
+    if kind not in ("rank", "wild", "threes"):
+        return _sequence_extended(untouched, group, longest)
+    base = next((m for m in touched + untouched if (m.kind, m.rank) == (kind, rank)), None)
+    if base is None and kind == "rank":  # a lone card may extend a table sequence instead
+        base = _sequence_extended(untouched, group, longest)
+    return base
+
+
+def _sequence_extended(melds: Sequence[Laid], group: Sequence[Card], longest: int) -> Laid | None:
+    """The first table sequence these cards extend into a longer sequence, if any."""
+    return next((m for m in melds if m.kind == "run" and is_run(m.before + tuple(group), longest)), None)
 
 
 def _wild_meld_meant(group: Sequence[Card], melds: Sequence[Laid], rules: Variant) -> bool:
@@ -174,26 +173,34 @@ def take(pool: Sequence[Card], wanted: Sequence[Card]) -> tuple[list[Card], list
     ([], [])
     """
     rest = list(pool)
-    missing = []
     suited = [card for card in wanted if card.suit is not None]
     plain = [card for card in wanted if card.suit is None]
-    unmatched = []
-    for card in suited:
-        if card in rest:
-            rest.remove(card)
-        else:
-            unmatched.append(card)
-    for card in unmatched:
-        match = next((c for c in rest if c.rank == card.rank and c.suit is None), None)
-        if match is None:
-            missing.append(card)
-        else:
-            rest.remove(match)
-    for card in plain:
-        match = next((c for c in rest if c.rank == card.rank and c.suit is None), None)
-        match = match or next((c for c in rest if c.rank == card.rank), None)
-        if match is None:
-            missing.append(card)
-        else:
-            rest.remove(match)
+    unmatched = _take_each(rest, suited, _same_card)
+    missing = _take_each(rest, unmatched, _unsuited_of_rank)
+    missing += _take_each(rest, plain, _any_of_rank)
     return missing, rest
+
+
+def _take_each(rest: list[Card], cards: Sequence[Card], find: Callable[[list[Card], Card], Card | None]) -> list[Card]:
+    """Take each card's match out of ``rest``; return the cards that found none."""
+    lacking = []
+    for card in cards:
+        match = find(rest, card)
+        if match is None:
+            lacking.append(card)
+        else:
+            rest.remove(match)
+    return lacking
+
+
+def _same_card(rest: list[Card], card: Card) -> Card | None:
+    return card if card in rest else None
+
+
+def _unsuited_of_rank(rest: list[Card], card: Card) -> Card | None:
+    return next((c for c in rest if c.rank == card.rank and c.suit is None), None)
+
+
+def _any_of_rank(rest: list[Card], card: Card) -> Card | None:
+    """A card without a suit first, so suited cards stay for the melds that name them."""
+    return _unsuited_of_rank(rest, card) or next((c for c in rest if c.rank == card.rank), None)
