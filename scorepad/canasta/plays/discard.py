@@ -1,4 +1,9 @@
-"""Discarding: which cards may be thrown, and what the discard does to the pile."""
+"""Discarding: which cards may be thrown, and what the discard does to the pile.
+
+>>> from scorepad.canasta.plays import check_request
+>>> check_request({"variant": "american", "action": "discard", "hand": ["K", "2"], "discard": "2"}).reasons[0]
+'You may discard a wild card only as your last card, going out.'
+"""
 
 from __future__ import annotations
 

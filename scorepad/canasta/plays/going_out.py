@@ -1,4 +1,10 @@
-"""Going out: every card melded, the canastas the variant asks for, the last discard."""
+"""Going out: every card melded, the canastas the variant asks for, the last discard.
+
+>>> from scorepad.canasta.plays import check_request
+>>> body = {"action": "go_out", "hand": ["K", "K", "K", "5"], "melds": [["K", "K", "K"]], "discard": "5"}
+>>> check_request(body).legal, check_request({**body, "table": [["Q"] * 7]}).legal
+(False, True)
+"""
 
 from __future__ import annotations
 

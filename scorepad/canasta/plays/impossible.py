@@ -1,4 +1,12 @@
-"""Positions that cannot occur at a table: refused with every problem, never judged."""
+"""Positions that cannot occur at a table: refused with every problem, never judged.
+
+>>> from scorepad.canasta.plays import check_request
+>>> try:
+...     check_request({"action": "meld", "hand": ["K"], "melds": [["Q", "Q", "Q"]]})
+... except InvalidError as error:
+...     [problem.code for problem in error.violations]
+['melded-cards-not-held']
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
-"""The initial meld: the cards laid down this turn against the side's minimum (RULES.md §5)."""
+"""The initial meld: the cards laid down this turn against the side's minimum (RULES.md §5).
+
+>>> from scorepad.canasta.plays import check_request
+>>> verdict = check_request({"action": "meld", "hand": ["K", "K", "K", "5", "6"], "melds": [["K", "K", "K"]]})
+>>> verdict.legal, verdict.count, verdict.minimum
+(False, 30, 50)
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""The checker's entry points: a position, or a check request, to its action's checks."""
+"""The checker's entry points: a position, or a check request, to its action's checks.
+
+>>> check_request({"action": "discard", "hand": ["K", "2"], "discard": "2"}).reasons[0]
+'You may discard a two.'
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""Melding: the rules every meld keeps (RULES.md §5 "Melds"), and the meld action."""
+"""Melding: the rules every meld keeps (RULES.md §5 "Melds"), and the meld action.
+
+>>> from scorepad.canasta.plays import check_request
+>>> check_request({"action": "meld", "hand": ["K", "K", "5"], "melds": [["K", "K"]]}).problems[0].code
+'meld-too-small'
+"""
 
 from __future__ import annotations
 

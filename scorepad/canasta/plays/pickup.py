@@ -1,4 +1,10 @@
-"""Taking the pile (RULES.md §5 "Taking the pile"): the ways it may be taken, and a legal one found."""
+"""Taking the pile (RULES.md §5 "Taking the pile"): the ways it may be taken, and a legal one found.
+
+>>> from scorepad.canasta.plays import check_request
+>>> frozen = {"action": "pickup", "pile": {"top": "Q", "frozen": True}, "table": [["K", "K", "K"]]}
+>>> check_request({**frozen, "hand": ["Q", "Q", "5"]}).legal, check_request({**frozen, "hand": ["Q", "2", "5"]}).legal
+(True, False)
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""A check request read into a :class:`Position`, every malformed field named at once (API.md)."""
+"""A check request read into a :class:`Position`, every malformed field named at once (API.md).
+
+>>> position = Position.from_dict({"action": "discard", "hand": ["K", "5"], "discard": "5"})
+>>> position.action, str(position.discard), position.has_opened
+('discard', '5', False)
+"""
 
 from __future__ import annotations
 

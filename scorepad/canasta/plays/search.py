@@ -1,4 +1,11 @@
-"""The search for a way to take the pile: candidate melds, simplest first."""
+"""The search for a way to take the pile: candidate melds, simplest first.
+
+>>> from scorepad.canasta.variants import VARIANTS
+>>> classic = VARIANTS["classic"]
+>>> hand = [Card("A"), Card("A"), Card("2"), Card("5"), Card("5"), Card("5")]
+>>> ["-".join(map(str, meld)) for meld in best_melds(classic, classic.play_rules, hand)]
+['5-5-5', 'A-A-2']
+"""
 
 from __future__ import annotations
 

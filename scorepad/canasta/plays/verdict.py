@@ -1,4 +1,9 @@
-"""The checker's answer: each rule applied as a :class:`Finding`, gathered into a :class:`Verdict`."""
+"""The checker's answer: each rule applied as a :class:`Finding`, gathered into a :class:`Verdict`.
+
+>>> verdict = Verdict.from_findings([Finding("meld", "K-K-K is a meld."), Finding("below-minimum", "Short.", False)])
+>>> verdict.legal, verdict.reasons
+(False, ('Short.',))
+"""
 
 from __future__ import annotations
 

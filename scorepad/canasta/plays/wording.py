@@ -1,4 +1,8 @@
-"""Cards in the words players use at the table: "two kings and a joker", ``K-K-2C``."""
+"""Cards in the words players use at the table: "two kings and a joker", ``K-K-2C``.
+
+>>> codes([Card("K"), Card("K"), Card("2", "C")]), describe([Card("K"), Card("JK"), Card("K")])
+('K-K-2C', 'two kings and a joker')
+"""
 
 from __future__ import annotations
 
