@@ -725,3 +725,22 @@ def test_presets_carry_the_rulebooks_play_rules(variant, blocked_from, pair_only
         guarded,
     )
     assert VARIANTS[variant].with_options({"target": 6000}).play_rules == play
+
+
+@pytest.mark.parametrize("variant", ["classic", "american"])
+@pytest.mark.parametrize("opened", [True, False])
+def test_a_lone_wild_card_on_the_tops_rank_does_not_meld_the_top(variant, opened):
+    # RULES.md §5: to take the pile the top card is melded at once. A lone two goes onto the
+    # side's tens, but no ten is melded with the top ten on the pile, so the pile is not taken.
+    # (The checker used to crash here looking for the top ten in that meld.)
+    verdict = judge(
+        variant,
+        action="pickup",
+        hand=["2", "5", "K", "K", "K"],
+        table=[["10", "10", "10"]],
+        melds=[["2"]],
+        pile={"top": "10"},
+        initial_meld_done=opened,
+    )
+    assert not verdict.legal
+    assert verdict.reasons[0] == "To take the pile you must meld the top ten now."

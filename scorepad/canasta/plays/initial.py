@@ -67,7 +67,7 @@ def _hand_parts(touched: Sequence[Laid], top: Card | None) -> list[list[Card]]:
     parts = []
     for meld in touched:
         part = list(meld.added)
-        if top is not None and meld.kind == "rank" and meld.rank == top.rank:
+        if top is not None and meld.kind == "rank" and any(card.rank == top.rank for card in part):
             part.remove(next(card for card in part if card.rank == top.rank))
             if len(part) < 3:
                 continue  # the pair that takes the pile is no meld from the hand

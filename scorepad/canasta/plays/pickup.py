@@ -122,10 +122,15 @@ def _top_meld_findings(rules: Variant, play: PlayRules, position: Position, touc
     top = position.pile_top
     if not top.is_natural:
         return []
-    meld = next((m for m in touched if m.kind == "rank" and m.rank == top.rank), None)
+    meld = next((m for m in touched if m.kind == "rank" and _holds_rank(m.added, top.rank)), None)
     if meld is None:
         return [_top_unmelded(top, touched)]
     return first_applied(TAKING_WAYS, _TopMeld.of(rules, play, position, meld))
+
+
+def _holds_rank(cards: Sequence[Card], rank: str) -> bool:
+    """A wild card alone on the meld of the top's rank does not meld the top card."""
+    return any(card.rank == rank for card in cards)
 
 
 def _top_unmelded(top: Card, touched: Sequence[Laid]) -> Finding:
