@@ -15,12 +15,13 @@ from ..variants import PlayRules, Variant
 from .melds import Laid, Turn, side_melds
 from .position import Position
 from .verdict import Finding
-from .wording import _and, codes, number, with_article
+from .wording import codes, joined_with_and, number, with_article
 
 
-def _turn_melds(
+def turn_melds(
     rules: Variant, play: PlayRules, position: Position, going_out: bool
 ) -> tuple[list[Laid], list[Laid], Turn]:
+    """The side's melds after this turn (touched, untouched) and what the meld rules need to know."""
     touched, untouched = side_melds(position.table, position.melds, rules)
     open_wild = any(m.kind == "wild" and len(m.cards) < play.canasta for m in touched + untouched)
     turn = Turn(
@@ -55,7 +56,7 @@ def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
         wanted += f", one of them {with_article(label)}"
     counted = Counter(kinds)
     named = [with_article(f"{k} canasta") if n == 1 else f"{number(n)} {k} canastas" for k, n in counted.items()]
-    listed = _and(named) if named else "none"
+    listed = joined_with_and(named) if named else "none"
     if ok:
         return [Finding("canastas", f"To go out your side needs {wanted}; it has {listed}.", True)]
     return [
@@ -68,7 +69,8 @@ def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
     ]
 
 
-def _red_threes_held(play: PlayRules, cards: Iterable[Card]) -> list[Finding]:
+def red_threes_held(play: PlayRules, cards: Iterable[Card]) -> list[Finding]:
+    """A red three in the hand is laid out at once (except where threes may be held)."""
     reds = [card for card in cards if card.is_red_three]
     if not reds or play.threes_held:
         return []
@@ -81,11 +83,12 @@ def _red_threes_held(play: PlayRules, cards: Iterable[Card]) -> list[Finding]:
     ]
 
 
-def _left_after(position: Position, melded_from_hand: int, extra: int = 0) -> int:
+def left_after(position: Position, melded_from_hand: int, extra: int = 0) -> int:
+    """Cards in the hand after melding, plus any the pile brings."""
     return len(position.hand) - melded_from_hand + extra
 
 
-def _going_out_by_melding(
+def going_out_by_melding(
     rules: Variant, play: PlayRules, position: Position, melds: Sequence[Laid], left: int
 ) -> list[Finding]:
     """Melding down to one card or none is going out, with everything that asks."""

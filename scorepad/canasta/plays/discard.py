@@ -12,13 +12,14 @@ from dataclasses import replace
 from ..cards import Card
 from ..variants import PlayRules, Variant
 from .checks import canasta_findings
-from .melds import _laid_from_table
+from .melds import laid_from_table
 from .position import Position
 from .verdict import Finding, Verdict, applied, first_applied
 from .wording import card_name, codes, with_article
 
 
-def _check_discard(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+def check_discard(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+    """Discarding: which card may go, the empty-pile guard, the last card, the effect on the pile."""
     findings = first_applied(WHICH_DISCARD, play, position)
     findings += applied(GUARDED_DISCARD, play, position)
     findings += _last_card_goes_out(rules, position)
@@ -111,7 +112,7 @@ def _last_card_goes_out(rules: Variant, position: Position) -> list[Finding]:
         return []
     return [
         replace(f, text=f"Discarding your last card goes out. {f.text}") if f.code == "canastas" else f
-        for f in canasta_findings(rules, [_laid_from_table(meld) for meld in position.table])
+        for f in canasta_findings(rules, [laid_from_table(meld) for meld in position.table])
     ]
 
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass, replace
 
 from ..cards import Card, cards_value
 from ..variants import PlayRules, Variant
-from .checks import _turn_melds, canasta_findings
-from .initial import _minimum_findings
-from .meld import _melds_findings
+from .checks import canasta_findings, turn_melds
+from .initial import minimum_findings
+from .meld import melds_findings
 from .melds import Laid, Turn, take
 from .position import Position
 from .verdict import Finding, Verdict
@@ -35,7 +35,8 @@ class _GoingOut:
 
     @classmethod
     def of(cls, rules: Variant, play: PlayRules, position: Position) -> _GoingOut:
-        touched, untouched, turn = _turn_melds(rules, play, position, going_out=True)
+        """Lay this turn's melds and last discard out of the hand."""
+        touched, untouched, turn = turn_melds(rules, play, position, going_out=True)
         _, left = take(position.hand, [card for meld in position.melds for card in meld])
         if position.discard is not None:
             _, left = take(left, [position.discard])
@@ -48,10 +49,12 @@ class _GoingOut:
 
     @property
     def red_threes_left(self) -> list[Card]:
+        """Red threes still in the hand, where the variant lays them out."""
         return [card for card in self.left if card.is_red_three and not self.play.threes_held]
 
 
-def _check_go_out(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+def check_go_out(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+    """Going out: every check in GOING_OUT_CHECKS, the opening, then whether it is concealed."""
     going = _GoingOut.of(rules, play, position)
     findings = [finding for check in GOING_OUT_CHECKS for finding in check(going)]
     opening, count = _opening(going)
@@ -61,7 +64,7 @@ def _check_go_out(rules: Variant, play: PlayRules, position: Position) -> Verdic
 
 
 def _melds_kept(going: _GoingOut) -> list[Finding]:
-    return _melds_findings(going.touched, going.turn)
+    return melds_findings(going.touched, going.turn)
 
 
 def _cards_kept(going: _GoingOut) -> list[Finding]:
@@ -105,7 +108,7 @@ def _opening(going: _GoingOut) -> tuple[list[Finding], int | None]:
         count = cards_value(card for meld in going.touched for card in meld.added)
         text = "Going out in one turn after drawing from the stock needs no initial-meld minimum."
         return [Finding("concealed-no-minimum", text, True)], count
-    found, count = _minimum_findings(rules, going.play, position, going.touched)
+    found, count = minimum_findings(rules, going.play, position, going.touched)
     if position.took_pile and not rules.initial_meld_from_hand:
         pile = " Only your hand cards and the top card count: the rest of the pile never does."
         found = [replace(f, text=f.text + pile) for f in found]

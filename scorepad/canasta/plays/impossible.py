@@ -16,12 +16,12 @@ from ..cards import Card, overdrawn
 from ..variants import PlayRules, Variant
 from ..violations import InvalidError, Violation
 from .meld import meld_findings
-from .melds import Laid, Turn, _laid_from_table, take
+from .melds import Laid, Turn, laid_from_table, take
 from .position import Position
 from .wording import NAMES, card_name, codes, describe, plural
 
 
-def _refuse_impossible(rules: Variant, play: PlayRules, position: Position) -> None:
+def refuse_impossible(rules: Variant, play: PlayRules, position: Position) -> None:
     """:raises InvalidError: with every reason the position cannot occur at a table."""
     problems = [problem for check in IMPOSSIBLE for problem in check(rules, play, position)]
     if problems:
@@ -108,7 +108,7 @@ def _table_problems(rules: Variant, play: PlayRules, table: Sequence[Sequence[Ca
     problems, seen = [], set()
     turn = Turn(rules, play, opening=True)
     for index, meld in enumerate(table):
-        laid = _laid_from_table(meld)
+        laid = laid_from_table(meld)
         where = f"table[{index}]"
         if laid.kind == "threes":
             problems.append(

@@ -19,7 +19,7 @@ from .verdict import Finding
 from .wording import card_name, codes
 
 
-def _minimum_findings(
+def minimum_findings(
     rules: Variant, play: PlayRules, position: Position, touched: Sequence[Laid], top: Card | None = None
 ) -> tuple[list[Finding], int]:
     """The initial meld: the cards laid down this turn against the side's minimum."""

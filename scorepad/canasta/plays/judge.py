@@ -11,11 +11,11 @@ from typing import Any
 
 from ..variants import Variant, rules_for
 from ..violations import InvalidError, Violation
-from .discard import _check_discard
-from .going_out import _check_go_out
-from .impossible import _refuse_impossible
-from .meld import _check_meld
-from .pickup import _check_pickup
+from .discard import check_discard
+from .going_out import check_go_out
+from .impossible import refuse_impossible
+from .meld import check_meld
+from .pickup import check_pickup
 from .position import Position
 from .verdict import Verdict
 
@@ -27,8 +27,8 @@ def check(rules: Variant, position: Position) -> Verdict:
         discarded cards not in the hand, table melds no side could have).
     """
     play = rules.play_rules
-    _refuse_impossible(rules, play, position)
-    judge = {"meld": _check_meld, "pickup": _check_pickup, "go_out": _check_go_out, "discard": _check_discard}
+    refuse_impossible(rules, play, position)
+    judge = {"meld": check_meld, "pickup": check_pickup, "go_out": check_go_out, "discard": check_discard}
     return judge[position.action](rules, play, position)
 
 

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 
 from ..cards import Card
 from ..variants import PlayRules, Variant
-from .checks import _going_out_by_melding, _red_threes_held, _turn_melds
-from .initial import _minimum_findings
+from .checks import going_out_by_melding, red_threes_held, turn_melds
+from .initial import minimum_findings
 from .melds import SEQUENCE_RANKS, Laid, Turn, run_order
 from .position import Position
 from .verdict import Finding, Verdict, applied, first_applied
-from .wording import NAMES, SUIT_NAMES, _and, codes, describe, number, plural, with_article
+from .wording import NAMES, SUIT_NAMES, codes, describe, joined_with_and, number, plural, with_article
 
 
 def meld_findings(meld: Laid, turn: Turn) -> list[Finding]:
@@ -291,7 +291,7 @@ def _no_sequences(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "mixed-ranks",
-        f"{codes(meld.cards)} mixes {_and([plural(NAMES[r]) for r in reversed(_ranks(meld))])}: "
+        f"{codes(meld.cards)} mixes {joined_with_and([plural(NAMES[r]) for r in reversed(_ranks(meld))])}: "
         f"a meld is cards of one rank ({rules.name} has no sequences).",
         False,
     )
@@ -421,26 +421,28 @@ def _meld_sentence(meld: Laid, size: int) -> str:
     return f"{codes(meld.added)} goes on your {codes(meld.before)}: {what}{done}."
 
 
-def _melds_findings(touched: Sequence[Laid], turn: Turn) -> list[Finding]:
+def melds_findings(touched: Sequence[Laid], turn: Turn) -> list[Finding]:
+    """Every meld rule each touched meld keeps or breaks."""
     findings = []
     for meld in touched:
         findings += meld_findings(meld, turn)
     return findings
 
 
-def _check_meld(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+def check_meld(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+    """Melding: the meld rules, the initial meld, and going out when few cards are left."""
     cards = [card for meld in position.melds for card in meld]
     left = len(position.hand) - len(cards)
     going_out = left <= 1
-    touched, untouched, turn = _turn_melds(rules, play, position, going_out)
-    findings = _melds_findings(touched, turn)
+    touched, untouched, turn = turn_melds(rules, play, position, going_out)
+    findings = melds_findings(touched, turn)
     count = None
     if not position.has_opened:
-        found, count = _minimum_findings(rules, play, position, touched)
+        found, count = minimum_findings(rules, play, position, touched)
         findings += found
     if going_out:
-        findings += _going_out_by_melding(rules, play, position, touched + untouched, left)
+        findings += going_out_by_melding(rules, play, position, touched + untouched, left)
     else:
         findings.append(Finding("cards-left", f"You keep {number(left)} cards: discard one to end your turn.", None))
-    findings += _red_threes_held(play, position.hand)
+    findings += red_threes_held(play, position.hand)
     return Verdict.from_findings(findings, count=count, minimum=rules.minimum_for(position.score))

@@ -29,18 +29,22 @@ class Laid:
 
     @property
     def cards(self) -> tuple[Card, ...]:
+        """The meld's cards after this turn."""
         return self.before + self.added
 
     @property
     def is_new(self) -> bool:
+        """The meld is started this turn."""
         return not self.before
 
     @property
     def naturals(self) -> list[Card]:
+        """The meld's natural cards."""
         return [card for card in self.cards if card.is_natural]
 
     @property
     def wilds(self) -> list[Card]:
+        """The meld's wild cards."""
         return [card for card in self.cards if card.is_wild]
 
     def is_canasta(self, size: int) -> bool:
@@ -101,7 +105,7 @@ def side_melds(
     of a rank the side has no meld of, is added to a table sequence of its suit when together they
     make one; otherwise it is a new sequence (or meld).
     """
-    untouched = [_laid_from_table(meld) for meld in table]
+    untouched = [laid_from_table(meld) for meld in table]
     touched: list[Laid] = []
     for group in melds:
         base = _meld_joined(group, touched, untouched, rules)
@@ -154,7 +158,8 @@ def _wild_target(group: Sequence[Card], melds: Sequence[Laid], rules: Variant) -
     return ranked[0] if ranked else None
 
 
-def _laid_from_table(meld: Sequence[Card]) -> Laid:
+def laid_from_table(meld: Sequence[Card]) -> Laid:
+    """A meld already on the table, untouched this turn."""
     kind, rank = meld_key(meld)
     return Laid(kind, rank, before=tuple(meld))
 

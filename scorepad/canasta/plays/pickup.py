@@ -13,17 +13,18 @@ from dataclasses import dataclass, replace
 
 from ..cards import Card, cards_value
 from ..variants import PlayRules, Variant
-from .checks import _going_out_by_melding, _left_after, _red_threes_held, _turn_melds
-from .initial import _minimum_findings
-from .meld import _melds_findings
+from .checks import going_out_by_melding, left_after, red_threes_held, turn_melds
+from .initial import minimum_findings
+from .meld import melds_findings
 from .melds import Laid
 from .position import Position
 from .search import pickup_candidates
 from .verdict import Finding, Verdict, first_applied
-from .wording import NAMES, _held, card_name, codes, number, plural
+from .wording import NAMES, card_name, codes, holding, number, plural
 
 
-def _check_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+def check_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+    """Taking the pile: the player's melds judged, or a legal way found (``how``)."""
     minimum = rules.minimum_for(position.score)
     if position.melds:
         return _judge_pickup(rules, play, position)
@@ -93,18 +94,18 @@ def _judge_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdic
     top = position.pile_top
     minimum = rules.minimum_for(position.score)
     findings = _pile_blocked(rules, position)
-    touched, untouched, turn = _turn_melds(rules, play, position, going_out=False)
+    touched, untouched, turn = turn_melds(rules, play, position, going_out=False)
     findings += _top_meld_findings(rules, play, position, touched)
-    findings += _melds_findings(touched, turn)
+    findings += melds_findings(touched, turn)
     count = None
     if not position.has_opened:
-        found, count = _minimum_findings(rules, play, position, touched, top)
+        found, count = minimum_findings(rules, play, position, touched, top)
         findings += found
     melded_from_hand = sum(len(meld) for meld in position.melds) - 1
     if position.pile_size is not None:
-        left = _left_after(position, melded_from_hand, position.pile_size - 1)
+        left = left_after(position, melded_from_hand, position.pile_size - 1)
         if left <= 1:
-            findings += _going_out_by_melding(rules, play, position, touched + untouched, left)
+            findings += going_out_by_melding(rules, play, position, touched + untouched, left)
     if (
         position.stock_empty
         and not _frozen_because(rules, position)
@@ -113,7 +114,7 @@ def _judge_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdic
         findings.append(
             Finding("must-take", "With the stock gone you must take a discard that goes on one of your melds.", None)
         )
-    findings += _red_threes_held(play, position.hand)
+    findings += red_threes_held(play, position.hand)
     return Verdict.from_findings(findings, count=count, minimum=minimum)
 
 
@@ -156,6 +157,7 @@ class _TopMeld:
 
     @classmethod
     def of(cls, rules: Variant, play: PlayRules, position: Position, meld: Laid) -> _TopMeld:
+        """The top's meld with the top card taken out, and the hand toward a pair."""
         top = position.pile_top
         part = list(meld.added)
         part.remove(next(card for card in part if card.rank == top.rank))
@@ -174,15 +176,18 @@ class _TopMeld:
 
     @property
     def onto_canasta(self) -> bool:
+        """The top card goes onto a completed canasta."""
         return len(self.meld.before) >= self.play.canasta
 
     @property
     def onto_canasta_ok(self) -> bool:
+        """Going onto a canasta is allowed, or the meld is no canasta yet."""
         return not self.onto_canasta or (self.play.pickup_onto_canasta and self.rules.pickup_onto_canasta)
 
     @property
     def you_have(self) -> str:
-        return f"you have {_held(self.held, self.names)}"
+        """What the hand holds toward a pair, as the reasons say it."""
+        return f"you have {holding(self.held, self.names)}"
 
 
 def _meld_full(way: _TopMeld) -> Finding | None:

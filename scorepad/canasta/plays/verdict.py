@@ -48,6 +48,7 @@ class Verdict:
 
     @classmethod
     def from_findings(cls, findings: Sequence[Finding], **numbers: Any) -> Verdict:
+        """The verdict these findings give: broken rules first, else the rules kept; notes last."""
         broken = [f for f in findings if f.kept is False]
         notes = [f.text for f in findings if f.kept is None]
         if broken:

@@ -28,14 +28,17 @@ def card_name(card: Card) -> str:
 
 
 def plural(name: str) -> str:
+    """A card name in the plural: "kings", "sixes"."""
     return name + ("es" if name.endswith("x") else "s")
 
 
 def number(count: int) -> str:
+    """A count in words up to twelve, digits above."""
     return NUMBERS[count] if count < len(NUMBERS) else str(count)
 
 
 def with_article(name: str) -> str:
+    """ "a king", "an ace"."""
     return ("an " if name[0] in "aeiou" else "a ") + name
 
 
@@ -60,12 +63,13 @@ def describe(cards: Iterable[Card]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _held(cards: Sequence[Card], names: str) -> str:
+def holding(cards: Sequence[Card], names: str) -> str:
     """What the hand holds toward a pair: "one king and a joker", or "no kings"."""
     return describe(cards) if cards else f"no {names}"
 
 
-def _and(words: Sequence[str]) -> str:
+def joined_with_and(words: Sequence[str]) -> str:
+    """Words as a list in a sentence: "kings, queens and jacks"."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
