@@ -19,11 +19,107 @@ def imported_roots(source: str) -> set[str]:
 
 def test_core_imports_only_the_standard_library():
     allowed = set(sys.stdlib_module_names) | {"__future__"}
-    for path in sorted(CORE.glob("*.py")):
+    for path in sorted(CORE.rglob("*.py")):
         outside = imported_roots(path.read_text()) - allowed
-        assert not outside, f"{path.name} imports {sorted(outside)}"
+        assert not outside, f"{path.relative_to(CORE)} imports {sorted(outside)}"
 
 
 def test_the_check_itself_catches_an_io_import():
     assert imported_roots("import flask\nfrom sqlite_utils import Database\n") == {"flask", "sqlite_utils"}
     assert not imported_roots("from .cards import Card\n")
+
+
+# --- every function in the core fits on a screen and can be read against the rulebook ---------
+MAX_LINES = 50
+MAX_COMPLEXITY = 15
+# Over the limits today and not yet split: entries.py, scoring.py and variants.py belong to other
+# work in progress, so their split is a follow-up of issue 10 ("no function in the core over about
+# 50 lines or complexity 15"). Remove a name here when its function is split; the test below
+# fails until you do, so the list only shrinks.
+NOT_YET_SPLIT = {
+    "entries.py:_check_entry",  # 110 lines, complexity 25: follow-up, a list of named entry checks
+    "entries.py:_check_side",  # 75 lines, complexity 28: follow-up, as _check_entry
+    "entries.py:_check_table",  # 68 lines, complexity 20: follow-up, as _check_entry
+    "entries.py:Entry.from_dict",  # 52 lines, complexity 21: follow-up, field readers
+    "entries.py:Hand.from_dict",  # complexity 18: follow-up, field readers
+    "scoring.py:side_parts",  # complexity 17: follow-up, one function per part
+    "variants.py:_coerce",  # complexity 17: follow-up, one coercion per option kind
+}
+
+
+def complexity(function: ast.AST) -> int:
+    """Cyclomatic complexity as radon counts it: one path, plus one for each decision.
+
+    Each ``if``/``elif``, loop, ``except``, conditional expression, ``match`` case and
+    comprehension clause is a decision, and so is each extra operand of ``and``/``or``.
+    """
+    decisions = 0
+    for node in ast.walk(function):
+        if isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.IfExp, ast.match_case)):
+            decisions += 1
+        elif isinstance(node, ast.BoolOp):
+            decisions += len(node.values) - 1
+        elif isinstance(node, ast.comprehension):
+            decisions += 1 + len(node.ifs)
+    return 1 + decisions
+
+
+def functions(source: str) -> dict[str, ast.AST]:
+    """Every function and method in a module by dotted name (``Class.method``)."""
+    found = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found[prefix + child.name] = child
+                visit(child, f"{prefix}{child.name}.")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, f"{prefix}{child.name}.")
+
+    visit(ast.parse(source), "")
+    return found
+
+
+def oversized() -> dict[str, str]:
+    """Core functions over either limit, by ``module:name``, with what is over."""
+    over = {}
+    for path in sorted(CORE.rglob("*.py")):
+        for name, function in functions(path.read_text()).items():
+            lines = function.end_lineno - function.lineno + 1
+            score = complexity(function)
+            if lines > MAX_LINES or score > MAX_COMPLEXITY:
+                over[f"{path.relative_to(CORE)}:{name}"] = f"{lines} lines, complexity {score}"
+    return over
+
+
+def test_no_core_function_is_too_long_or_too_tangled():
+    over = {name: what for name, what in oversized().items() if name not in NOT_YET_SPLIT}
+    assert not over, f"split these into named checks (limits {MAX_LINES} lines, complexity {MAX_COMPLEXITY}): {over}"
+
+
+def test_the_not_yet_split_list_only_names_functions_still_over():
+    done = NOT_YET_SPLIT - set(oversized())
+    assert not done, f"within the limits now: remove {sorted(done)} from NOT_YET_SPLIT"
+
+
+def test_the_measure_counts_each_decision():
+    source = """
+def tangled(cards, rules):
+    if not cards or rules is None:  # if, or: 2
+        return []
+    for card in cards:  # 1
+        if card.is_wild and rules.max_wilds and card.value:  # if, two ands: 3
+            continue
+        elif card.is_three:  # 1
+            pass
+    try:
+        return [c for c in cards if c.is_natural]  # for, if: 2
+    except ValueError:  # 1
+        return None if rules else cards  # 1
+"""
+    (function,) = functions(source).values()
+    assert complexity(function) == 1 + 2 + 1 + 3 + 1 + 2 + 1 + 1
+    assert list(functions("class Laid:\n    def cards(self):\n        def inner(): pass\n")) == [
+        "Laid.cards",
+        "Laid.cards.inner",
+    ]

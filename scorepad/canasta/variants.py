@@ -80,6 +80,81 @@ SEQUENCES_GOING_OUT = 200  # Palace "Sequences": going out always scores 200, ne
 
 
 @dataclass(frozen=True)
+class PlayRules:
+    """How play goes in a family of variants, where no house-rule option says it (RULES.md §5).
+
+    The rules checker reads these and never asks which preset it is playing. Where a play rule
+    and an option share a name (``pickup_with_wild``, ``pickup_onto_canasta``), the play rule
+    says whether the variant allows it at all and the option then decides.
+    """
+
+    canasta: int  # cards that make a meld a canasta
+    sequence_cards: tuple[int, int]  # a sequence holds this many cards, fewest and most (Palace)
+    wild_meld_cards: tuple[int, int]  # a meld of wild cards holds this many (pagat, Palace)
+    black_three_cards: tuple[int, int]  # black threes melded going out: this many, no wild cards
+    black_threes_going_out: bool  # a meld of black threes is allowed when going out
+    threes_held: bool  # threes may stay in the hand (American keeps one for a straight)
+    pickup_pair_only: bool  # the pile is only ever taken with a natural pair
+    pickup_with_wild: bool  # natural + wild may take an unfrozen pile (the option then decides)
+    pickup_onto_meld: bool  # the top card alone may go onto a side meld of its rank
+    pickup_onto_canasta: bool  # ... even onto a canasta (the option then decides)
+    pickup_blocked_from: int | None  # a side meld this long blocks taking the pile (American 5)
+    concealed_needs_no_minimum: bool  # going out in one turn from the stock needs no minimum
+    going_out_needs_discard: bool
+    discard_only_going_out: bool  # threes and wild cards are discarded only when going out
+    empty_pile_guarded: tuple[str, ...]  # ranks not discarded onto an empty pile (American A, 7)
+    pure_ranks: tuple[str, ...]  # ranks whose melds never take wild cards (American sevens)
+    opening_wild_ranks: tuple[str, ...]  # wild cards only if in the meld from the initial meld
+    splash: bool  # a natural or wild canasta from the hand opens without a minimum
+    needs_set_to_open: bool  # the initial meld holds three matching naturals or a wild meld
+
+
+# The classic game's play rules (pagat, Bicycle); Samba and American say how they differ.
+CLASSIC_PLAY = PlayRules(
+    canasta=7,
+    sequence_cards=(3, 7),
+    wild_meld_cards=(3, 7),
+    black_three_cards=(3, 4),
+    black_threes_going_out=True,
+    threes_held=False,
+    pickup_pair_only=False,
+    pickup_with_wild=True,
+    pickup_onto_meld=True,
+    pickup_onto_canasta=True,
+    pickup_blocked_from=None,
+    concealed_needs_no_minimum=True,
+    going_out_needs_discard=False,
+    discard_only_going_out=False,
+    empty_pile_guarded=(),
+    pure_ranks=(),
+    opening_wild_ranks=(),
+    splash=False,
+    needs_set_to_open=False,
+)
+# RULES.md section 5: a natural pair, or the top card onto a meld that is not yet a canasta.
+SAMBA_PLAY = dataclasses.replace(CLASSIC_PLAY, pickup_with_wild=False, pickup_onto_canasta=False)
+# pagat, Modern American: pairs only, threes held, discards limited, the splash.
+AMERICAN_PLAY = dataclasses.replace(
+    CLASSIC_PLAY,
+    black_threes_going_out=False,
+    threes_held=True,
+    pickup_pair_only=True,
+    pickup_with_wild=False,
+    pickup_onto_meld=False,
+    pickup_onto_canasta=False,
+    pickup_blocked_from=5,
+    concealed_needs_no_minimum=False,
+    going_out_needs_discard=True,
+    discard_only_going_out=True,
+    empty_pile_guarded=("A", "7"),
+    pure_ranks=("7",),
+    opening_wild_ranks=("A",),
+    splash=True,
+    needs_set_to_open=True,
+)
+
+
+@dataclass(frozen=True)
 class Option:
     """A house rule a match may change; ``choices`` or ``low``/``high`` bound its values."""
 
@@ -238,7 +313,7 @@ class Variant:
     players_per_side: tuple[int, ...]
     deal: int
     draw: int
-    play_style: str  # "classic", "samba" or "american": which play rules the checker applies
+    play_rules: PlayRules  # how play goes: what the rules checker reads
     base_kinds: tuple[CanastaKind, ...] = (NATURAL, MIXED)
     going_out_bonus: int = 100
     concealed_bonus: int | None = 100  # extra for going out concealed; None: no such bonus
@@ -437,7 +512,7 @@ CLASSIC = Variant(
     players_per_side=(2, 2),
     deal=11,
     draw=1,
-    play_style="classic",
+    play_rules=CLASSIC_PLAY,
 )
 CLASSIC_2P = dataclasses.replace(
     CLASSIC,
@@ -515,7 +590,7 @@ AMERICAN = Variant(
     players_per_side=(2, 2),
     deal=13,
     draw=1,
-    play_style="american",
+    play_rules=AMERICAN_PLAY,
     base_kinds=AMERICAN_KINDS,
     concealed_bonus=None,
     ladder=AMERICAN_LADDER,
@@ -547,7 +622,7 @@ SAMBA = Variant(
     players_per_side=(2, 2),
     deal=15,
     draw=2,
-    play_style="samba",
+    play_rules=SAMBA_PLAY,
     base_kinds=(NATURAL, MIXED, SEQUENCE),
     going_out_bonus=200,
     concealed_bonus=None,

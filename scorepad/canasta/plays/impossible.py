@@ -1,0 +1,125 @@
+"""Positions that cannot occur at a table: refused with every problem, never judged.
+
+>>> from scorepad.canasta.plays import check_request
+>>> try:
+...     check_request({"action": "meld", "hand": ["K"], "melds": [["Q", "Q", "Q"]]})
+... except InvalidError as error:
+...     [problem.code for problem in error.violations]
+['melded-cards-not-held']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import Card, overdrawn
+from ..variants import PlayRules, Variant
+from ..violations import InvalidError, Violation
+from .meld import meld_findings
+from .melds import Laid, Turn, laid_from_table, take
+from .position import Position
+from .wording import NAMES, card_name, codes, describe, plural
+
+
+def refuse_impossible(rules: Variant, play: PlayRules, position: Position) -> None:
+    """:raises InvalidError: with every reason the position cannot occur at a table."""
+    problems = [problem for check in IMPOSSIBLE for problem in check(rules, play, position)]
+    if problems:
+        raise InvalidError(problems)
+
+
+def _overdrawn(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    """No table holds more of a card than its decks do."""
+    pool = list(position.hand) + [card for meld in position.table for card in meld]
+    if position.pile_top is not None:
+        pool.append(position.pile_top)
+    return [
+        Violation("more-cards-than-decks", f"That is {text}: no table can hold it.", "")
+        for text in overdrawn(pool, rules.deck)
+    ]
+
+
+def _table(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    # initial_meld_done only defaults from the table (API.md): when players say it outright,
+    # their word wins, so a side that lists its melds but says it has not opened is judged
+    # as not opened.
+    return _table_problems(rules, play, position.table)
+
+
+def _pile_top_missing(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    if position.action != "pickup" or position.pile_top is not None:
+        return []
+    return [Violation("pile-top-missing", "Say which card is on top of the pile.", "pile.top")]
+
+
+def _melds_missing(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    if position.action != "meld" or position.melds:
+        return []
+    return [Violation("melds-missing", "Pick the cards you want to meld.", "melds")]
+
+
+def _after_melds(position: Position) -> tuple[list[Card], list[Card]]:
+    """The melded cards the player does not hold, and what the player holds after melding."""
+    available = list(position.hand)
+    if position.action == "pickup" and position.pile_top is not None:
+        available.append(position.pile_top)
+    return take(available, [card for meld in position.melds for card in meld])
+
+
+def _melds_not_held(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    missing, _ = _after_melds(position)
+    if not missing:
+        return []
+    what = "your hand or the top of the pile" if position.action == "pickup" else "your hand"
+    text = f"The melds use {describe(missing)} more than {what} holds ({codes(missing)})."
+    return [Violation("melded-cards-not-held", text, "melds")]
+
+
+def _discard_missing(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    if position.action != "discard" or position.discard is not None:
+        return []
+    return [Violation("discard-missing", "Pick the card you want to discard.", "discard")]
+
+
+def _discard_not_held(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    """The discard is a card left after the melds (when the melds themselves are held)."""
+    if position.action not in ("discard", "go_out") or position.discard is None:
+        return []
+    missing, rest = _after_melds(position)
+    if missing or not take(rest, [position.discard])[0]:
+        return []
+    where = "after the melds" if position.melds else "in your hand"
+    text = f"There is no {card_name(position.discard)} left {where} to discard."
+    return [Violation("discard-not-held", text, "discard")]
+
+
+IMPOSSIBLE = (
+    _overdrawn,
+    _table,
+    _pile_top_missing,
+    _melds_missing,
+    _melds_not_held,
+    _discard_missing,
+    _discard_not_held,
+)
+
+
+def _table_problems(rules: Variant, play: PlayRules, table: Sequence[Sequence[Card]]) -> list[Violation]:
+    problems, seen = [], set()
+    turn = Turn(rules, play, opening=True)
+    for index, meld in enumerate(table):
+        laid = laid_from_table(meld)
+        where = f"table[{index}]"
+        if laid.kind == "threes":
+            problems.append(
+                Violation("threes-on-table", "Threes never stay in a side's melds while play goes on.", where)
+            )
+            continue
+        if laid.kind in ("rank", "wild"):
+            if (laid.kind, laid.rank) in seen:
+                what = "wild cards" if laid.kind == "wild" else plural(NAMES[laid.rank])
+                problems.append(Violation("two-melds-of-a-rank", f"A side has only one meld of {what}.", where))
+            seen.add((laid.kind, laid.rank))
+        broken = [f for f in meld_findings(Laid(laid.kind, laid.rank, added=laid.before), turn) if f.kept is False]
+        problems += [Violation("table-meld-impossible", f"On the table: {f.text}", where) for f in broken]
+    return problems

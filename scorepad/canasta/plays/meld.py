@@ -1,0 +1,448 @@
+"""Melding: the rules every meld keeps (RULES.md §5 "Melds"), and the meld action.
+
+>>> from scorepad.canasta.plays import check_request
+>>> check_request({"action": "meld", "hand": ["K", "K", "5"], "melds": [["K", "K"]]}).problems[0].code
+'meld-too-small'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import Card
+from ..variants import PlayRules, Variant
+from .checks import going_out_by_melding, red_threes_held, turn_melds
+from .initial import minimum_findings
+from .melds import SEQUENCE_RANKS, Laid, Turn, run_order
+from .position import Position
+from .verdict import Finding, Verdict, applied, first_applied
+from .wording import NAMES, SUIT_NAMES, codes, describe, joined_with_and, number, plural, with_article
+
+
+def meld_findings(meld: Laid, turn: Turn) -> list[Finding]:
+    """Every meld rule this meld keeps or breaks, for its variant (RULES.md §5 "Melds")."""
+    judge = {"rank": _rank_meld, "wild": _wild_meld, "threes": _three_meld, "run": _run_meld}[meld.kind]
+    findings = judge(meld, turn)
+    if not any(f.kept is False for f in findings):
+        findings.append(Finding("meld", _meld_sentence(meld, turn.play.canasta), True))
+    return findings
+
+
+# --- a meld of one rank -----------------------------------------------------------------------
+def _names(meld: Laid) -> str:
+    return plural(NAMES[meld.rank])
+
+
+def _added_wilds(meld: Laid) -> list[Card]:
+    return [card for card in meld.added if card.is_wild]
+
+
+def _rank_too_small(meld: Laid, turn: Turn) -> Finding | None:
+    """A meld is at least three cards."""
+    cards, rank = meld.cards, meld.rank
+    if len(cards) >= 3:
+        return None
+    wild_helps = rank not in turn.play.pure_ranks and len(meld.naturals) + 3 - len(cards) >= 3
+    if len(cards) == 1:
+        fix = f"add two more {_names(meld)}{', or one more and a wild card' if wild_helps else ''}"
+    else:
+        fix = f"add another {NAMES[rank]}{' or a wild card' if wild_helps else ''}"
+    return Finding(
+        "meld-too-small",
+        f"{codes(cards)} is only {number(len(cards))} card{'s' * (len(cards) != 1)}: a meld needs "
+        f"at least three ({fix}).",
+        False,
+    )
+
+
+def _too_few_naturals(meld: Laid, turn: Turn) -> Finding | None:
+    """A meld of three or more holds at least two natural cards of its rank."""
+    if len(meld.cards) < 3 or len(meld.naturals) >= 2:
+        return None
+    return Finding(
+        "too-few-naturals",
+        f"{codes(meld.cards)} has {describe(meld.naturals)}: a meld needs at least two natural {_names(meld)}.",
+        False,
+    )
+
+
+def _is_pure_with_wilds(meld: Laid, turn: Turn) -> bool:
+    return bool(meld.wilds) and meld.rank in turn.play.pure_ranks
+
+
+def _pure_rank_wild(meld: Laid, turn: Turn) -> Finding | None:
+    """Some ranks never take wild cards (American sevens)."""
+    if not _is_pure_with_wilds(meld, turn):
+        return None
+    return Finding(
+        "pure-rank-wild",
+        f"A meld of {_names(meld)} never takes wild cards: leave {describe(meld.wilds).replace('one ', 'the ')} out.",
+        False,
+    )
+
+
+def _opening_wild_rank(meld: Laid, turn: Turn) -> bool:
+    """Wild cards go on this meld, of a rank that takes them only from the initial meld (American aces)."""
+    return (
+        not _is_pure_with_wilds(meld, turn) and bool(_added_wilds(meld)) and meld.rank in turn.play.opening_wild_ranks
+    )
+
+
+def _pure_meld_stays_pure(meld: Laid, turn: Turn) -> Finding | None:
+    """Such a meld begun without wild cards never takes one."""
+    if not _opening_wild_rank(meld, turn) or meld.is_new or any(card.is_wild for card in meld.before):
+        return None
+    return Finding(
+        "pure-meld-stays-pure",
+        f"Your {_names(meld)} began without wild cards, so they can never take one.",
+        False,
+    )
+
+
+def _wild_only_in_opening(meld: Laid, turn: Turn) -> Finding | None:
+    """Such a meld takes wild cards only as part of the side's initial meld."""
+    if not _opening_wild_rank(meld, turn) or not meld.is_new or turn.opening:
+        return None
+    names = _names(meld)
+    return Finding(
+        "wild-only-in-opening",
+        f"A meld of {names} takes wild cards only when it is part of your side's initial meld; meld the {names} pure.",
+        False,
+    )
+
+
+def _too_many_wilds(meld: Laid, turn: Turn) -> Finding | None:
+    """One meld holds at most the variant's number of wild cards."""
+    wilds, most = len(meld.wilds), turn.rules.max_wilds
+    if wilds <= most:
+        return None
+    return Finding(
+        "too-many-wilds",
+        f"{codes(meld.cards)} holds {number(wilds)} wild cards: one meld may hold at most {number(most)}.",
+        False,
+    )
+
+
+def _wilds_outnumber_naturals(meld: Laid, turn: Turn) -> Finding | None:
+    """Wild cards never outnumber the naturals (unless the house rule is off)."""
+    rules, naturals, wilds = turn.rules, len(meld.naturals), len(meld.wilds)
+    if wilds > rules.max_wilds or not rules.wilds_not_more_than_naturals or wilds <= naturals or naturals < 2:
+        return None
+    return Finding(
+        "wilds-outnumber-naturals",
+        f"{codes(meld.cards)} has {number(wilds)} wild cards and only {number(naturals)} natural {_names(meld)}: "
+        f"wild cards may never outnumber naturals (add a {NAMES[meld.rank]} or leave a wild card out).",
+        False,
+    )
+
+
+def _rank_too_long(meld: Laid, turn: Turn) -> Finding | None:
+    """Where the variant caps a meld (American seven), no meld grows past it."""
+    cap = turn.rules.meld_cap
+    if not cap or len(meld.cards) <= cap:
+        return None
+    return Finding(
+        "meld-too-long",
+        f"{meld} would make {number(len(meld.cards))} {_names(meld)}: no meld may hold more than {number(cap)} cards.",
+        False,
+    )
+
+
+def _wild_meld_open(meld: Laid, turn: Turn) -> Finding | None:
+    """While the side's meld of wild cards is unfinished, wild cards go only there."""
+    added = _added_wilds(meld)
+    if not added or not turn.wild_meld_open or meld.rank in turn.play.pure_ranks:
+        return None
+    return Finding(
+        "wild-meld-open",
+        "While your side's meld of wild cards is unfinished, no wild card goes on any other meld: "
+        f"keep {codes(added)} for it.",
+        False,
+    )
+
+
+RANK_MELD_CHECKS = (
+    _rank_too_small,
+    _too_few_naturals,
+    _pure_rank_wild,
+    _pure_meld_stays_pure,
+    _wild_only_in_opening,
+    _too_many_wilds,
+    _wilds_outnumber_naturals,
+    _rank_too_long,
+    _wild_meld_open,
+)
+
+
+# --- a meld of wild cards ---------------------------------------------------------------------
+def _no_wild_melds(meld: Laid, turn: Turn) -> Finding | None:
+    """Only some variants meld wild cards alone."""
+    rules = turn.rules
+    if rules.has_wild_melds:
+        return None
+    return Finding(
+        "wild-meld-not-allowed",
+        f"{codes(meld.cards)} is wild cards alone, and {rules.name} has no melds of wild cards: "
+        "a meld needs at least two natural cards of one rank.",
+        False,
+    )
+
+
+def _wild_too_small(meld: Laid, turn: Turn) -> Finding | None:
+    cards, low = meld.cards, turn.play.wild_meld_cards[0]
+    if len(cards) >= low:
+        return None
+    return Finding(
+        "meld-too-small",
+        f"{codes(cards)} is only {number(len(cards))} wild card{'s' * (len(cards) != 1)}: "
+        f"a meld of wild cards needs at least {number(low)}.",
+        False,
+    )
+
+
+def _wild_too_long(meld: Laid, turn: Turn) -> Finding | None:
+    cards, high = meld.cards, turn.play.wild_meld_cards[1]
+    if len(cards) <= high:
+        return None
+    return Finding(
+        "meld-too-long",
+        f"{meld} would make {number(len(cards))} wild cards: a meld of wild cards stops at {number(high)}.",
+        False,
+    )
+
+
+WILD_MELD_CHECKS = (_no_wild_melds, _wild_too_small, _wild_too_long)  # the first that applies
+
+
+# --- threes -----------------------------------------------------------------------------------
+def _red_three_melded(meld: Laid, turn: Turn) -> Finding | None:
+    """Red threes are bonus cards, never melded."""
+    reds = [card for card in meld.cards if card.is_red_three]
+    if not reds:
+        return None
+    return Finding(
+        "red-three-melded",
+        f"{codes(reds)}: red threes are never melded; they are laid out on their own as bonus cards.",
+        False,
+    )
+
+
+def _threes_never_melded(meld: Laid, turn: Turn) -> Finding | None:
+    """Where black threes never go out in a meld (American), threes are never melded."""
+    if turn.play.black_threes_going_out:
+        return None
+    return Finding(
+        "three-melded",
+        f"Threes are never melded in {turn.rules.name}: they are laid out beside your melds.",
+        False,
+    )
+
+
+def _not_threes(meld: Laid) -> list[Card]:
+    return [card for card in meld.cards if not card.is_three]
+
+
+def _black_threes_mixed(meld: Laid, turn: Turn) -> Finding | None:
+    others = _not_threes(meld)
+    if not others:
+        return None
+    return Finding(
+        "black-threes-mixed",
+        f"Black threes are melded only with each other: leave {codes(others)} out.",
+        False,
+    )
+
+
+def _black_threes_not_going_out(meld: Laid, turn: Turn) -> Finding | None:
+    if turn.going_out:
+        return None
+    return Finding(
+        "black-threes-not-going-out",
+        "Black threes are melded only when you go out, in your last turn.",
+        False,
+    )
+
+
+def _black_threes_count(meld: Laid, turn: Turn) -> Finding | None:
+    threes = len(meld.cards) - len(_not_threes(meld))
+    low, high = turn.play.black_three_cards
+    if low <= threes <= high:
+        return None
+    return Finding(
+        "black-threes-count",
+        f"A meld of black threes holds three or four of them, not {number(threes)}.",
+        False,
+    )
+
+
+THREES_REFUSED = (_red_three_melded, _threes_never_melded)  # the first that applies
+BLACK_THREE_CHECKS = (_black_threes_mixed, _black_threes_not_going_out, _black_threes_count)
+
+
+# --- a sequence -------------------------------------------------------------------------------
+def _ranks(meld: Laid) -> list[str]:
+    return sorted({card.rank for card in meld.naturals}, key=SEQUENCE_RANKS.index)
+
+
+def _no_sequences(meld: Laid, turn: Turn) -> Finding | None:
+    """Cards of several ranks are a meld only where the variant has sequences."""
+    rules = turn.rules
+    if rules.has_sequences:
+        return None
+    return Finding(
+        "mixed-ranks",
+        f"{codes(meld.cards)} mixes {joined_with_and([plural(NAMES[r]) for r in reversed(_ranks(meld))])}: "
+        f"a meld is cards of one rank ({rules.name} has no sequences).",
+        False,
+    )
+
+
+def _wild_in_sequence(meld: Laid, turn: Turn) -> Finding | None:
+    if not meld.wilds:
+        return None
+    return Finding(
+        "wild-in-sequence",
+        f"A sequence takes no wild cards: leave {describe(meld.wilds).replace('one ', 'the ')} out.",
+        False,
+    )
+
+
+def _unsuited(meld: Laid) -> list[Card]:
+    return [card for card in meld.naturals if card.suit is None]
+
+
+def _sequence_needs_suits(meld: Laid, turn: Turn) -> Finding | None:
+    unsuited = _unsuited(meld)
+    if not unsuited:
+        return None
+    return Finding(
+        "sequence-needs-suits",
+        f"A sequence is cards of one suit: give the suit of {describe(unsuited).replace('one ', 'the ')}.",
+        False,
+    )
+
+
+def _sequence_mixed_suits(meld: Laid, turn: Turn) -> Finding | None:
+    naturals = meld.naturals
+    if len({card.suit for card in naturals}) <= 1:
+        return None
+    return Finding("sequence-mixed-suits", f"{codes(run_order(naturals))} mixes suits: a sequence is one suit.", False)
+
+
+def _sequence_repeats(meld: Laid, turn: Turn) -> Finding | None:
+    naturals = meld.naturals
+    if len(_ranks(meld)) >= len(naturals):
+        return None
+    return Finding(
+        "sequence-repeats",
+        f"{codes(run_order(naturals))} repeats a rank: a sequence has each rank once.",
+        False,
+    )
+
+
+def _sequence_gap(meld: Laid, turn: Turn) -> Finding | None:
+    ranks = _ranks(meld)
+    places = [SEQUENCE_RANKS.index(rank) for rank in ranks]
+    missing = [r for r in SEQUENCE_RANKS[places[0] : places[-1] + 1] if r not in ranks]
+    if not missing:
+        return None
+    return Finding(
+        "sequence-gap",
+        f"{codes(run_order(meld.naturals))} has a gap: a sequence runs without one (it lacks "
+        f"{' and '.join(with_article(NAMES[r]) for r in missing)}).",
+        False,
+    )
+
+
+def _sequence_too_small(meld: Laid, turn: Turn) -> Finding | None:
+    if len(meld.cards) >= turn.play.sequence_cards[0]:
+        return None
+    return Finding("meld-too-small", f"{codes(meld.cards)} is too short: a sequence needs at least three cards.", False)
+
+
+def _sequence_too_long(meld: Laid, turn: Turn) -> Finding | None:
+    cards = meld.cards
+    if len(cards) <= turn.play.sequence_cards[1]:
+        return None
+    return Finding("meld-too-long", f"{meld} would be {number(len(cards))} cards: a sequence stops at seven.", False)
+
+
+SUITED_SEQUENCE_CHECKS = (
+    _sequence_mixed_suits,
+    _sequence_repeats,
+    _sequence_gap,
+    _sequence_too_small,
+    _sequence_too_long,
+)
+
+
+# --- every kind -------------------------------------------------------------------------------
+def _rank_meld(meld: Laid, turn: Turn) -> list[Finding]:
+    return applied(RANK_MELD_CHECKS, meld, turn)
+
+
+def _wild_meld(meld: Laid, turn: Turn) -> list[Finding]:
+    return first_applied(WILD_MELD_CHECKS, meld, turn)
+
+
+def _three_meld(meld: Laid, turn: Turn) -> list[Finding]:
+    return first_applied(THREES_REFUSED, meld, turn) or applied(BLACK_THREE_CHECKS, meld, turn)
+
+
+def _run_meld(meld: Laid, turn: Turn) -> list[Finding]:
+    """Sequences first need the variant, then suits on every card, before order and length."""
+    refused = first_applied((_no_sequences,), meld, turn)
+    if refused:
+        return refused
+    found = applied((_wild_in_sequence, _sequence_needs_suits), meld, turn)
+    if _unsuited(meld):
+        return found
+    return found + applied(SUITED_SEQUENCE_CHECKS, meld, turn)
+
+
+def _meld_sentence(meld: Laid, size: int) -> str:
+    cards = meld.cards
+    if meld.kind == "rank":
+        what = (
+            f"{number(len(cards))} {plural(NAMES[meld.rank])}"
+            if not meld.wilds
+            else (f"{describe(meld.naturals)} with {describe(meld.wilds).replace('one ', 'a ')}")
+        )
+    elif meld.kind == "wild":
+        what = f"{number(len(cards))} wild cards"
+    elif meld.kind == "threes":
+        what = f"{number(len(cards))} black threes, melded going out"
+    else:
+        what = f"a sequence of {number(len(cards))} in {SUIT_NAMES[cards[0].suit]}"
+    kind = meld.canasta_kind(size)
+    done = f", a {kind} canasta" if kind and kind != "sequence" else ", a sequence canasta" if kind else ""
+    if meld.is_new:
+        return f"{codes(cards)} is {'' if meld.kind == 'run' else 'a meld of '}{what}{done}."
+    return f"{codes(meld.added)} goes on your {codes(meld.before)}: {what}{done}."
+
+
+def melds_findings(touched: Sequence[Laid], turn: Turn) -> list[Finding]:
+    """Every meld rule each touched meld keeps or breaks."""
+    findings = []
+    for meld in touched:
+        findings += meld_findings(meld, turn)
+    return findings
+
+
+def check_meld(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+    """Melding: the meld rules, the initial meld, and going out when few cards are left."""
+    cards = [card for meld in position.melds for card in meld]
+    left = len(position.hand) - len(cards)
+    going_out = left <= 1
+    touched, untouched, turn = turn_melds(rules, play, position, going_out)
+    findings = melds_findings(touched, turn)
+    count = None
+    if not position.has_opened:
+        found, count = minimum_findings(rules, play, position, touched)
+        findings += found
+    if going_out:
+        findings += going_out_by_melding(rules, play, position, touched + untouched, left)
+    else:
+        findings.append(Finding("cards-left", f"You keep {number(left)} cards: discard one to end your turn.", None))
+    findings += red_threes_held(play, position.hand)
+    return Verdict.from_findings(findings, count=count, minimum=rules.minimum_for(position.score))

@@ -1,0 +1,307 @@
+"""Taking the pile (RULES.md §5 "Taking the pile"): the ways it may be taken, and a legal one found.
+
+>>> from scorepad.canasta.plays import check_request
+>>> frozen = {"action": "pickup", "pile": {"top": "Q", "frozen": True}, "table": [["K", "K", "K"]]}
+>>> check_request({**frozen, "hand": ["Q", "Q", "5"]}).legal, check_request({**frozen, "hand": ["Q", "2", "5"]}).legal
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..cards import Card, cards_value
+from ..variants import PlayRules, Variant
+from .checks import going_out_by_melding, left_after, red_threes_held, turn_melds
+from .initial import minimum_findings
+from .meld import melds_findings
+from .melds import Laid
+from .position import Position
+from .search import pickup_candidates
+from .verdict import Finding, Verdict, first_applied
+from .wording import NAMES, card_name, codes, holding, number, plural
+
+
+def check_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+    """Taking the pile: the player's melds judged, or a legal way found (``how``)."""
+    minimum = rules.minimum_for(position.score)
+    if position.melds:
+        return _judge_pickup(rules, play, position)
+    blocked = _pile_blocked(rules, position)
+    if blocked:
+        return Verdict.from_findings(blocked, minimum=minimum)
+    failures = []
+    for melds in pickup_candidates(rules, play, position):
+        verdict = _judge_pickup(rules, play, replace(position, melds=melds))
+        if verdict.legal:
+            melds = _trim(rules, play, position, melds)
+            verdict = _judge_pickup(rules, play, replace(position, melds=melds))
+            shown = "; ".join(codes(meld) for meld in melds)
+            return replace(verdict, reasons=(f"Yes: meld {shown} and take the pile.", *verdict.reasons), how=melds)
+        failures.append((len(verdict.problems), -(verdict.count or 0), len(failures), melds, verdict))
+    if not failures:
+        top = position.pile_top
+        verdict = _judge_pickup(rules, play, replace(position, melds=((top,),)))
+        return replace(verdict, reasons=("No way to take the pile with this hand.", *verdict.reasons))
+    *_, melds, verdict = min(failures)
+    pile_rules = [v for v in verdict.problems if v.code.startswith(("pickup", "pile", "one-card", "top-"))]
+    if pile_rules:
+        verdict = replace(verdict, reasons=tuple(v.message for v in pile_rules), problems=tuple(pile_rules))
+    elif verdict.count is not None:
+        shown = "; ".join(codes(meld) for meld in melds)
+        lead = f"The most you can lay down with the top {card_name(position.pile_top)} is {shown}."
+        verdict = replace(verdict, reasons=(lead, *verdict.reasons))
+    return replace(verdict, reasons=("No way to take the pile with this hand.", *verdict.reasons))
+
+
+def _pile_blocked(rules: Variant, position: Position) -> list[Finding]:
+    """The pile cannot be taken at all: its top card, or the one-card rule."""
+    top = position.pile_top
+    found = []
+    if top.is_wild:
+        found.append(
+            Finding(
+                "pile-top-wild", f"You can never take the pile while a wild card ({card_name(top)}) is on top.", False
+            )
+        )
+    elif top.is_three:
+        what = "a black three (a stop card)" if top.is_black_three else "a red three"
+        found.append(Finding("pile-top-three", f"You can never take the pile while {what} is on top.", False))
+    if position.pile_size == 1 and len(position.hand) == 1:
+        found.append(
+            Finding(
+                "one-card-pile",
+                "With one card in your hand you may not take a pile of one card.",
+                False,
+            )
+        )
+    return found
+
+
+def _frozen_because(rules: Variant, position: Position) -> list[str]:
+    why = []
+    if position.pile_frozen:
+        why.append("it holds a wild card or a red three turned up at the start")
+    if not position.has_opened:
+        why.append("your side has not made its initial meld")
+    if rules.pile_always_frozen:
+        why.append("your table plays it always frozen")
+    return why
+
+
+def _judge_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdict:
+    top = position.pile_top
+    minimum = rules.minimum_for(position.score)
+    findings = _pile_blocked(rules, position)
+    touched, untouched, turn = turn_melds(rules, play, position, going_out=False)
+    findings += _top_meld_findings(rules, play, position, touched)
+    findings += melds_findings(touched, turn)
+    count = None
+    if not position.has_opened:
+        found, count = minimum_findings(rules, play, position, touched, top)
+        findings += found
+    melded_from_hand = sum(len(meld) for meld in position.melds) - 1
+    if position.pile_size is not None:
+        left = left_after(position, melded_from_hand, position.pile_size - 1)
+        if left <= 1:
+            findings += going_out_by_melding(rules, play, position, touched + untouched, left)
+    if (
+        position.stock_empty
+        and not _frozen_because(rules, position)
+        and any(m.kind == "rank" and m.rank == top.rank and not m.is_new for m in touched)
+    ):
+        findings.append(
+            Finding("must-take", "With the stock gone you must take a discard that goes on one of your melds.", None)
+        )
+    findings += red_threes_held(play, position.hand)
+    return Verdict.from_findings(findings, count=count, minimum=minimum)
+
+
+def _top_meld_findings(rules: Variant, play: PlayRules, position: Position, touched: Sequence[Laid]) -> list[Finding]:
+    """How the top card is melded, against the ways the pile may be taken (RULES.md §5 "Taking the pile")."""
+    top = position.pile_top
+    if not top.is_natural:
+        return []
+    meld = next((m for m in touched if m.kind == "rank" and _holds_rank(m.added, top.rank)), None)
+    if meld is None:
+        return [_top_unmelded(top, touched)]
+    return first_applied(TAKING_WAYS, _TopMeld.of(rules, play, position, meld))
+
+
+def _holds_rank(cards: Sequence[Card], rank: str) -> bool:
+    """A wild card alone on the meld of the top's rank does not meld the top card."""
+    return any(card.rank == rank for card in cards)
+
+
+def _top_unmelded(top: Card, touched: Sequence[Laid]) -> Finding:
+    """The top card is melded at once, and never into a sequence."""
+    if any(m.kind == "run" and any(card.rank == top.rank for card in m.added) for m in touched):
+        return Finding("top-in-sequence", "The top card never starts or extends a sequence.", False)
+    return Finding("top-not-melded", f"To take the pile you must meld the top {NAMES[top.rank]} now.", False)
+
+
+@dataclass(frozen=True)
+class _TopMeld:
+    """The meld the top card goes into, and what the hand brings to it."""
+
+    rules: Variant
+    play: PlayRules
+    meld: Laid
+    name: str  # the top card's rank in words: "king"
+    names: str  # "kings"
+    naturals: list[Card]  # from the hand, beside the top card
+    wilds: list[Card]
+    held: list[Card]  # what the hand holds toward a pair
+    frozen: list[str]  # why the pile is frozen; empty when it is not
+
+    @classmethod
+    def of(cls, rules: Variant, play: PlayRules, position: Position, meld: Laid) -> _TopMeld:
+        """The top's meld with the top card taken out, and the hand toward a pair."""
+        top = position.pile_top
+        part = list(meld.added)
+        part.remove(next(card for card in part if card.rank == top.rank))
+        hand = position.hand
+        return cls(
+            rules=rules,
+            play=play,
+            meld=meld,
+            name=NAMES[top.rank],
+            names=plural(NAMES[top.rank]),
+            naturals=[card for card in part if card.is_natural],
+            wilds=[card for card in part if card.is_wild],
+            held=[card for card in hand if card.rank == top.rank] + [card for card in hand if card.is_wild],
+            frozen=_frozen_because(rules, position) if not play.pickup_pair_only else ["you always need a pair"],
+        )
+
+    @property
+    def onto_canasta(self) -> bool:
+        """The top card goes onto a completed canasta."""
+        return len(self.meld.before) >= self.play.canasta
+
+    @property
+    def onto_canasta_ok(self) -> bool:
+        """Going onto a canasta is allowed, or the meld is no canasta yet."""
+        return not self.onto_canasta or (self.play.pickup_onto_canasta and self.rules.pickup_onto_canasta)
+
+    @property
+    def you_have(self) -> str:
+        """What the hand holds toward a pair, as the reasons say it."""
+        return f"you have {holding(self.held, self.names)}"
+
+
+def _meld_full(way: _TopMeld) -> Finding | None:
+    """American: a side meld of five or more blocks the pile, as a pair and the top would pass seven."""
+    before, blocked_from = way.meld.before, way.play.pickup_blocked_from
+    if not blocked_from or len(before) < blocked_from:
+        return None
+    return Finding(
+        "pickup-meld-full",
+        f"Your {codes(before)} has {number(len(before))} cards: a pair and the top {way.name} would "
+        f"pass {number(way.play.canasta)}, so you cannot take this pile.",
+        False,
+    )
+
+
+def _never_onto_canasta(way: _TopMeld) -> Finding | None:
+    """Samba: the top card alone goes onto a meld, never onto a completed canasta."""
+    if not way.onto_canasta or way.play.pickup_onto_canasta or not way.play.pickup_onto_meld:
+        return None
+    return Finding(
+        "pickup-onto-canasta", f"The top {way.name} never goes onto a completed canasta in {way.rules.name}.", False
+    )
+
+
+def _natural_pair(way: _TopMeld) -> Finding | None:
+    """Two natural cards of the top's rank take any pile."""
+    if len(way.naturals) < 2:
+        return None
+    what = "frozen pile" if way.frozen and not way.play.pickup_pair_only else "pile"
+    return Finding(
+        "pickup-pair", f"Two natural {way.names} from your hand take the {what} with the top {way.name}.", True
+    )
+
+
+def _frozen_needs_pair(way: _TopMeld) -> Finding | None:
+    """A frozen pile is taken only with a natural pair."""
+    if not way.frozen:
+        return None
+    why = "; ".join(way.frozen) if not way.play.pickup_pair_only else ""
+    lead = f"The pile is frozen ({why})" if why else f"In {way.rules.name} the pile is only taken with a natural pair"
+    return Finding(
+        "pickup-needs-pair", f"{lead}: you need two natural {way.names} in your hand; {way.you_have}.", False
+    )
+
+
+def _natural_and_wild(way: _TopMeld) -> Finding | None:
+    """An open pile: one natural and a wild card, where the variant and the table allow it."""
+    if not (way.naturals and way.wilds):
+        return None
+    name, names = way.name, way.names
+    if not (way.play.pickup_with_wild and way.rules.pickup_with_wild):
+        where = f"in {way.rules.name}" if not way.play.pickup_with_wild else "at your table"
+        return Finding(
+            "pickup-with-wild-off",
+            f"One {name} and a wild card do not take the pile {where}: you need two natural {names}.",
+            False,
+        )
+    if not way.onto_canasta_ok:
+        return Finding(
+            "pickup-onto-canasta",
+            f"Your {names} are a completed canasta: at your table only two natural {names} take the pile onto it.",
+            False,
+        )
+    return Finding(
+        "pickup-natural-wild", f"One natural {name} and a wild card take the pile with the top {name}.", True
+    )
+
+
+def _onto_meld(way: _TopMeld) -> Finding | None:
+    """An open pile: the top card alone onto the side's meld of its rank, where the variant allows it."""
+    before, names = way.meld.before, way.names
+    if not before:
+        return None
+    if not way.play.pickup_onto_meld:
+        return Finding("pickup-needs-pair", f"You need two natural {names} in your hand; {way.you_have}.", False)
+    if not way.onto_canasta_ok:
+        return Finding(
+            "pickup-onto-canasta",
+            f"Your {names} are a completed canasta, and at your table the pile is not taken just to add to one: "
+            f"you need two natural {names}.",
+            False,
+        )
+    return Finding(
+        "pickup-onto-meld", f"The top {way.name} goes on your {codes(before)}, so you may take the pile.", True
+    )
+
+
+def _no_way(way: _TopMeld) -> Finding:
+    """None of the ways fits: name the ways this table allows."""
+    ways = f"two natural {way.names}"
+    if way.play.pickup_with_wild and way.rules.pickup_with_wild:
+        ways += f", one {way.name} with a wild card"
+    if way.play.pickup_onto_meld:
+        ways += f", or a meld of {way.names} on the table"
+    return Finding("pickup-no-match", f"To take the pile you need {ways}; {way.you_have}.", False)
+
+
+# The ways to take the pile, in the order they decide: the first that applies is the answer.
+TAKING_WAYS = (
+    _meld_full,
+    _never_onto_canasta,
+    _natural_pair,
+    _frozen_needs_pair,
+    _natural_and_wild,
+    _onto_meld,
+    _no_way,
+)
+
+
+def _trim(rules: Variant, play: PlayRules, position: Position, melds: tuple[tuple[Card, ...], ...]):
+    """Drop extra melds (smallest first) that a legal way to take the pile does not need."""
+    melds = list(melds)
+    for meld in sorted(melds[1:], key=cards_value):
+        fewer = [m for m in melds if m is not meld]
+        if _judge_pickup(rules, play, replace(position, melds=tuple(fewer))).legal:
+            melds = fewer
+    return tuple(melds)

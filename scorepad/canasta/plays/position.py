@@ -1,0 +1,185 @@
+"""A check request read into a :class:`Position`, every malformed field named at once (API.md).
+
+>>> position = Position.from_dict({"action": "discard", "hand": ["K", "5"], "discard": "5"})
+>>> position.action, str(position.discard), position.has_opened
+('discard', '5', False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card, CardError, parse_card
+from ..violations import InvalidError, Violation
+
+ACTIONS = {"meld": "Meld", "pickup": "Take the pile", "go_out": "Go out", "discard": "Discard"}
+REQUEST_FIELDS = (
+    "variant", "options", "action", "hand", "table", "initial_meld_done", "score", "melds",
+    "pile", "discard", "stock_empty", "took_pile",
+)  # fmt: skip
+
+
+SCORE_LIMIT = 1_000_000
+
+
+@dataclass(frozen=True)
+class Position:
+    """One player's moment of play, as the checker is asked about it (API.md "Rules check")."""
+
+    action: str
+    hand: tuple[Card, ...]
+    table: tuple[tuple[Card, ...], ...] = ()
+    melds: tuple[tuple[Card, ...], ...] = ()
+    initial_meld_done: bool | None = None  # None: the side has melds on the table
+    score: int = 0
+    pile_top: Card | None = None
+    pile_frozen: bool = False
+    pile_size: int | None = None
+    discard: Card | None = None
+    stock_empty: bool = False
+    took_pile: bool = False  # going out: the turn began by taking the pile, not from the stock
+
+    @property
+    def has_opened(self) -> bool:
+        """The side has made its initial meld."""
+        return bool(self.table) if self.initial_meld_done is None else self.initial_meld_done
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Position:
+        """Read a check request (API.md field names; ``variant`` and ``options`` are ignored).
+
+        :raises InvalidError: naming every field that is missing, mistyped or not a card.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidError([Violation("body-not-object", "A check is a JSON object.", "")])
+        problems: list[Violation] = []
+        unknown = sorted(str(name) for name in set(data) - set(REQUEST_FIELDS))
+        problems += [Violation("unknown-field", f"'{name}' is not a field of a check.", name) for name in unknown]
+        fields = {
+            "action": _action(data, problems),
+            "hand": _card_list(data.get("hand"), "hand", problems, required=True),
+            "table": _meld_list(data.get("table", []), "table", problems),
+            "melds": _meld_list(data.get("melds", []), "melds", problems),
+            "initial_meld_done": _initial_meld_done(data, problems),
+            "score": _score(data, problems),
+        }
+        fields["pile_top"], fields["pile_frozen"], fields["pile_size"] = _pile(data, problems)
+        fields["discard"] = _card(data.get("discard"), "discard", problems)
+        fields["stock_empty"] = _flag(data, "stock_empty", "stock_empty", problems)
+        fields["took_pile"] = _flag(data, "took_pile", "took_pile", problems)
+        if problems:
+            raise InvalidError(problems)
+        return cls(**fields)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The position as a check request, cards in API notation."""
+        data: dict[str, Any] = {
+            "action": self.action,
+            "hand": [str(card) for card in self.hand],
+            "table": [[str(card) for card in meld] for meld in self.table],
+            "melds": [[str(card) for card in meld] for meld in self.melds],
+            "score": self.score,
+            "pile": {"top": None if self.pile_top is None else str(self.pile_top), "frozen": self.pile_frozen},
+            "discard": None if self.discard is None else str(self.discard),
+            "stock_empty": self.stock_empty,
+            "took_pile": self.took_pile,
+        }
+        if self.pile_size is not None:
+            data["pile"]["size"] = self.pile_size
+        if self.initial_meld_done is not None:
+            data["initial_meld_done"] = self.initial_meld_done
+        return data
+
+
+def _action(data: Mapping[str, Any], problems: list[Violation]) -> str | None:
+    action = data.get("action")
+    if not isinstance(action, str) or action not in ACTIONS:
+        choices = ", ".join(ACTIONS)
+        problems.append(Violation("bad-action", f"Say what the player wants to do: one of {choices}.", "action"))
+    return action
+
+
+def _initial_meld_done(data: Mapping[str, Any], problems: list[Violation]) -> bool | None:
+    done = data.get("initial_meld_done")
+    if done is not None and not isinstance(done, bool):
+        problems.append(Violation("not-bool", "initial_meld_done is true or false.", "initial_meld_done"))
+    return done
+
+
+def _score(data: Mapping[str, Any], problems: list[Violation]) -> int:
+    score = data.get("score", 0)
+    if score is None:
+        return 0
+    if isinstance(score, bool) or not isinstance(score, int) or abs(score) > SCORE_LIMIT:
+        problems.append(Violation("bad-score", "The side's score is a whole number, e.g. 1200.", "score"))
+        return 0
+    return score
+
+
+def _pile(data: Mapping[str, Any], problems: list[Violation]) -> tuple[Card | None, bool, int | None]:
+    """The pile's top card, whether it is frozen, and its size."""
+    pile = data.get("pile") or {}
+    if not isinstance(pile, Mapping):
+        problems.append(Violation("bad-pile", 'The pile is an object like {"top": "K", "size": 12}.', "pile"))
+        return None, False, None
+    for name in sorted(str(name) for name in set(pile) - {"top", "frozen", "size"}):
+        problems.append(Violation("unknown-field", f"'{name}' is not a field of the pile.", f"pile.{name}"))
+    top = _card(pile.get("top"), "pile.top", problems)
+    frozen = _flag(pile, "frozen", "pile.frozen", problems)
+    size = pile.get("size")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 500):
+        problems.append(Violation("bad-size", "The pile's size is a number of cards, 0 or more.", "pile.size"))
+        size = None
+    if size == 0 and top is not None:
+        problems.append(Violation("empty-pile-top", "An empty pile has no top card.", "pile.size"))
+    return top, frozen, size
+
+
+def _flag(data: Mapping[str, Any], name: str, where: str, problems: list[Violation]) -> bool:
+    value = data.get(name, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        problems.append(Violation("not-bool", f"{where} is true or false.", where))
+        return False
+    return value
+
+
+def _card(text: Any, where: str, problems: list[Violation]) -> Card | None:
+    if text is None:
+        return None
+    try:
+        return parse_card(text)
+    except CardError as error:
+        problems.append(Violation("bad-card", str(error), where))
+        return None
+
+
+def _card_list(value: Any, where: str, problems: list[Violation], required: bool = False) -> tuple[Card, ...]:
+    if value is None and not required:
+        return ()
+    if not isinstance(value, list) or (required and not value):
+        problems.append(Violation("bad-cards", f'{where} is a list of cards, e.g. ["K", "K", "2C"].', where))
+        return ()
+    cards = [_card(text, f"{where}[{index}]", problems) for index, text in enumerate(value)]
+    for index, card in enumerate(cards):
+        if card is None and value[index] is None:
+            problems.append(Violation("bad-card", "A card is written like 'K' or '3H', not null.", f"{where}[{index}]"))
+    return tuple(card for card in cards if card is not None)
+
+
+def _meld_list(value: Any, where: str, problems: list[Violation]) -> tuple[tuple[Card, ...], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        problems.append(Violation("bad-melds", f'{where} is a list of melds, e.g. [["K", "K", "K"]].', where))
+        return ()
+    melds = []
+    for index, meld in enumerate(value):
+        if isinstance(meld, list) and not meld:
+            problems.append(Violation("empty-meld", "A meld needs cards.", f"{where}[{index}]"))
+            continue
+        melds.append(_card_list(meld, f"{where}[{index}]", problems))
+    return tuple(melds)
