@@ -150,7 +150,10 @@
   function putBack(item) {
     var page = new DOMParser().parseFromString(item.answer, "text/html");
     var main = document.adoptNode(page.querySelector("main"));
-    document.querySelector("main").replaceWith(main);
+    var old = document.querySelector("main");
+    // A live preview still on its way would clear the server's reasons from the new form.
+    if (window.htmx) old.querySelectorAll("[hx-post]").forEach(function (node) { window.htmx.trigger(node, "htmx:abort"); });
+    old.replaceWith(main);
     document.title = page.title;
     remove(item.id);
     if (window.htmx) window.htmx.process(main);
@@ -302,6 +305,7 @@
     render();
     flush();
   });
+  document.addEventListener("htmx:historyRestore", render); // a snapshot may hold an old status box
   window.addEventListener("online", function () { render(); flush(); });
   window.addEventListener("offline", render);
   window.addEventListener("storage", function (event) { if (event.key === KEY) render(); });

@@ -12,6 +12,7 @@ from scorepad import canasta, store
 from scorepad.db import connect
 
 WAITING = "Saved on this phone, not sent yet"
+REPLAY = 15_000  # ms to allow for sending, reloading and swapping on a busy CI machine
 # Another phone's hand 1: nobody went out, We meld 650, They 500.
 OTHER_PHONE = {"entries": [{"melded_points": 650}, {"melded_points": 500}]}
 
@@ -122,7 +123,7 @@ def test_a_hand_saved_offline_is_sent_when_the_connection_returns(page, context,
     assert stored_hands(live_app, match_id) == ()
 
     context.set_offline(False)
-    expect(page.locator("#queue-status")).to_contain_text("has been sent: it is on the sheet")
+    expect(page.locator("#queue-status")).to_contain_text("has been sent: it is on the sheet", timeout=REPLAY)
     assert totals(page) == [1620, 565]
     expect(page.get_by_role("link", name="Enter hand 2")).to_be_visible()
     assert len(stored_hands(live_app, match_id)) == 1
@@ -145,7 +146,7 @@ def test_a_conflicting_replay_shows_the_refusal_with_the_entry_kept(page, contex
 
     context.set_offline(False)
     problems = page.locator("#form-problems")
-    expect(problems).to_contain_text("Someone else saved hand 1 meanwhile: We 650, They 500.")
+    expect(problems).to_contain_text("Someone else saved hand 1 meanwhile: We 650, They 500.", timeout=REPLAY)
     expect(problems).to_contain_text("Your entry is kept below")
     expect(page.locator("#queue-status")).to_contain_text("was not taken by the server")
     expect(page.locator("#sides-0-melded_points")).to_have_value("620")
@@ -196,7 +197,7 @@ def test_a_save_that_cannot_reach_the_server_waits_on_the_phone_too(page, live_a
 
     page.unroute("**/matches/*/hands")
     page.get_by_role("button", name="Send now").click()
-    expect(page.locator("#queue-status")).to_contain_text("has been sent: it is on the sheet")
+    expect(page.locator("#queue-status")).to_contain_text("has been sent: it is on the sheet", timeout=REPLAY)
     assert totals(page) == [1620, 565]
     assert len(stored_hands(live_app, match_id)) == 1
 
@@ -212,7 +213,9 @@ def test_a_hand_the_server_cannot_take_stays_on_the_phone(page, context, live_ap
 
     context.set_offline(False)
     status = page.locator("#queue-status")
-    expect(status).to_contain_text("Hand 1 (We v They) is kept on this phone. The server did not take it: Not found.")
+    expect(status).to_contain_text(
+        "Hand 1 (We v They) is kept on this phone. The server did not take it: Not found.", timeout=REPLAY
+    )
     assert [item["state"] for item in queue(page)] == ["stuck"]
 
     db = connect(live_app.config["DATABASE"])
@@ -222,7 +225,7 @@ def test_a_hand_the_server_cannot_take_stays_on_the_phone(page, context, live_ap
         db.close()
     page.get_by_role("button", name="Try again").click()
     # Deleting and restoring moved the match on: the server refuses the old version, and says so.
-    expect(page.locator("#form-problems")).to_contain_text("Someone else changed this match meanwhile.")
+    expect(page.locator("#form-problems")).to_contain_text("Someone else changed this match meanwhile.", timeout=REPLAY)
     expect(page.locator("#sides-0-melded_points")).to_have_value("620")
     assert queue(page) == []
     settled(page)
@@ -238,7 +241,7 @@ def test_a_hand_refused_for_its_token_comes_back_in_its_form(page, context, live
     context.set_offline(False)
     kept = page.get_by_role("button", name="Open it in its form")
     refused = page.locator("#form-problems p")
-    expect(kept.or_(refused).first).to_be_visible()
+    expect(kept.or_(refused).first).to_be_visible(timeout=REPLAY)
     if kept.is_visible():  # a bare refusal page: the phone puts the entry back in a fresh form
         kept.click()
         expect(page.locator("#queue-status")).to_contain_text("Your entry is back in the form")
