@@ -25,6 +25,8 @@ def test_the_offline_page_says_so_under_its_own_title(client):
     assert "Pages this phone still has" in html and "Hands waiting to be sent" in html
     assert 'href="/"' in html
     assert re.search(r'<script src="/static/offline\.js\?v=\w+" defer>', html)
+    # offline.js loads the page's own script (lists of what the phone kept) only here.
+    assert re.search(r'data-script="/static/offline-page\.js\?v=\w+"', html)
     assert not INLINE_SCRIPT.search(html) and not INLINE_HANDLER.search(html)
 
 
@@ -32,7 +34,8 @@ def test_the_worker_keeps_the_offline_page_and_every_shell_file(client):
     urls, worker = shell(client)
     assert urls[:2] == ["/", "/offline"]
     assert 'const OFFLINE = "/offline";' in worker
-    assert any(url.startswith("/static/offline.js?v=") for url in urls)
+    for name in ("offline.js", "offline-page.js"):
+        assert any(url.startswith(f"/static/{name}?v=") for url in urls), name
     # One missing file would make the worker's install fail, and then nothing works offline.
     for url in urls:
         with client.get(url) as response:
