@@ -398,12 +398,22 @@ def service_worker() -> Response:
     path = current_app.static_folder + "/sw.js"
     with open(path, encoding="utf-8") as file:
         source = file.read()
-    shell = [url_for(".index"), *(asset_url(name) for name in SHELL)]
-    version = hashlib.sha256(json.dumps(shell).encode()).hexdigest()[:12]
-    body = f"const SHELL = {json.dumps(shell)};\nconst VERSION = {json.dumps(version)};\n{source}"
+    offline = url_for(".offline")
+    shell = [url_for(".index"), offline, *(asset_url(name) for name in SHELL)]
+    version = hashlib.sha256((json.dumps(shell) + source).encode()).hexdigest()[:12]
+    body = (
+        f"const SHELL = {json.dumps(shell)};\nconst VERSION = {json.dumps(version)};\n"
+        f"const OFFLINE = {json.dumps(offline)};\n{source}"
+    )
     response = Response(body, mimetype="text/javascript")
     response.cache_control.no_cache = True
     return response
+
+
+@bp.get("/offline")
+def offline() -> str:
+    """What the service worker shows for a page this phone has not kept, while it is offline."""
+    return render_template("errors/offline.html")
 
 
 def _scores(hand: canasta.Hand, variant: canasta.Variant) -> list[int] | None:

@@ -1,5 +1,8 @@
-// scorepad service worker. The server prepends `const SHELL = [...]` (the versioned app shell)
-// and `const VERSION`, which changes whenever any file of the shell changes.
+// scorepad service worker. The server prepends `const SHELL = [...]` (the versioned app shell),
+// `const VERSION`, which changes whenever any file of the shell changes, and `const OFFLINE`,
+// the "You're offline" page (part of the shell).
+// Hands saved without a connection are queued by the page (static/offline.js), not here: the
+// player must see the server's answer to them, and only a page can show it.
 const CACHE = "scorepad-" + VERSION;
 
 self.addEventListener("install", (event) => {
@@ -14,6 +17,34 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// A whole page: a navigation, or htmx asking for a page (boosted link, history restore).
+function wantsPage(request) {
+  if (request.mode === "navigate") return true;
+  const headers = request.headers;
+  return headers.get("HX-Request") === "true" &&
+    (headers.get("HX-Boosted") === "true" || headers.get("HX-History-Restore-Request") === "true");
+}
+
+// Keep a copy of a plain page: not an error, not a redirect, nothing the server said not to store.
+function keep(request, response) {
+  if (!response.ok || response.redirected || response.type !== "basic") return Promise.resolve();
+  if (/no-store/.test(response.headers.get("Cache-Control") || "")) return Promise.resolve();
+  const copy = response.clone();
+  return caches.open(CACHE).then((cache) => cache.put(request.url, copy).then(() => trim(cache)));
+}
+
+// Keep the PAGES pages opened last (a page opened again moves to the end of the cache's order).
+const PAGES = 80;
+function trim(cache) {
+  return cache.keys().then((requests) => {
+    const pages = requests.filter((request) => {
+      const path = new URL(request.url).pathname;
+      return !path.startsWith("/static/") && !SHELL.includes(path);
+    });
+    return Promise.all(pages.slice(0, Math.max(0, pages.length - PAGES)).map((request) => cache.delete(request)));
+  });
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
@@ -27,12 +58,14 @@ self.addEventListener("fetch", (event) => {
     })));
     return;
   }
-  if (request.mode === "navigate") {
-    // Pages: always the network (scores must be current); the last copy only when offline.
+  if (wantsPage(request)) {
+    // Pages: always the network (scores must be current); the last copy only when offline, and
+    // for a page this phone never kept, the "You're offline" page, never some other page.
     event.respondWith(fetch(request).then((response) => {
-      const copy = response.clone();
-      caches.open(CACHE).then((cache) => cache.put(request, copy));
+      event.waitUntil(keep(request, response));
       return response;
-    }).catch(() => caches.match(request).then((hit) => hit || caches.match("/"))));
+    }).catch(() => caches.match(request.url, { ignoreVary: true })
+      .then((hit) => hit || caches.match(OFFLINE))
+      .then((hit) => hit || Response.error())));
   }
 });

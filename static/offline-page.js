@@ -1,0 +1,88 @@
+// The "You're offline" page (templates/errors/offline.html): the hands waiting on this phone and
+// the pages it kept, read from the queue (static/offline.js) and the service worker's cache.
+// offline.js loads this file only on that page, and calls it again when the queue changes.
+(function () {
+  "use strict";
+  var PAGES = 80; // as many as the service worker keeps
+
+  function element(tag, text, href) {
+    var node = document.createElement(tag);
+    if (text) node.textContent = text;
+    if (href) node.href = href;
+    return node;
+  }
+
+  function waiting() {
+    try {
+      var items = JSON.parse(localStorage.getItem("scorepad-queue") || "[]");
+      return Array.isArray(items) ? items : [];
+    } catch (error) {
+      return [];
+    }
+  }
+
+  function time(item) {
+    var date = new Date(item.saved);
+    return isNaN(date) ? "" : date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+
+  function kept() {
+    var seen = {};
+    var pages = [];
+    return caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (name) { return name.indexOf("scorepad-") === 0; }).map(function (name) {
+        return caches.open(name).then(function (cache) {
+          return cache.keys().then(function (requests) {
+            return Promise.all(requests.slice(-PAGES).map(function (request) {
+              var url = new URL(request.url);
+              var path = url.pathname + url.search;
+              if (url.origin !== location.origin || url.pathname.indexOf("/static/") === 0 ||
+                  url.pathname === "/offline" || seen[path]) return null;
+              seen[path] = true;
+              return cache.match(request).then(function (response) { return response.text(); }).then(function (html) {
+                var title = new DOMParser().parseFromString(html, "text/html").title.replace(/ · scorepad$/, "");
+                pages.push({ path: path, title: title || path });
+              });
+            }));
+          });
+        });
+      }));
+    }).then(function () {
+      return pages.sort(function (a, b) { return (b.path === "/") - (a.path === "/"); });
+    }, function () {
+      return pages;
+    });
+  }
+
+  function show() {
+    var queued = document.querySelector("[data-offline-queue]");
+    var section = document.querySelector("[data-offline-pages]");
+    if (!queued || !section) return;
+    var list = queued.querySelector("ul");
+    list.replaceChildren();
+    waiting().forEach(function (item) {
+      var row = element("li");
+      row.append(element("a", item.label, "/matches/" + item.match), " — ", item.state === "waiting"
+        ? "Saved on this phone, not sent yet, at " + time(item)
+        : "kept on this phone: the server did not take it yet");
+      list.append(row);
+    });
+    queued.hidden = !list.childNodes.length;
+    if (!("caches" in window) || section.dataset.listed) return;
+    section.dataset.listed = "yes";
+    kept().then(function (pages) {
+      var links = section.querySelector("ul");
+      pages.forEach(function (page) {
+        var row = element("li");
+        row.append(element("a", page.title, page.path));
+        links.append(row);
+      });
+      var hint = section.querySelector("[data-offline-hint]");
+      if (hint && pages.length) hint.hidden = true;
+    });
+  }
+
+  window.scorepadOffline = show;
+  document.addEventListener("scorepad:queue", show);
+  show();
+})();
