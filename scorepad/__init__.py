@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, render_template
-from flask_wtf import CSRFProtect
 
-csrf = CSRFProtect()
+from . import security
+from .security import csrf
+
+__all__ = ["create_app", "csrf"]
 
 
 def _resource_root() -> Path:
@@ -41,8 +43,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(root / "static"),
     )
     instance = Path(app.instance_path)
-    # An import upload is the largest request; 16 MB holds thousands of matches.
-    app.config.from_mapping(DATABASE=str(instance / "scorepad.db"), MAX_CONTENT_LENGTH=16 * 1024 * 1024)
+    app.config.from_mapping(DATABASE=str(instance / "scorepad.db"), **security.DEFAULTS)
     if config is None:
         app.config.from_prefixed_env()  # FLASK_SECRET_KEY, FLASK_DATABASE, ...
     else:
@@ -53,9 +54,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     from . import api, assets, db, store
 
+    security.init_app(app)  # first: the body bound is set before anything reads a form
     db.init_app(app)
     assets.init_app(app)
-    csrf.init_app(app)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     _register_pages(app)
