@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask, render_template, request
 
 from . import security
 from .security import csrf
@@ -64,7 +64,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.errorhandler(404)
     @app.errorhandler(store.NotFoundError)
     def not_found(error):
+        if request.path.startswith(api.bp.url_prefix + "/"):
+            return api.not_found(error)  # an address the API has no route for still answers JSON
         return render_template("errors/404.html"), 404
+
+    @app.errorhandler(405)
+    def wrong_method(error):
+        if request.path.startswith(api.bp.url_prefix + "/"):
+            response, status = api.wrong_method(error)  # found while routing, before the API's handler applies
+            response.headers["Allow"] = ", ".join(error.valid_methods or ())
+            return response, status
+        return error
 
     return app
 
