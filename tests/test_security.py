@@ -416,3 +416,13 @@ def test_an_import_beyond_its_allowance_is_a_413_page(client):
     response = client.post("/import", **multipart({}, [("file", "b.json", b" " * (17 * 1024 * 1024))]))
     assert response.status_code == 413
     assert "at most 16 MB" in response.get_data(as_text=True)
+
+
+def test_api_addresses_and_methods_it_lacks_answer_json(client):
+    """Found while routing, before the API blueprint's handlers would apply; the fuzzer found them."""
+    missing = client.get("/api/v1/nothing")
+    assert missing.status_code == 404 and missing.get_json()["errors"][0]["message"]
+    wrong = client.post("/api/v1/matches/0123456789abcdef")
+    assert wrong.status_code == 405 and wrong.get_json()["errors"][0]["message"]
+    assert "GET" in wrong.headers["Allow"]
+    assert "<html" in client.get("/nothing").get_data(as_text=True), "pages stay pages"
