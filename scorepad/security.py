@@ -3,7 +3,7 @@
 - Every response carries a Content-Security-Policy that allows only this server's own scripts
   and styles (no inline code, no ``eval``: htmx is configured in ``base.html`` to need neither),
   may not be framed, sends no Referer (match links are secrets) and is not MIME-sniffed.
-- The session cookie (it holds only the form token) is ``SameSite=Lax`` and ``HttpOnly``, and
+- The session cookie (it holds the form token and one-off messages) is ``SameSite=Lax`` and ``HttpOnly``, and
   ``Secure`` whenever the request came over HTTPS, directly or through a trusted reverse proxy
   (``FLASK_PROXY_HOPS``), or always with ``FLASK_SESSION_COOKIE_SECURE=true``.
 - Request bodies are bounded: ordinary forms and API bodies to ``MAX_CONTENT_LENGTH`` (1 MiB), a
@@ -145,7 +145,8 @@ def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
     """A body over the bound: JSON for the API, a page otherwise; never a 500."""
     limit = request.max_content_length
     size = f"{limit // 1024} KB" if limit and limit < 1024 * 1024 else f"{(limit or 0) // (1024 * 1024)} MB"
-    message = f"{TOO_LARGE} (at most {size})."
+    parts = current_app.config["MAX_FORM_PARTS"]
+    message = f"{TOO_LARGE} (at most {size}, in at most {parts} form fields)."
     if request.path.startswith("/api/"):
         return jsonify(errors=[{"field": "", "message": message}]), 413
     return render_template("errors/413.html", message=message), 413
