@@ -456,10 +456,9 @@ def test_api_match_and_variants(app, match_id, method):
     from urllib.parse import quote
 
     response = send(app, "api match", method, f"/api/v1/matches/{quote(match_id, safe='')}")
-    if response.status_code == 308:  # "//" in the path (an id of "/0"): routing merges the slashes
-        return
-    assert response.is_json and response.status_code in (200, 404, 405)
-    if response.status_code != 200:
-        assert refused_with_a_message(response)
+    if response.status_code != 308:  # 308: "//" in the path (an id of "/0"), routing merges the slashes
+        assert response.is_json and response.status_code in (200, 404, 405)
+        if response.status_code != 200:
+            assert refused_with_a_message(response)
     variants = send(app, "api variants", "GET", "/api/v1/variants", query_string={"q": match_id})
     assert variants.status_code == 200 and variants.get_json()["variants"]
