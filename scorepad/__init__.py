@@ -8,10 +8,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template
-from flask_wtf import CSRFProtect
+from flask import Flask, render_template, request
 
-csrf = CSRFProtect()
+from . import security
+from .security import csrf
+
+__all__ = ["create_app", "csrf"]
 
 
 def _resource_root() -> Path:
@@ -51,8 +53,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=str(root / "static"),
     )
     instance = Path(app.instance_path)
-    # An import upload is the largest request; 16 MB holds thousands of matches.
-    app.config.from_mapping(DATABASE=str(instance / "scorepad.db"), MAX_CONTENT_LENGTH=16 * 1024 * 1024)
+    app.config.from_mapping(DATABASE=str(instance / "scorepad.db"), **security.DEFAULTS)
     if config is None:
         app.config.from_prefixed_env()  # FLASK_SECRET_KEY, FLASK_DATABASE, ...
     else:
@@ -63,10 +64,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     from . import access, api, assets, db, store
 
+    security.init_app(app)  # first: the body bound is set before anything reads a form
     db.init_app(app)
     access.init_app(app)
     assets.init_app(app)
-    csrf.init_app(app)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     _register_pages(app)
@@ -74,7 +75,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.errorhandler(404)
     @app.errorhandler(store.NotFoundError)
     def not_found(error):
+        if request.path.startswith(api.bp.url_prefix + "/"):
+            return api.not_found(error)  # an address the API has no route for still answers JSON
         return render_template("errors/404.html"), 404
+
+    @app.errorhandler(405)
+    def wrong_method(error):
+        if request.path.startswith(api.bp.url_prefix + "/"):
+            response, status = api.wrong_method(error)  # found while routing, before the API's handler applies
+            response.headers["Allow"] = ", ".join(error.valid_methods or ())
+            return response, status
+        return error
 
     return app
 

@@ -17,6 +17,7 @@ from . import access, export, store
 from .canasta import InvalidError, Match, Violation
 from .db import get_db
 from .documents import MatchInfo, match_document
+from .security import large_body
 
 bp = Blueprint("exports", __name__)
 
@@ -123,6 +124,7 @@ def import_form() -> str:
 
 
 @bp.post("/import")
+@large_body()
 def import_file() -> Response | str:
     """Read the whole file, refuse it with every problem, or add its new matches in one go."""
     upload = request.files.get("file")

@@ -40,6 +40,13 @@ COUNTER_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 PILES = (("melded", "melded_points", "melded_cards"), ("hand", "hand_points", "hand_cards"))
 MAX_POINTS = 10_000
 MAX_COUNT = 200
+# Beyond any number a Canasta box takes, and far inside what a range check can compare
+# (WTForms' NumberRange turns a 310-digit number into a float and fails with OverflowError).
+LARGEST = 10**9
+TOKEN_REFUSED = (
+    "Not saved yet: this page's security check did not pass (it was opened in another browser, "
+    "or the browser dropped its session). Everything you typed is still here: check it and save again."
+)
 
 
 def in_range(label: str, low: int | None, high: int | None) -> NumberRange:
@@ -68,6 +75,14 @@ class WholeNumberField(IntegerField):
             super().process_formdata(valuelist)
         except ValueError:
             raise ValueError(f"{self.label.text} must be a whole number, like 120 (no letters or decimals).") from None
+        if self.data is not None and abs(self.data) > LARGEST:
+            self.data = None
+            raise ValueError(self.too_large())
+
+    def too_large(self) -> str:
+        """The box's own range message, or a plain one when it has no range."""
+        ranges = [v.message for v in self.validators if isinstance(v, NumberRange) and v.message]
+        return ranges[0] if ranges else f"{self.label.text} is far too large: type a whole number, like 120."
 
     def pre_validate(self, form: Any) -> None:
         if self.process_errors:
@@ -145,7 +160,30 @@ def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
     return type("SideForm", (SideForm,), fields)
 
 
-class HandForm(FlaskForm):
+class TableForm(FlaskForm):
+    """A form whose refused token is a message above the boxes, like any other problem.
+
+    Its view checks the token through the form (``security.form_checks_token``), so a page left
+    open in another browser, or one whose session cookie is gone, comes back filled in with this
+    message and a fresh token instead of a bare error page.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.problems: list[str] = []
+
+    @property
+    def token_refused(self) -> bool:
+        return bool(self.meta.csrf and self.csrf_token.errors)
+
+    def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
+        valid = super().validate(extra_validators)
+        if self.token_refused and TOKEN_REFUSED not in self.problems:
+            self.problems.insert(0, TOKEN_REFUSED)
+        return valid
+
+
+class HandForm(TableForm):
     """A whole hand: one block per side; ``version`` is the match version the page showed."""
 
     version = HiddenField()  # anything but the current version is treated as stale, never hidden away
@@ -154,7 +192,6 @@ class HandForm(FlaskForm):
         super().__init__(*args, **kwargs)
         self.variant = variant
         self.side_names = tuple(side_names)
-        self.problems: list[str] = []
         self.side_problems: dict[int, list[str]] = {index: [] for index in range(variant.sides)}
 
     @property
@@ -372,7 +409,7 @@ def _strip(text: str | None) -> str | None:
     return text.strip() if isinstance(text, str) else text
 
 
-class MatchForm(FlaskForm):
+class MatchForm(TableForm):
     """A new match: title, side and player names, house rules, starting totals."""
 
     title = StringField("Name of the match (optional)", [Optional(), Length(max=60, message=TOO_LONG)])
@@ -380,7 +417,6 @@ class MatchForm(FlaskForm):
     def __init__(self, *args: Any, variant: canasta.Variant, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.variant = variant
-        self.problems: list[str] = []
 
     def side_blocks(self) -> list[tuple[Any, list[Any], Any]]:
         """Per side: the name box, the player boxes and the starting-total box."""

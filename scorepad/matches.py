@@ -31,6 +31,7 @@ from .assets import SHELL, asset_url
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
 from .htmx import page_or_fragment
+from .security import form_checks_token
 
 bp = Blueprint("matches", __name__)
 NOTHING_ENTERED = "Nothing is entered yet: type each side's points (or count its cards), then save."
@@ -95,6 +96,7 @@ def choose_variant() -> str:
 
 
 @bp.route("/matches/new/<variant_key>", methods=["GET", "POST"])
+@form_checks_token
 def new_match(variant_key: str) -> Any:
     """Step two: names, seating, house rules, target and starting totals."""
     variant = canasta.VARIANTS.get(variant_key) or abort(404)
@@ -202,6 +204,7 @@ def new_hand(match_id: str) -> Any:
 
 
 @bp.post("/matches/<match_id>/hands")
+@form_checks_token
 def add_hand(match_id: str) -> Any:
     """Save a new hand, or show the form again, filled in, with what is wrong."""
     stored = _writable(match_id)
@@ -219,6 +222,7 @@ def add_hand(match_id: str) -> Any:
 
 
 @bp.post("/matches/<match_id>/hands/preview")
+@form_checks_token
 def preview_hand(match_id: str) -> str:
     """The live preview fragment: this hand's scores and new totals, or what is wrong."""
     stored = _writable(match_id)
@@ -261,6 +265,7 @@ def edit_hand(match_id: str, number: int) -> str:
 
 
 @bp.post("/matches/<match_id>/hands/<int:number>")
+@form_checks_token
 def update_hand(match_id: str, number: int) -> Any:
     """Save a corrected hand; later totals, minimums and game end follow."""
     stored = _writable(match_id)

@@ -168,7 +168,9 @@ def test_import_needs_the_csrf_token(tmp_path):
     client = app.test_client()
     page = client.get("/import").data.decode()
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    assert upload(client, "{}").status_code == 400
+    refused = upload(client, "{}")
+    assert refused.status_code == 303 and refused.headers["Location"] == "/import"
+    assert "Nothing was changed" in client.get("/import").data.decode()
     data = {"csrf_token": token, "file": (io.BytesIO(b"{}"), "x.json")}
     assert client.post("/import", data=data, content_type="multipart/form-data").status_code == 200
 

@@ -302,8 +302,9 @@ def test_pages_and_assets_are_compressed_and_cached(client):
 def test_csrf_is_enforced(tmp_path):
     app = create_app({"DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "csrf-test"})
     client = app.test_client()
-    refused = client.post("/matches/new/classic", data={"side_0": "We", "side_1": "They", **DEFAULTS})
-    assert refused.status_code == 400
+    refused = client.post("/matches/new/classic", data={"side_0": "Us", "side_1": "Them", **DEFAULTS})
+    assert refused.status_code == 200 and "security check did not pass" in refused.get_data(as_text=True)
+    assert 'value="Us"' in refused.get_data(as_text=True)
     form = client.get("/matches/new/classic").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form)[1]
     created = client.post(
@@ -311,8 +312,11 @@ def test_csrf_is_enforced(tmp_path):
     )
     assert created.status_code == 303
     url = created.headers["Location"]
-    assert client.post(f"{url}/hands", data={**HAND, "version": "1"}).status_code == 400
-    assert client.post(f"{url}/hands/undo", data={"version": "1"}).status_code == 400
+    hand = client.post(f"{url}/hands", data={**HAND, "version": "1"})
+    assert hand.status_code == 200 and "security check did not pass" in hand.get_data(as_text=True)
+    undo = client.post(f"{url}/hands/undo", data={"version": "1"})
+    assert undo.status_code == 303 and undo.headers["Location"] == url
+    assert "Hand 1" not in client.get(url).get_data(as_text=True)
 
 
 @pytest.mark.parametrize("variant", ["classic-2p", "classic-3p", "classic-6p-3x2", "american", "samba", "bolivia"])

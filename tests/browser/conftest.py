@@ -2,8 +2,14 @@
 
 Browsers are never downloaded: the tests use the system Chromium and skip, saying so, where
 it is not installed (``.ci/run`` installs it).
+
+Every browser context any test opens is watched: a Content-Security-Policy violation, any other
+console error, or an uncaught script error fails the test that caused it. A test that expects
+an error (say, a page it opens on purpose that answers 404) names it with
+``@pytest.mark.console_allows(r"regex", ...)``.
 """
 
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -26,10 +32,39 @@ CHROMIUM_ARGS = [
 ]
 
 
+# Errors that say nothing about the page: a test that takes the phone offline makes them, a
+# quick navigation can cut off the last page's loads (net::ERR_FAILED on a busy machine), and
+# Chromium probes /favicon.ico for documents that name no icon (JSON, CSV). A load the policy
+# blocks is reported differently ("Refused to load ..."), so none of these hides a violation.
+ALWAYS_ALLOWED = (
+    r"Failed to load resource: net::ERR_(INTERNET_DISCONNECTED|FAILED|ABORTED)",
+    r"/favicon\.ico: Failed to load resource",
+)
+CONSOLE_PROBLEMS: list[str] = []  # what the watched contexts reported during the current test
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "console_allows(*patterns): console errors this browser test expects")
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser" in str(item.fspath).replace("\\", "/"):
             item.add_marker(pytest.mark.browser)
+
+
+def watch(context):
+    """Record console errors (CSP violations among them) and uncaught errors in this context."""
+    context.on(
+        "console",
+        lambda message: (
+            CONSOLE_PROBLEMS.append(f"console {message.type} at {message.location.get('url')}: {message.text}")
+            if message.type == "error"
+            else None
+        ),
+    )
+    context.on("weberror", lambda error: CONSOLE_PROBLEMS.append(f"uncaught error: {error.error}"))
+    return context
 
 
 @pytest.fixture(scope="session")
@@ -37,10 +72,25 @@ def browser():
     if not CHROMIUM.exists() and not shutil.which("chromium"):
         pytest.skip("Debian's chromium is not installed (apt-get install chromium); .ci/run installs it")
     sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
+    with sync_api.sync_playwright() as playwright, pytest.MonkeyPatch.context() as patch:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        new_context = type(browser).new_context
+        # Every context, however a test opens it (even page.context.browser.new_context), is watched.
+        patch.setattr(type(browser), "new_context", lambda self, *a, **k: watch(new_context(self, *a, **k)))
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def no_console_errors(request):
+    """Fail the test on any console error or script error it did not declare."""
+    CONSOLE_PROBLEMS.clear()
+    yield
+    marker = request.node.get_closest_marker("console_allows")
+    allowed = [*ALWAYS_ALLOWED, *(marker.args if marker else ())]
+    problems = [p for p in CONSOLE_PROBLEMS if not any(re.search(pattern, p) for pattern in allowed)]
+    CONSOLE_PROBLEMS.clear()
+    assert not problems, "the browser reported:\n" + "\n".join(problems)
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 import pytest
 
+from browser.waiting import wait_until
+
 pytestmark = pytest.mark.browser
 
 
@@ -10,7 +12,7 @@ def tap(page, name):
     with page.expect_response(lambda response: "/check" in response.url):
         page.get_by_role("button", name=name, exact=True).click()
     page.wait_for_load_state()
-    page.wait_for_function("!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
+    wait_until(page, "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
 
 
 def answer(page):

@@ -8,6 +8,7 @@ import re
 import pytest
 from support import add_match
 
+from browser.waiting import wait_until
 from scorepad.db import connect
 from scorepad.documents import ALL_FORMAT, FORMAT
 
@@ -111,7 +112,7 @@ def test_copy_button_copies_the_result(page, context, live_server, match_id):
     box = copy.bounding_box()
     assert box["height"] >= 44, "a thumb-sized button"
     copy.click()
-    page.wait_for_function("document.querySelector('.share-status').textContent === 'Copied.'")
+    wait_until(page, "document.querySelector('.share-status').textContent === 'Copied.'")
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == "Classic canasta, 7 hands: We 5,120 – They 3,870. We win by 1,250."
 

@@ -4,6 +4,8 @@ import re
 
 from playwright.sync_api import expect
 
+from browser.waiting import wait_until
+
 
 def totals(page):
     return [int(t) for t in page.locator("#sheet [data-total]").all_inner_texts()]
@@ -22,8 +24,8 @@ def start_match(page, live_server, target="3000"):
 
 def settled(page):
     """Wait until htmx has swapped and processed the new content, as a person's eyes would."""
-    page.wait_for_function(
-        "window.htmx && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    wait_until(
+        page, "window.htmx && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
     )
 
 

@@ -112,6 +112,7 @@ def pages(live_app, live_server):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.console_allows(r"/matches/nope: Failed to load resource: .* 404")
 def test_every_page_fits_a_phone(browser, live_server, pages, scheme, javascript):
     context = browser.new_context(viewport=PHONE, color_scheme=scheme, java_script_enabled=javascript)
     page = context.new_page()
