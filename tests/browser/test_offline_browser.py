@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 from support import add_match
 
+from browser.waiting import wait_until
 from scorepad import canasta, store
 from scorepad.db import connect
 
@@ -34,15 +35,15 @@ def queue(page):
 
 
 def settled(page):
-    page.wait_for_function(
-        "window.htmx && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    wait_until(
+        page, "window.htmx && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
     )
 
 
 def controlled(page):
     """Wait until the service worker is active and controls this page."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_until(page, "navigator.serviceWorker.controller !== null")
 
 
 @pytest.fixture
@@ -89,7 +90,7 @@ def type_hand_offline(page, context):
     expect(page.locator("#preview")).to_be_attached()
     settled(page)
     context.set_offline(True)
-    page.wait_for_function("!navigator.onLine")
+    wait_until(page, "!navigator.onLine")
     type_hand(page)
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#queue-status")).to_contain_text(WAITING)
@@ -183,6 +184,7 @@ def test_a_page_this_phone_never_kept_says_you_are_offline(page, context, sheet,
     expect(page).to_have_title("You're offline · scorepad")
 
 
+@pytest.mark.console_allows(r"ERR_CONNECTION_REFUSED", r"htmx:(sendError|afterRequest)")
 def test_a_save_that_cannot_reach_the_server_waits_on_the_phone_too(page, live_app, sheet, match_id):
     """The phone believes it is online, but the server does not answer."""
     page.get_by_role("link", name="Enter hand 1").click()
@@ -202,6 +204,7 @@ def test_a_save_that_cannot_reach_the_server_waits_on_the_phone_too(page, live_a
     assert len(stored_hands(live_app, match_id)) == 1
 
 
+@pytest.mark.console_allows(r"status of 404")  # the match was deleted meanwhile: the replay is refused
 def test_a_hand_the_server_cannot_take_stays_on_the_phone(page, context, live_app, sheet, match_id):
     """The match was deleted meanwhile: no form comes back, so the phone keeps the hand."""
     type_hand_offline(page, context)
