@@ -102,7 +102,9 @@ def test_signing_in_needs_the_csrf_token(tmp_path):
     client = create_app(
         {"DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "t", "ORGANISER_PASSPHRASE": PASSPHRASE}
     ).test_client()
-    assert client.post("/organiser", data={"passphrase": PASSPHRASE}).status_code == 400
+    refused = client.post("/organiser", data={"passphrase": PASSPHRASE})
+    assert (refused.status_code, refused.headers["Location"]) == (303, "/organiser")  # back, with a flash
+    assert 'id="organiser-on"' not in client.get("/organiser").get_data(as_text=True)
     token = re.search(
         r'name="csrf_token" type="hidden" value="([^"]+)"', client.get("/organiser").get_data(as_text=True)
     )
