@@ -401,7 +401,7 @@ def test_an_oversized_form_with_csrf_on_is_a_413_not_a_token_error(secure_app, p
 
 
 def test_the_import_keeps_its_larger_allowance(app, client, tmp_path):
-    add_match(app, ONE_HAND)
+    client.get(f"/matches/{add_match(app, ONE_HAND)}")  # opening its link puts it on this phone's list
     backup = client.get("/export/matches.json").get_data(as_text=True)
     padded = backup.rstrip() + " " * BIG  # valid JSON, larger than any form may be
     other = create_app(
