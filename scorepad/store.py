@@ -2,8 +2,11 @@
 
 A match row holds what was fixed at creation (variant, every option value, sides, starting
 totals); hand rows hold each hand's entries as they were entered, and ``hand_revisions`` keeps
-every version of every hand, so an edit or a deletion never loses what a player typed. Scores
-are never stored: they are derived by the rules core whenever a match is loaded.
+every version of every hand, so an edit or a deletion never loses what a player typed. Those are
+the facts. What the rules core derives from them (each hand's scores, totals and minimums, each
+match's totals and state, each side's figures for the stats) is a cache written in the same
+transaction as the facts that change it, so lists and pages read figures instead of rescoring;
+:func:`rescore` rebuilds it from the facts after a scoring fix.
 
 Every write is one transaction and starts by bumping the match's ``version`` only if it still is
 the version the writer's page was rendered from; otherwise :class:`StaleError` says what changed.
@@ -15,13 +18,15 @@ import json
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from sqlite_utils import Database
 
 from . import canasta, export
+from .canasta.match import Standing, carry_forward, game_ends, play_hand, standing
 from .documents import MatchInfo, Side
 
 RESTORE_DAYS = 30  # a deleted match is offered for restoring this long
@@ -72,6 +77,54 @@ class MatchSummary:
     created: str
     updated: str
     deleted: str | None
+    is_tie: bool = False
+    last_played: str = ""
+
+
+@dataclass(frozen=True)
+class HandFigures:
+    """One hand's stored figures: its scores, the minimums in force and the totals after it."""
+
+    number: int
+    scores: tuple[int, ...]
+    minimums: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MatchHead:
+    """A match without its hands: the row, its stored summary, and the rules it is played by.
+
+    What the score sheet, the hand form and the write views need, read in one query.
+    """
+
+    info: MatchInfo
+    version: int
+    watch_token: str
+    updated: str
+    deleted: str | None
+    variant_key: str
+    options: dict[str, Any] = field(repr=False)
+    starting_totals: tuple[int, ...] | None
+    summary: Standing
+    variant_name: str
+    last_played: str
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @cached_property
+    def variant(self) -> canasta.Variant:
+        return canasta.rules_for(self.variant_key, self.options)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a list, newest first, and the key of the next (older) page if there is one."""
+
+    items: list[MatchSummary]
+    older: str | None
 
 
 @dataclass(frozen=True)
@@ -135,22 +188,28 @@ def _variant(row: dict[str, Any]) -> canasta.Variant:
     return canasta.rules_for(row["variant"], json.loads(row["options"]))
 
 
-def _stored(db: Database, row: dict[str, Any]) -> StoredMatch:
-    hands = tuple(canasta.Hand.from_dict(json.loads(hand["data"])) for hand in _live_hands(db, row["id"]))
-    starting = json.loads(row["starting_totals"]) if row["starting_totals"] else None
-    match = canasta.Match(_variant(row), hands, tuple(starting) if starting else None)
-    info = MatchInfo(
+def _starting(row: dict[str, Any]) -> tuple[int, ...] | None:
+    return tuple(json.loads(row["starting_totals"])) if row["starting_totals"] else None
+
+
+def _info(row: dict[str, Any]) -> MatchInfo:
+    return MatchInfo(
         id=row["id"],
         sides=tuple(Side(side["name"], tuple(side["players"])) for side in json.loads(row["sides"])),
         created=row["created"],
         finished=row["finished"],
         title=row["title"] or "",
     )
-    return StoredMatch(match, info, row["version"], row["watch_token"], row["updated"], row["deleted"])
+
+
+def _stored(db: Database, row: dict[str, Any]) -> StoredMatch:
+    hands = tuple(canasta.Hand.from_dict(json.loads(hand["data"])) for hand in _live_hands(db, row["id"]))
+    match = canasta.Match(_variant(row), hands, _starting(row))
+    return StoredMatch(match, _info(row), row["version"], row["watch_token"], row["updated"], row["deleted"])
 
 
 def get_match(db: Database, match_id: str) -> StoredMatch:
-    """A match, deleted or not.
+    """A match, deleted or not, with every hand scored by the core (the hand pages, exports).
 
     :raises NotFoundError: for an id that was never stored.
     """
@@ -184,35 +243,200 @@ def all_match_ids(db: Database) -> list[str]:
     return [row["id"] for row in db.query("select id from matches where deleted is null order by created, id")]
 
 
-def list_matches(db: Database, include_deleted: bool = False) -> list[MatchSummary]:
-    """Matches for the home page, most recently played first."""
-    where = "" if include_deleted else "where deleted is null"
-    rows = db.query(f"select * from matches {where} order by updated desc, created desc")
-    return [_summary(_stored(db, row)) for row in rows]
+# --- reading stored figures: no hand is rescored -----------------------------------------
+HEAD_SQL = (
+    "select m.*, s.variant_name, s.hands, s.totals, s.next_minimums, s.is_finished, s.is_tie, s.winner, "
+    "s.margin, s.last_played from matches m join match_summaries s on s.match_id = m.id"
+)
 
 
-def recently_deleted(db: Database, days: int = RESTORE_DAYS) -> list[MatchSummary]:
+def _loads(text: str | None) -> tuple[int, ...]:
+    return tuple(json.loads(text)) if text else ()
+
+
+def _standing(row: dict[str, Any]) -> Standing:
+    return Standing(
+        totals=_loads(row["totals"]),
+        played=row["hands"],
+        next_minimums=_loads(row["next_minimums"]),
+        is_finished=bool(row["is_finished"]),
+        is_tie=bool(row["is_tie"]),
+        winner=row["winner"],
+        margin=row["margin"],
+    )
+
+
+def _head(row: dict[str, Any]) -> MatchHead:
+    return MatchHead(
+        info=_info(row),
+        version=row["version"],
+        watch_token=row["watch_token"],
+        updated=row["updated"],
+        deleted=row["deleted"],
+        variant_key=row["variant"],
+        options=json.loads(row["options"]),
+        starting_totals=_starting(row),
+        summary=_standing(row),
+        variant_name=row["variant_name"],
+        last_played=row["last_played"],
+    )
+
+
+def match_head(db: Database, match_id: str) -> MatchHead:
+    """A match's row and stored summary in one query, without reading a hand.
+
+    :raises NotFoundError: for an id that was never stored.
+    """
+    rows = list(db.query(f"{HEAD_SQL} where m.id = ?", [match_id]))
+    if not rows:
+        raise NotFoundError(match_id)
+    return _head(rows[0])
+
+
+def watched_head(db: Database, watch_token: str) -> MatchHead:
+    """:func:`match_head` for a read-only link.
+
+    :raises NotFoundError: for an unknown token or a deleted match.
+    """
+    rows = list(db.query(f"{HEAD_SQL} where m.watch_token = ? and m.deleted is null", [watch_token]))
+    if not rows:
+        raise NotFoundError(watch_token)
+    return _head(rows[0])
+
+
+def current_version(db: Database, match_id: str | None = None, watch_token: str | None = None) -> int:
+    """The version of a live match, by id or by watch token: one indexed lookup, nothing else.
+
+    :raises NotFoundError: for an unknown id or token, or a deleted match.
+    """
+    column, key = ("id", match_id) if match_id is not None else ("watch_token", watch_token)
+    rows = list(db.query(f"select version from matches where {column} = ? and deleted is null", [key]))
+    if not rows:
+        raise NotFoundError(key)
+    return rows[0]["version"]
+
+
+def hand_figures(db: Database, match_id: str) -> list[HandFigures]:
+    """Every live hand's stored scores, minimums in force and totals after it, in order."""
+    rows = db.query(
+        "select number, scores, minimums, totals from hand_figures where match_id = ? order by number", [match_id]
+    )
+    return [HandFigures(r["number"], _loads(r["scores"]), _loads(r["minimums"]), _loads(r["totals"])) for r in rows]
+
+
+LIST_SQL = (
+    "select m.id, m.title, m.sides, m.created, m.updated, m.deleted, s.variant_name, s.totals, s.hands, "
+    "s.is_finished, s.is_tie, s.winner, s.last_played from matches m join match_summaries s on s.match_id = m.id"
+)
+
+
+def _list_summary(row: dict[str, Any]) -> MatchSummary:
+    return MatchSummary(
+        id=row["id"],
+        title=row["title"] or "",
+        variant_name=row["variant_name"],
+        side_names=tuple(side["name"] for side in json.loads(row["sides"])),
+        totals=_loads(row["totals"]),
+        hands=row["hands"],
+        is_finished=bool(row["is_finished"]),
+        winner=row["winner"],
+        created=row["created"],
+        updated=row["updated"],
+        deleted=row["deleted"],
+        is_tie=bool(row["is_tie"]),
+        last_played=row["last_played"] or "",
+    )
+
+
+def search_key(text: str) -> str:
+    """How names are compared: case folded, spaces trimmed."""
+    return " ".join(text.split()).casefold()
+
+
+def match_page(
+    db: Database,
+    before: str | None = None,
+    search: str = "",
+    variant: str = "",
+    player: str = "",
+    limit: int = 30,
+    include_deleted: bool = False,
+) -> Page:
+    """One page of stored summaries, most recently played first, through the (updated, id) index.
+
+    ``before`` is the ``older`` key of the page before (``updated|id``); ``search`` finds a side,
+    player or title containing it, ``variant`` a preset key, ``player`` a player or team by name.
+    """
+    where: list[str] = [] if include_deleted else ["m.deleted is null"]
+    params: list[Any] = []
+    if before:
+        updated, _, last_id = before.partition("|")
+        where.append("(m.updated < ? or (m.updated = ? and m.id < ?))")
+        params += [updated, updated, last_id]
+    if search.strip():
+        where.append("instr(s.names, ?) > 0")
+        params.append(search_key(search))
+    if variant:
+        where.append("m.variant = ?")
+        params.append(variant)
+    if player.strip():
+        where.append("m.id in (select match_id from match_players where key = ?)")
+        params.append(search_key(player))
+    clause = f" where {' and '.join(where)}" if where else ""
+    rows = list(db.query(f"{LIST_SQL}{clause} order by m.updated desc, m.id desc limit ?", [*params, limit + 1]))
+    items = [_list_summary(row) for row in rows[:limit]]
+    older = f"{items[-1].updated}|{items[-1].id}" if len(rows) > limit else None
+    return Page(items, older)
+
+
+def list_matches(db: Database, include_deleted: bool = False, limit: int = 1_000_000) -> list[MatchSummary]:
+    """Matches for the home page, most recently played first (the first page of :func:`match_page`)."""
+    return match_page(db, limit=limit, include_deleted=include_deleted).items
+
+
+def recently_deleted(db: Database, days: int = RESTORE_DAYS, limit: int = 50) -> list[MatchSummary]:
     """Matches deleted within ``days``, which can still be restored from the home page."""
     since = (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="seconds")
-    rows = db.query("select * from matches where deleted >= ? order by deleted desc", [since])
-    return [_summary(_stored(db, row)) for row in rows]
+    rows = db.query(f"{LIST_SQL} where m.deleted >= ? order by m.deleted desc limit ?", [since, limit])
+    return [_list_summary(row) for row in rows]
 
 
-def _summary(stored: StoredMatch) -> MatchSummary:
-    match = stored.match
-    return MatchSummary(
-        id=stored.id,
-        title=stored.info.title,
-        variant_name=match.variant.name,
-        side_names=tuple(side.name for side in stored.info.sides),
-        totals=match.totals,
-        hands=len(match.hands),
-        is_finished=match.is_finished,
-        winner=match.winner,
-        created=stored.info.created,
-        updated=stored.updated,
-        deleted=stored.deleted,
+@dataclass(frozen=True)
+class ResultRow:
+    """A stored match as the results CSV lists it: its info, rules and stored summary."""
+
+    info: MatchInfo
+    variant_key: str
+    variant_name: str
+    summary: Standing
+
+
+def result_rows(db: Database) -> list[ResultRow]:
+    """Every match that is not deleted, oldest first, from stored summaries only."""
+    rows = db.query(f"{HEAD_SQL} where m.deleted is null order by m.created, m.id")
+    return [ResultRow(_info(row), row["variant"], row["variant_name"], _standing(row)) for row in rows]
+
+
+def player_records(db: Database) -> list[dict[str, Any]]:
+    """Per player and per team: matches, results and hand figures, summed by SQL over stored figures.
+
+    A name's spelling is the one it had in its first match; names are compared case folded.
+    """
+    return list(
+        db.query(
+            "select p.kind, p.key, p.name, min(m.created || ' ' || m.id) as first, count(*) as matches, "
+            "sum(f.outcome = 'won') as wins, sum(f.outcome = 'lost') as losses, sum(f.outcome = 'tie') as ties, "
+            "sum(f.hands) as hands, sum(f.points) as points, max(f.best_hand) as biggest_hand, "
+            "sum(f.canastas) as canastas, sum(f.red_threes) as red_threes "
+            "from match_players p join side_figures f on f.match_id = p.match_id and f.side = p.side "
+            "join matches m on m.id = p.match_id where m.deleted is null group by p.kind, p.key"
+        )
     )
+
+
+def count_matches(db: Database) -> int:
+    """How many matches are stored and not deleted."""
+    return next(iter(db.query("select count(*) as n from matches where deleted is null")))["n"]
 
 
 def hand_revisions(db: Database, match_id: str, number: int) -> list[Revision]:
@@ -270,46 +494,97 @@ def create_match(
                 "version": 1,
             }
         )
+        _write_figures(db, _match_row(db, match_id), canasta.Match(variant, (), _starting_or_none(starting_totals)), [])
     return match_id
 
 
+def _starting_or_none(totals: Sequence[int] | None) -> tuple[int, ...] | None:
+    return tuple(totals) if totals else None
+
+
 def add_hand(db: Database, match_id: str, hand: canasta.Hand, version: int) -> int:
-    """Append a hand; returns the match's new version.
+    """Append a hand, scored against the stored totals before it; returns the match's new version.
 
     :raises StaleError: when ``version`` is not the match's current version.
     :raises InvalidError: when the match with this hand cannot be scored (fields ``hands[i]``).
     """
     with writing(db):
         row = _begin_write(db, match_id, version)
-        live = _live_hands(db, match_id)
-        _settle(db, row, [*(_hand(h) for h in live), hand])
         position = _next_position(db, match_id)
-        hand_id = (
-            db.table("hands")
-            .insert({"match_id": match_id, "position": position, "data": _json(hand), "created": now()})
-            .last_pk
-        )
+        hand_id = _append(db, row, hand, position, now())
         _revise(db, hand_id, "add", hand, version + 1)
     return version + 1
+
+
+def _append(db: Database, row: dict[str, Any], hand: canasta.Hand, position: int, created: str) -> int:
+    """Score one more hand from the stored summary and store it with its figures; returns its id.
+
+    Only this hand is checked and scored: the hands before it are summed up in the summary. A
+    refused hand goes through the whole match once, so the refusal reads exactly as the core's.
+    """
+    variant = _variant(row)
+    summary = _summary(db, row["id"])
+    if summary.is_finished or canasta.check_hand(hand, variant):
+        _refuse(db, row, [*(_hand(h) for h in _live_hands(db, row["id"])), hand])
+    result = play_hand(variant, summary.played + 1, summary.totals, hand)
+    after = standing(variant, result.totals, result.number)
+    _set_finished(db, row, after)
+    hand_id = (
+        db.table("hands")
+        .insert({"match_id": row["id"], "position": position, "data": _json(hand), "created": created})
+        .last_pk
+    )
+    _insert_hand_figures(db, row["id"], [(hand_id, result)])
+    _update_summary(db, row, variant, after, created)
+    _add_to_sides(db, row["id"], after, result)
+    return hand_id
 
 
 def replace_hand(db: Database, match_id: str, number: int, hand: canasta.Hand, version: int) -> int:
     """Correct hand ``number``; later totals, minimums and game end follow. Returns the new version.
 
+    The corrected hand is checked and scored from the stored totals before it; later hands keep
+    their stored scores and only their totals and minimums move (arithmetic, no rescoring).
+
     :raises StaleError, InvalidError, NotFoundError: as :func:`add_hand`, or for no such hand.
     """
     with writing(db):
         row = _begin_write(db, match_id, version)
-        live = _live_hands(db, match_id)
-        if not 1 <= number <= len(live):
+        figures = _figure_rows(db, match_id)
+        if not 1 <= number <= len(figures):
             raise NotFoundError(f"{match_id} hand {number}")
-        hands = [_hand(h) for h in live]
-        hands[number - 1] = hand
-        _settle(db, row, hands)
-        hand_id = live[number - 1]["id"]
+        variant = _variant(row)
+        before = _loads(figures[number - 2]["totals"]) if number > 1 else _start(row, variant)
+        later = [_loads(f["scores"]) for f in figures[number:]]
+        if canasta.check_hand(hand, variant):
+            _refuse_with(db, row, number, hand)
+        result = play_hand(variant, number, before, hand)
+        carried = carry_forward(variant, result.totals, later)
+        ends = [result.totals, *(totals for _, totals in carried)]
+        if any(game_ends(variant, totals, number + i) for i, totals in enumerate(ends[:-1])):
+            _refuse_with(db, row, number, hand)
+        after = standing(variant, ends[-1], len(figures))
+        _set_finished(db, row, after)
+        hand_id = figures[number - 1]["hand_id"]
         db.table("hands").update(hand_id, {"data": _json(hand)})
+        db.execute("delete from hand_figures where hand_id = ?", [hand_id])
+        _insert_hand_figures(db, match_id, [(hand_id, result)])
+        for figure, (minimums, totals) in zip(figures[number:], carried, strict=True):
+            if (_loads(figure["minimums"]), _loads(figure["totals"])) != (minimums, totals):
+                db.execute(
+                    "update hand_figures set minimums = ?, totals = ? where hand_id = ?",
+                    [json.dumps(minimums), json.dumps(totals), figure["hand_id"]],
+                )
+        _update_summary(db, row, variant, after, figures[-1]["created"])
+        _recount_sides(db, match_id, after)
         _revise(db, hand_id, "edit", hand, version + 1)
     return version + 1
+
+
+def _refuse_with(db: Database, row: dict[str, Any], number: int, hand: canasta.Hand) -> None:
+    hands = [_hand(h) for h in _live_hands(db, row["id"])]
+    hands[number - 1] = hand
+    _refuse(db, row, hands)
 
 
 def undo_last_hand(db: Database, match_id: str, version: int) -> int:
@@ -321,19 +596,26 @@ def undo_last_hand(db: Database, match_id: str, version: int) -> int:
     """
     with writing(db):
         row = _begin_write(db, match_id, version)
-        live = _live_hands(db, match_id)
-        if not live:
+        figures = _figure_rows(db, match_id)
+        if not figures:
             raise NotFoundError(f"{match_id} has no hands")
-        _settle(db, row, [_hand(h) for h in live[:-1]])
-        db.table("hands").update(live[-1]["id"], {"deleted": now()})
-        _revise(db, live[-1]["id"], "delete", None, version + 1)
-    return len(live)
+        variant = _variant(row)
+        last = figures[-1]
+        totals = _loads(figures[-2]["totals"]) if len(figures) > 1 else _start(row, variant)
+        after = standing(variant, totals, len(figures) - 1)
+        _set_finished(db, row, after)
+        db.execute("delete from hand_figures where hand_id = ?", [last["hand_id"]])
+        db.table("hands").update(last["hand_id"], {"deleted": now()})
+        _update_summary(db, row, variant, after, figures[-2]["created"] if len(figures) > 1 else row["created"])
+        _recount_sides(db, match_id, after)
+        _revise(db, last["hand_id"], "delete", None, version + 1)
+    return len(figures)
 
 
 def undone_hand(db: Database, match_id: str) -> int | None:
     """The number the last undone hand would take back, if it can be put back."""
     row = _last_undone(db, match_id)
-    return len(_live_hands(db, match_id)) + 1 if row else None
+    return _summary(db, match_id).played + 1 if row else None
 
 
 def _last_undone(db: Database, match_id: str) -> dict[str, Any] | None:
@@ -358,11 +640,20 @@ def restore_last_hand(db: Database, match_id: str, version: int) -> int:
         undone = _last_undone(db, match_id)
         if undone is None:
             raise NotFoundError(f"{match_id} has no undone hand")
-        live = _live_hands(db, match_id)
-        _settle(db, row, [*(_hand(h) for h in live), _hand(undone)])
+        summary = _summary(db, match_id)
+        variant = _variant(row)
+        hand = _hand(undone)
+        if summary.is_finished or canasta.check_hand(hand, variant):
+            _refuse(db, row, [*(_hand(h) for h in _live_hands(db, match_id)), hand])
+        result = play_hand(variant, summary.played + 1, summary.totals, hand)
+        after = standing(variant, result.totals, result.number)
+        _set_finished(db, row, after)
         db.table("hands").update(undone["id"], {"deleted": None})
-        _revise(db, undone["id"], "restore", _hand(undone), version + 1)
-    return len(live) + 1
+        _insert_hand_figures(db, match_id, [(undone["id"], result)])
+        _update_summary(db, row, variant, after, undone["created"])
+        _add_to_sides(db, match_id, after, result)
+        _revise(db, undone["id"], "restore", hand, version + 1)
+    return result.number
 
 
 def delete_match(db: Database, match_id: str, version: int) -> None:
@@ -370,6 +661,7 @@ def delete_match(db: Database, match_id: str, version: int) -> None:
     with writing(db):
         _begin_write(db, match_id, version)
         db.table("matches").update(match_id, {"deleted": now()})
+        _summary_version(db, match_id)
 
 
 def restore_match(db: Database, match_id: str) -> None:
@@ -382,6 +674,7 @@ def restore_match(db: Database, match_id: str) -> None:
         db.execute(
             "update matches set deleted = null, version = version + 1, updated = ? where id = ?", [now(), match_id]
         )
+        _summary_version(db, match_id)
 
 
 def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> bool:
@@ -406,6 +699,7 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> 
                 "version": 1,
             }
         )
+        hand_ids = []
         for position, hand in enumerate(match.hands, start=1):
             hand_id = (
                 db.table("hands")
@@ -413,6 +707,8 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> 
                 .last_pk
             )
             _revise(db, hand_id, "import", hand, 1)
+            hand_ids.append(hand_id)
+        _write_figures(db, _match_row(db, info.id), match, hand_ids)
     return True
 
 
@@ -446,6 +742,160 @@ def save_import(db: Database, plan: export.ImportPlan, progress: Progress | None
     return added
 
 
+# --- rebuilding the figures from the facts ---------------------------------------------------
+def rescore(db: Database, progress: Progress | None = None) -> tuple[int, list[str]]:
+    """Score every stored match (deleted ones too) again from its hands and rewrite its figures.
+
+    Run after a scoring fix, and by migration m002 to fill the figures in. Returns how many
+    matches were rescored and the ids of those today's rules refuse (their figures are left).
+    """
+    ids = [row["id"] for row in db.query("select id from matches order by created, id")]
+    refused = []
+    with writing(db):
+        for done, match_id in enumerate(ids, start=1):
+            if not rescore_match(db, match_id):
+                refused.append(match_id)
+            if progress:
+                progress(done, len(ids))
+    return len(ids) - len(refused), refused
+
+
+def rescore_match(db: Database, match_id: str) -> bool:
+    """Rewrite one match's figures from its hands; False (nothing written) when the core refuses it."""
+    with writing(db):
+        row = _match_row(db, match_id)
+        live = _live_hands(db, match_id)
+        match = canasta.Match(_variant(row), tuple(_hand(h) for h in live), _starting(row))
+        if match.problems():
+            return False
+        _write_figures(db, row, match, [h["id"] for h in live])
+        return True
+
+
+def _write_figures(db: Database, row: dict[str, Any], match: canasta.Match, hand_ids: list[int]) -> None:
+    """Replace every figure of a match with those of ``match`` (scored whole by the core)."""
+    match_id = row["id"]
+    for table in ("hand_figures", "side_figures", "match_players"):
+        db.execute(f"delete from {table} where match_id = ?", [match_id])
+    db.execute("delete from match_summaries where match_id = ?", [match_id])
+    variant = match.variant
+    _insert_hand_figures(db, match_id, list(zip(hand_ids, match.results, strict=True)))
+    after = standing(variant, match.totals, len(match.results))
+    last = list(db.query("select max(created) as last from hands where match_id = ? and deleted is null", [match_id]))
+    _update_summary(db, row, variant, after, last[0]["last"] or row["created"])
+    sides = json.loads(row["sides"])
+    players = []
+    for index, side in enumerate(sides):
+        names = side["players"]
+        for key in dict.fromkeys(search_key(name) for name in names):
+            spelt = next(name for name in names if search_key(name) == key)
+            players.append({"match_id": match_id, "side": index, "kind": "player", "key": key, "name": spelt})
+        if len(names) >= 2:
+            team = export.team_name(names)
+            players.append({"match_id": match_id, "side": index, "kind": "team", "key": search_key(team), "name": team})
+    db.table("match_players").insert_all(players)
+    db.table("side_figures").insert_all(
+        {"match_id": match_id, "side": index, "name": side["name"], "total": 0, "outcome": "playing",
+         "hands": 0, "points": 0, "best_hand": None, "canastas": 0, "red_threes": 0}
+        for index, side in enumerate(sides)
+    )  # fmt: skip
+    _recount_sides(db, match_id, after)
+
+
+def _insert_hand_figures(db: Database, match_id: str, scored: list[tuple[int, canasta.HandResult]]) -> None:
+    db.table("hand_figures").insert_all(
+        {
+            "hand_id": hand_id,
+            "match_id": match_id,
+            "number": result.number,
+            "scores": json.dumps(result.scores),
+            "totals": json.dumps(result.totals),
+            "minimums": json.dumps(result.minimums),
+            "canastas": json.dumps([entry.canasta_count for entry in result.hand.entries]),
+            "red_threes": json.dumps([entry.red_threes for entry in result.hand.entries]),
+            "detail": json.dumps(
+                {
+                    "breakdown": [side.to_dict() for side in result.sides],
+                    "warnings": [{"field": w.field, "message": w.message, "code": w.code} for w in result.warnings],
+                }
+            ),
+        }
+        for hand_id, result in scored
+    )
+
+
+def _update_summary(
+    db: Database, row: dict[str, Any], variant: canasta.Variant, after: Standing, last_played: str
+) -> None:
+    sides = json.loads(row["sides"])
+    words = [row["title"] or "", *(s["name"] for s in sides), *(p for s in sides for p in s["players"])]
+    db.table("match_summaries").upsert(
+        {
+            "match_id": row["id"],
+            "version": row["version"],
+            "variant_name": variant.name,
+            "hands": after.played,
+            "totals": json.dumps(after.totals),
+            "next_minimums": json.dumps(after.next_minimums),
+            "is_finished": after.is_finished,
+            "is_tie": after.is_tie,
+            "winner": after.winner,
+            "margin": after.margin,
+            "last_played": last_played,
+            "names": "\n".join(search_key(word) for word in words if word),
+        },
+        pk="match_id",
+    )
+
+
+def _summary_version(db: Database, match_id: str) -> None:
+    db.execute(
+        "update match_summaries set version = (select version from matches where id = ?) where match_id = ?",
+        [match_id, match_id],
+    )
+
+
+def _outcome(after: Standing, side: int) -> str:
+    if not after.is_finished:
+        return "playing"
+    if after.is_tie and after.totals[side] == max(after.totals):
+        return "tie"
+    return "won" if after.winner == side else "lost"
+
+
+def _add_to_sides(db: Database, match_id: str, after: Standing, result: canasta.HandResult) -> None:
+    """One more hand on each side's figures: counts and sums grow, the best hand may change."""
+    for index, (score, entry) in enumerate(zip(result.scores, result.hand.entries, strict=True)):
+        db.execute(
+            "update side_figures set total = ?, outcome = ?, hands = hands + 1, points = points + ?, "
+            "best_hand = max(coalesce(best_hand, ?), ?), canastas = canastas + ?, red_threes = red_threes + ? "
+            "where match_id = ? and side = ?",
+            [after.totals[index], _outcome(after, index), score, score, score, entry.canasta_count,
+             entry.red_threes, match_id, index],
+        )  # fmt: skip
+
+
+def _recount_sides(db: Database, match_id: str, after: Standing) -> None:
+    """Each side's figures summed again from the stored hand figures (no hand is rescored)."""
+    sums: dict[int, list[Any]] = {index: [0, 0, None, 0, 0] for index in range(len(after.totals))}
+    for row in db.query("select scores, canastas, red_threes from hand_figures where match_id = ?", [match_id]):
+        for index, (score, canastas, threes) in enumerate(
+            zip(_loads(row["scores"]), _loads(row["canastas"]), _loads(row["red_threes"]), strict=True)
+        ):
+            figures = sums[index]
+            figures[0] += 1
+            figures[1] += score
+            figures[2] = score if figures[2] is None else max(figures[2], score)
+            figures[3] += canastas
+            figures[4] += threes
+    for index, (hands, points, best, canastas, threes) in sums.items():
+        db.execute(
+            "update side_figures set total = ?, outcome = ?, hands = ?, points = ?, best_hand = ?, canastas = ?, "
+            "red_threes = ? where match_id = ? and side = ?",
+            [after.totals[index], _outcome(after, index), hands, points, best, canastas, threes, match_id, index],
+        )
+
+
 # --- helpers for writes ---------------------------------------------------------------------
 def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
     """Claim the next version of the match, or explain why this writer is stale."""
@@ -454,20 +904,53 @@ def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
         [now(), match_id, version],
     )
     if cursor.rowcount == 1:
-        return _match_row(db, match_id)
+        row = _match_row(db, match_id)
+        cached = list(db.query("select version from match_summaries where match_id = ?", [match_id]))
+        if not cached or cached[0]["version"] != version:
+            rescore_match(db, match_id)  # figures not written at this version: rebuild before building on them
+        return row
     row = _match_row(db, match_id)
     if row["deleted"]:
         raise StaleError(["This match was deleted meanwhile; restore it from the start page."], row["version"])
     raise StaleError(changes_since(db, row, version), row["version"])
 
 
-def _settle(db: Database, row: dict[str, Any], hands: list[canasta.Hand]) -> canasta.Match:
-    """Check the match as it will be, and record when it finished (or that a fix reopened it)."""
-    starting = json.loads(row["starting_totals"]) if row["starting_totals"] else None
-    match = canasta.Match.validated(_variant(row), hands, starting)
-    finished = (row["finished"] or now()) if match.is_finished else None
-    db.table("matches").update(row["id"], {"finished": finished})
-    return match
+def _summary(db: Database, match_id: str) -> Standing:
+    rows = list(db.query("select * from match_summaries where match_id = ?", [match_id]))
+    if not rows:
+        raise NotFoundError(match_id)
+    return _standing(rows[0])
+
+
+def _figure_rows(db: Database, match_id: str) -> list[dict[str, Any]]:
+    return list(
+        db.query(
+            "select f.hand_id, f.number, f.scores, f.minimums, f.totals, h.created from hand_figures f "
+            "join hands h on h.id = f.hand_id where f.match_id = ? order by f.number",
+            [match_id],
+        )
+    )
+
+
+def _start(row: dict[str, Any], variant: canasta.Variant) -> tuple[int, ...]:
+    return _starting(row) or (0,) * variant.sides
+
+
+def _refuse(db: Database, row: dict[str, Any], hands: list[canasta.Hand]) -> None:
+    """Check the whole match as it would be: raises the core's InvalidError with every problem.
+
+    Reached only when the quick check from stored figures found a problem, so a refusal reads
+    exactly as it always has.
+    """
+    canasta.Match.validated(_variant(row), hands, _starting(row))
+    raise RuntimeError(f"Match {row['id']}: the stored figures and the rules disagree; run `scorepad rescore`.")
+
+
+def _set_finished(db: Database, row: dict[str, Any], after: Standing) -> None:
+    """Record when the match finished (or that a correction reopened it)."""
+    finished = (row["finished"] or now()) if after.is_finished else None
+    if finished != row["finished"]:
+        db.table("matches").update(row["id"], {"finished": finished})
 
 
 def _next_position(db: Database, match_id: str) -> int:
