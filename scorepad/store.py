@@ -523,6 +523,7 @@ def _append(db: Database, row: dict[str, Any], hand: canasta.Hand, position: int
     refused hand goes through the whole match once, so the refusal reads exactly as the core's.
     """
     variant = _variant(row)
+    hand = _as_stored(hand)
     summary = _summary(db, row["id"])
     if summary.is_finished or canasta.check_hand(hand, variant):
         _refuse(db, row, [*(_hand(h) for h in _live_hands(db, row["id"])), hand])
@@ -556,6 +557,7 @@ def replace_hand(db: Database, match_id: str, number: int, hand: canasta.Hand, v
         variant = _variant(row)
         before = _loads(figures[number - 2]["totals"]) if number > 1 else _start(row, variant)
         later = [_loads(f["scores"]) for f in figures[number:]]
+        hand = _as_stored(hand)
         if canasta.check_hand(hand, variant):
             _refuse_with(db, row, number, hand)
         result = play_hand(variant, number, before, hand)
@@ -708,7 +710,8 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> 
             )
             _revise(db, hand_id, "import", hand, 1)
             hand_ids.append(hand_id)
-        _write_figures(db, _match_row(db, info.id), match, hand_ids)
+        stored = canasta.Match(match.variant, tuple(_as_stored(h) for h in match.hands), match.starting_totals)
+        _write_figures(db, _match_row(db, info.id), stored, hand_ids)
     return True
 
 
@@ -980,6 +983,11 @@ def _hand(row: dict[str, Any]) -> canasta.Hand:
 
 def _json(hand: canasta.Hand) -> str:
     return json.dumps(hand.to_dict(), sort_keys=True)
+
+
+def _as_stored(hand: canasta.Hand) -> canasta.Hand:
+    """The hand as it reads back from its row, so its itemised figures list parts in that order."""
+    return _hand({"data": _json(hand)})
 
 
 # --- what changed meanwhile ----------------------------------------------------------------
