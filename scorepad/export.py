@@ -408,6 +408,14 @@ SIDE_STYLES = (
 TICK_STEPS = (100, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 50000)
 
 
+@dataclass(frozen=True)
+class Chart:
+    """A drawn progression chart (``svg``, safe markup) and the target line it shows."""
+
+    svg: str
+    target: int
+
+
 def _tick_step(span: int) -> int:
     return next((step for step in TICK_STEPS if span / step <= 6), TICK_STEPS[-1])
 
@@ -419,13 +427,25 @@ def progress_svg(match: Match, info: MatchInfo) -> str:
     polyline per side, a dashed target line, text escaped, and a ``<title>``/``<desc>`` that
     say the same thing in words.
     """
-    target = match.variant.target
-    series = [[match.start[i]] + [r.totals[i] for r in match.results] for i in range(len(info.sides))]
+    return progress_chart(
+        match.variant.name, match.variant.target, match.start, [r.totals for r in match.results], info
+    )
+
+
+def progress_chart(
+    variant_name: str,
+    target: int,
+    start: Sequence[int],
+    totals: Sequence[Sequence[int]],
+    info: MatchInfo,
+) -> str:
+    """:func:`progress_svg` from figures alone: the starting totals and the totals after each hand."""
+    series = [[start[i]] + [after[i] for after in totals] for i in range(len(info.sides))]
     values = [v for line in series for v in line]
     step = _tick_step(max(max(values + [target]) - min(values + [0]), 1))
     low = min(min(values), 0) // step * step
     high = -(-max(max(values), target) // step) * step
-    hands = max(len(match.results), 1)
+    hands = max(len(totals), 1)
     plot_w = CHART_WIDTH - CHART_LEFT - CHART_RIGHT
     plot_h = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
 
@@ -439,7 +459,7 @@ def progress_svg(match: Match, info: MatchInfo) -> str:
     # and the match id is what lets a phone write to the match.
     key = hashlib.blake2s(info.id.encode(), digest_size=4).hexdigest()
     names = [side.name for side in info.sides]
-    title = f"Score progression: {match.variant.name}, target {thousands(target)}"
+    title = f"Score progression: {variant_name}, target {thousands(target)}"
     desc = "; ".join(
         f"{name}: {', '.join(thousands(v) for v in line)}" for name, line in zip(names, series, strict=True)
     )

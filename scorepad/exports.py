@@ -31,10 +31,15 @@ def thousands(number: int) -> str:
     return export.thousands(number)
 
 
-@bp.app_template_global("progress_svg")
-def progress_svg(match: Match, info: MatchInfo) -> Markup:
-    """The score progression chart, for any page that includes ``exports/_progress.html``."""
-    return Markup(export.progress_svg(match, info))  # built from escaped text in export.py
+@bp.app_template_global("progress_chart")
+def progress_chart(match: Match, info: MatchInfo) -> export.Chart | None:
+    """The score progression chart, for any page that includes ``exports/_progress.html``.
+
+    The score sheet hands the template a chart drawn from stored figures instead.
+    """
+    if not match.results:
+        return None
+    return export.Chart(Markup(export.progress_svg(match, info)), match.variant.target)  # escaped in export.py
 
 
 def download(body: str, mimetype: str, filename: str) -> Response:

@@ -560,12 +560,10 @@ def replace_hand(db: Database, match_id: str, number: int, hand: canasta.Hand, v
         hand = _as_stored(hand)
         if canasta.check_hand(hand, variant):
             _refuse_with(db, row, number, hand)
-        result = play_hand(variant, number, before, hand)
-        carried = carry_forward(variant, result.totals, later)
-        ends = [result.totals, *(totals for _, totals in carried)]
-        if any(game_ends(variant, totals, number + i) for i, totals in enumerate(ends[:-1])):
+        result, carried = correct(variant, before, number, hand, later)
+        if ends_early(variant, number, result, carried):
             _refuse_with(db, row, number, hand)
-        after = standing(variant, ends[-1], len(figures))
+        after = standing(variant, carried[-1][1] if carried else result.totals, len(figures))
         _set_finished(db, row, after)
         hand_id = figures[number - 1]["hand_id"]
         db.table("hands").update(hand_id, {"data": _json(hand)})
@@ -581,6 +579,30 @@ def replace_hand(db: Database, match_id: str, number: int, hand: canasta.Hand, v
         _recount_sides(db, match_id, after)
         _revise(db, hand_id, "edit", hand, version + 1)
     return version + 1
+
+
+def correct(
+    variant: canasta.Variant, before: Sequence[int], number: int, hand: canasta.Hand, later: list[tuple[int, ...]]
+) -> tuple[canasta.HandResult, list[tuple[tuple[int, ...], tuple[int, ...]]]]:
+    """Hand ``number`` scored from the totals ``before`` it, and the later hands' (minimums, totals)."""
+    result = play_hand(variant, number, before, hand)
+    return result, carry_forward(variant, result.totals, later)
+
+
+def ends_early(
+    variant: canasta.Variant, number: int, result: canasta.HandResult, carried: list[tuple[Any, tuple[int, ...]]]
+) -> bool:
+    """Would the game end before the last hand, once hand ``number`` reads ``result``?"""
+    ends = [result.totals, *(totals for _, totals in carried)]
+    return any(game_ends(variant, totals, number + i) for i, totals in enumerate(ends[:-1]))
+
+
+def correction_ends_early(db: Database, head: MatchHead, number: int, hand: canasta.Hand) -> bool:
+    """:func:`ends_early` for a correction to a stored match, from its stored figures."""
+    figures = hand_figures(db, head.id)
+    before = figures[number - 2].totals if number > 1 else head.starting_totals or (0,) * len(head.summary.totals)
+    result, carried = correct(head.variant, before, number, hand, [f.scores for f in figures[number:]])
+    return ends_early(head.variant, number, result, carried)
 
 
 def _refuse_with(db: Database, row: dict[str, Any], number: int, hand: canasta.Hand) -> None:
