@@ -223,9 +223,49 @@ def results_csv(pairs: Iterable[Pair]) -> str:
     return out.getvalue()
 
 
+def summary_csv(rows: Iterable[Any]) -> str:
+    """:func:`results_csv` from stored summaries (``store.ResultRow``): the same columns, nothing rescored."""
+    rows = list(rows)
+    most = max((len(row.info.sides) for row in rows), default=2)
+    header = ["id", "created", "finished", "title", "variant", "variant name", "hands", "status", "winner", "margin"]
+    for number in range(1, most + 1):
+        header += [f"side {number}", f"side {number} players", f"side {number} total"]
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    for row in rows:
+        info, summary = row.info, row.summary
+        winner = "tie" if summary.is_tie else "" if summary.winner is None else info.sides[summary.winner].name
+        line: list[int | str] = [
+            info.id,
+            info.created,
+            info.finished or "",
+            safe_text(info.title),
+            row.variant_key,
+            row.variant_name,
+            summary.played,
+            "finished" if summary.is_finished else "playing",
+            safe_text(winner),
+            "" if summary.margin is None else summary.margin,
+        ]
+        for index in range(most):
+            if index < len(info.sides):
+                side = info.sides[index]
+                line += [safe_text(side.name), safe_text(", ".join(side.players)), summary.totals[index]]
+            else:
+                line += ["", "", ""]
+        writer.writerow(line)
+    return out.getvalue()
+
+
 def all_matches_document(pairs: Iterable[Pair], exported: str | None = None) -> dict[str, Any]:
     """Every match in one versioned document; each is exactly its ``GET /api/v1/matches/<id>``."""
-    matches = [match_document(match, info) for match, info in pairs]
+    return matches_document((match_document(match, info) for match, info in pairs), exported)
+
+
+def matches_document(documents: Iterable[dict[str, Any]], exported: str | None = None) -> dict[str, Any]:
+    """:func:`all_matches_document` from match documents already made (the store's, from its figures)."""
+    matches = list(documents)
     document: dict[str, Any] = {"format": ALL_FORMAT, "format_version": ALL_FORMAT_VERSION}
     if exported:
         document["exported"] = exported
@@ -601,6 +641,31 @@ def stats(pairs: Iterable[Pair]) -> Stats:
         return sorted(records.values(), key=lambda r: (-r.wins, r.losses, -r.matches, r.name.casefold()))
 
     return Stats(best_first(players), best_first(teams), count)
+
+
+def stats_from_rows(rows: Iterable[Mapping[str, Any]], matches: int) -> Stats:
+    """:func:`stats` from sums already made over stored figures (``store.player_records``)."""
+    players: list[Record] = []
+    teams: list[Record] = []
+    for row in sorted(rows, key=lambda r: r["first"]):
+        record = Record(
+            name=row["name"],
+            matches=row["matches"],
+            wins=row["wins"],
+            losses=row["losses"],
+            ties=row["ties"],
+            hands=row["hands"],
+            points=row["points"],
+            biggest_hand=row["biggest_hand"],
+            canastas=row["canastas"],
+            red_threes=row["red_threes"],
+        )
+        (teams if row["kind"] == "team" else players).append(record)
+
+    def best_first(records: list[Record]) -> list[Record]:
+        return sorted(records, key=lambda r: (-r.wins, r.losses, -r.matches, r.name.casefold()))
+
+    return Stats(best_first(players), best_first(teams), matches)
 
 
 def records_for(name: str, pairs: Iterable[Pair]) -> list[Pair]:

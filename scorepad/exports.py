@@ -57,11 +57,6 @@ def today() -> str:
     return datetime.now(UTC).date().isoformat()
 
 
-def stored_matches() -> list[export.Pair]:
-    db = get_db()
-    return [store.load_match(db, match_id) for match_id in store.all_match_ids(db)]
-
-
 # --- one match ---------------------------------------------------------------------------
 
 
@@ -103,14 +98,15 @@ def result(match_id: str) -> str:
 def all_json() -> Response:
     """Every match in one versioned document: the backup."""
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
-    document = export.all_matches_document(stored_matches(), exported=stamp)
+    document = export.matches_document(store.match_documents(get_db()), exported=stamp)
     return download(_json(document), "application/json", f"scorepad-matches-{today()}.json")
 
 
 @bp.get("/export/results.csv")
 def results_csv() -> Response:
-    """A row per match: date, variant, sides, players, totals, winner, hands."""
-    return download(BOM + export.results_csv(stored_matches()), CSV_TYPE, f"scorepad-results-{today()}.csv")
+    """A row per match: date, variant, sides, players, totals, winner, hands (from stored summaries)."""
+    rows = store.result_rows(get_db())
+    return download(BOM + export.summary_csv(rows), CSV_TYPE, f"scorepad-results-{today()}.csv")
 
 
 @bp.get("/import")
@@ -159,11 +155,15 @@ def import_message(added: int, already: int) -> str:
 
 @bp.get("/stats")
 def stats() -> str:
-    """Wins, losses and hand records by player and team; ``?player=`` lists one's matches."""
-    pairs = stored_matches()
+    """Wins, losses and hand records by player and team; ``?player=`` lists one's matches a page at a time.
+
+    Everything comes from stored figures: SQL sums over each side's figures, and summary rows.
+    """
+    db = get_db()
     name = request.args.get("player", "").strip()
-    played = export.records_for(name, pairs) if name else []
-    return render_template("exports/stats.html", stats=export.stats(pairs), name=name, played=played)
+    page = store.match_page(db, before=request.args.get("before") or None, player=name) if name else None
+    records = export.stats_from_rows(store.player_records(db), store.count_matches(db))
+    return render_template("exports/stats.html", stats=records, name=name, page=page)
 
 
 def _json(document: object) -> str:

@@ -26,8 +26,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import canasta, export
-from .canasta.match import Standing, carry_forward, game_ends, play_hand, standing
-from .documents import MatchInfo, Side
+from .canasta.match import Standing, carry_forward, game_ends, play_hand, settlement_for, standing
+from .documents import FORMAT, FORMAT_VERSION, MatchInfo, Side
 
 RESTORE_DAYS = 30  # a deleted match is offered for restoring this long
 Progress = Callable[[int, int], None]  # (done, of) for long imports
@@ -79,6 +79,7 @@ class MatchSummary:
     deleted: str | None
     is_tie: bool = False
     last_played: str = ""
+    sides: tuple[Side, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -331,11 +332,13 @@ LIST_SQL = (
 
 
 def _list_summary(row: dict[str, Any]) -> MatchSummary:
+    sides = tuple(Side(side["name"], tuple(side["players"])) for side in json.loads(row["sides"]))
     return MatchSummary(
         id=row["id"],
         title=row["title"] or "",
         variant_name=row["variant_name"],
-        side_names=tuple(side["name"] for side in json.loads(row["sides"])),
+        side_names=tuple(side.name for side in sides),
+        sides=sides,
         totals=_loads(row["totals"]),
         hands=row["hands"],
         is_finished=bool(row["is_finished"]),
@@ -415,6 +418,62 @@ def result_rows(db: Database) -> list[ResultRow]:
     """Every match that is not deleted, oldest first, from stored summaries only."""
     rows = db.query(f"{HEAD_SQL} where m.deleted is null order by m.created, m.id")
     return [ResultRow(_info(row), row["variant"], row["variant_name"], _standing(row)) for row in rows]
+
+
+def match_documents(db: Database) -> Iterator[dict[str, Any]]:
+    """Every match that is not deleted as its document (``GET /api/v1/matches/<id>``), oldest first.
+
+    Built from the stored entries and figures: the backup reads, it does not rescore.
+    """
+    for row in db.query(f"{HEAD_SQL} where m.deleted is null order by m.created, m.id"):
+        summary = _standing(row)
+        hands = []
+        stored = db.query(
+            "select h.data, f.scores, f.totals, f.minimums, f.detail from hand_figures f "
+            "join hands h on h.id = f.hand_id where f.match_id = ? order by f.number",
+            [row["id"]],
+        )
+        for index, hand in enumerate(stored):
+            detail = json.loads(hand["detail"])
+            document = _hand(hand).to_dict()
+            document.update(
+                scores=json.loads(hand["scores"]),
+                totals=json.loads(hand["totals"]),
+                minimums=json.loads(hand["minimums"]),
+                breakdown=detail["breakdown"],
+            )
+            if detail["warnings"]:
+                document["warnings"] = [
+                    {
+                        "field": canasta.Violation(w["code"], w["message"], w["field"]).under(f"hands[{index}]").field,
+                        "message": w["message"],
+                    }
+                    for w in detail["warnings"]
+                ]
+            hands.append(document)
+        starting = _starting(row)
+        document = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "id": row["id"],
+            "title": row["title"] or "",
+            "created": row["created"],
+            "finished": row["finished"],
+            "options": json.loads(row["options"]),
+            "sides": json.loads(row["sides"]),
+            "starting_totals": list(starting) if starting else None,
+            "variant": row["variant"],
+            "hands": hands,
+            "totals": list(summary.totals),
+            "next_minimums": list(summary.next_minimums),
+            "game_over": summary.is_finished,
+            "winner": summary.winner,
+        }
+        if summary.is_tie:
+            document["tie"] = True
+        if summary.is_finished:
+            document["settlement"] = settlement_for(summary.totals)
+        yield document
 
 
 def player_records(db: Database) -> list[dict[str, Any]]:

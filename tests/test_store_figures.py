@@ -135,6 +135,11 @@ def assert_figures_match_the_core(db) -> None:
             )
         ]
         assert sides == expected_sides(match)
+    # The backup is assembled from stored entries and figures: it must read as the core's documents.
+    live = [store.get_match(db, match_id) for match_id in store.all_match_ids(db)]
+    assert json.loads(json.dumps(list(store.match_documents(db)))) == json.loads(
+        json.dumps([match_document(s.match, s.info) for s in live])
+    )
 
 
 def hand_list(db, match_id: str) -> list[canasta.Hand]:
