@@ -166,6 +166,32 @@ def add_backups(subparsers: Any) -> None:
 COMMANDS.append(add_backups)
 
 
+# --- stored figures (issue 9) -------------------------------------------------------------
+def rescore_command(args: argparse.Namespace) -> int:
+    """Score every stored match again from its hands and rewrite the stored figures."""
+    from . import store
+    from .db import connect
+
+    db = connect(database_path(args))
+    try:
+        rescored, refused = store.rescore(db, progress("Rescored", sys.stderr))
+    finally:
+        db.close()
+    print(f"Rescored {rescored} match{'' if rescored == 1 else 'es'}.", file=sys.stderr)
+    for match_id in refused:
+        print(f"  {match_id}: today's rules refuse its hands; its figures were left as they were.", file=sys.stderr)
+    return 1 if refused else 0
+
+
+def add_rescore(subparsers: Any) -> None:
+    parser = subparsers.add_parser("rescore", help="rebuild every stored score from the hands (after a scoring fix)")
+    parser.add_argument("--database", help="database file (default: the app's)")
+    parser.set_defaults(func=rescore_command)
+
+
+COMMANDS.append(add_rescore)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorepad", description="Canasta score keeper for the card table.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="command")
