@@ -13,7 +13,12 @@ from scorepad.db import connect
 from scorepad.documents import Side
 from tests.support import add_match
 
-HAND = {"entries": [{"melded_points": 620, "canastas": {"natural": 1}, "went_out": True}, {"melded_points": 260, "hand_points": 95}]}  # fmt: skip
+HAND = {
+    "entries": [
+        {"melded_points": 620, "canastas": {"natural": 1}, "went_out": True},
+        {"melded_points": 260, "hand_points": 95},
+    ]
+}
 # RULES.md: We 620 + natural canasta 500 + going out 100 = 1220; They 260 - 95 = 165.
 
 
