@@ -827,16 +827,20 @@ def save_import(db: Database, plan: export.ImportPlan, progress: Progress | None
 
 
 # --- rebuilding the figures from the facts ---------------------------------------------------
-def rescore(db: Database, progress: Progress | None = None) -> tuple[int, list[str]]:
+def rescore(db: Database, progress: Progress | None = None, new_versions: bool = True) -> tuple[int, list[str]]:
     """Score every stored match (deleted ones too) again from its hands and rewrite its figures.
 
-    Run after a scoring fix, and by migration m002 to fill the figures in. Returns how many
-    matches were rescored and the ids of those today's rules refuse (their figures are left).
+    Run after a scoring fix, and by migration m002 to fill the figures in. Each match rescored
+    gets a new version (unless ``new_versions`` is False), so sheets cached by version or held by
+    a phone are not taken for current. Returns how many matches were rescored and the ids of
+    those today's rules refuse (their figures are left as they were).
     """
     ids = [row["id"] for row in db.query("select id from matches order by created, id")]
     refused = []
     with writing(db):
         for done, match_id in enumerate(ids, start=1):
+            if new_versions:
+                db.execute("update matches set version = version + 1 where id = ?", [match_id])
             if not rescore_match(db, match_id):
                 refused.append(match_id)
             if progress:
@@ -886,26 +890,42 @@ def _write_figures(db: Database, row: dict[str, Any], match: canasta.Match, hand
     _recount_sides(db, match_id, after)
 
 
+HAND_FIGURES = ("hand_id", "match_id", "number", "scores", "totals", "minimums", "canastas", "red_threes", "detail")
+SUMMARY = (
+    "match_id", "version", "variant_name", "hands", "totals", "next_minimums", "is_finished", "is_tie", "winner",
+    "margin", "last_played", "names",
+)  # fmt: skip
+
+
+def _insert(db: Database, table: str, columns: Sequence[str], rows: list[Sequence[Any]], replace: bool = False) -> None:
+    """Plain INSERT of known columns: sqlite-utils' insert and upsert inspect the schema on every call."""
+    if rows:
+        verb = "insert or replace" if replace else "insert"
+        marks = ", ".join("?" * len(columns))
+        db.conn.executemany(f"{verb} into {table} ({', '.join(columns)}) values ({marks})", rows)
+
+
 def _insert_hand_figures(db: Database, match_id: str, scored: list[tuple[int, canasta.HandResult]]) -> None:
-    db.table("hand_figures").insert_all(
-        {
-            "hand_id": hand_id,
-            "match_id": match_id,
-            "number": result.number,
-            "scores": json.dumps(result.scores),
-            "totals": json.dumps(result.totals),
-            "minimums": json.dumps(result.minimums),
-            "canastas": json.dumps([entry.canasta_count for entry in result.hand.entries]),
-            "red_threes": json.dumps([entry.red_threes for entry in result.hand.entries]),
-            "detail": json.dumps(
-                {
-                    "breakdown": [side.to_dict() for side in result.sides],
-                    "warnings": [{"field": w.field, "message": w.message, "code": w.code} for w in result.warnings],
-                }
-            ),
+    rows = []
+    for hand_id, result in scored:
+        detail = {
+            "breakdown": [side.to_dict() for side in result.sides],
+            "warnings": [{"field": w.field, "message": w.message, "code": w.code} for w in result.warnings],
         }
-        for hand_id, result in scored
-    )
+        rows.append(
+            (
+                hand_id,
+                match_id,
+                result.number,
+                json.dumps(result.scores),
+                json.dumps(result.totals),
+                json.dumps(result.minimums),
+                json.dumps([entry.canasta_count for entry in result.hand.entries]),
+                json.dumps([entry.red_threes for entry in result.hand.entries]),
+                json.dumps(detail),
+            )
+        )
+    _insert(db, "hand_figures", HAND_FIGURES, rows)
 
 
 def _update_summary(
@@ -913,23 +933,21 @@ def _update_summary(
 ) -> None:
     sides = json.loads(row["sides"])
     words = [row["title"] or "", *(s["name"] for s in sides), *(p for s in sides for p in s["players"])]
-    db.table("match_summaries").upsert(
-        {
-            "match_id": row["id"],
-            "version": row["version"],
-            "variant_name": variant.name,
-            "hands": after.played,
-            "totals": json.dumps(after.totals),
-            "next_minimums": json.dumps(after.next_minimums),
-            "is_finished": after.is_finished,
-            "is_tie": after.is_tie,
-            "winner": after.winner,
-            "margin": after.margin,
-            "last_played": last_played,
-            "names": "\n".join(search_key(word) for word in words if word),
-        },
-        pk="match_id",
+    values = (
+        row["id"],
+        row["version"],
+        variant.name,
+        after.played,
+        json.dumps(after.totals),
+        json.dumps(after.next_minimums),
+        after.is_finished,
+        after.is_tie,
+        after.winner,
+        after.margin,
+        last_played,
+        "\n".join(search_key(word) for word in words if word),
     )
+    _insert(db, "match_summaries", SUMMARY, [values], replace=True)
 
 
 def _summary_version(db: Database, match_id: str) -> None:
