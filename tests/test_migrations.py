@@ -42,6 +42,18 @@ def test_blank_database_migrates(tmp_path):
             "match_version": int,
             "created": str,
         }
+        # m002: the derived figures, a cache of what the core works out from the facts above.
+        assert list(db.table("match_summaries").columns_dict) == [
+            "match_id", "version", "variant_name", "hands", "totals", "next_minimums", "is_finished", "is_tie",
+            "winner", "margin", "last_played", "names",
+        ]  # fmt: skip
+        assert list(db.table("hand_figures").columns_dict) == [
+            "hand_id", "match_id", "number", "scores", "totals", "minimums", "canastas", "red_threes", "detail",
+        ]  # fmt: skip
+        assert list(db.table("side_figures").columns_dict) == [
+            "match_id", "side", "name", "total", "outcome", "hands", "points", "best_hand", "canastas", "red_threes",
+        ]  # fmt: skip
+        assert list(db.table("match_players").columns_dict) == ["id", "match_id", "side", "kind", "key", "name"]
         applied = [row["name"] for row in db.query("select name from _sqlite_migrations order by id")]
         assert applied[0] == "m001_create_matches_and_hands"
         assert applied == sorted(applied)

@@ -270,3 +270,24 @@ def test_imported_match_gets_its_figures(database):
     assert store.save_imported_match(database, match, info)
     assert store.match_head(database, "b" * 32).summary.totals == (300, 50)
     assert_figures_match_the_core(database)
+
+
+def test_a_tie_is_stored_as_a_tie_for_both_sides(database):
+    """Target 1500: We 520 + two naturals 1000 + going out 100 = 1620; They 620 + 1000 = 1620."""
+    match_id = store.create_match(database, canasta.rules_for("classic", {"target": 1500}), SIDES)
+    hand = canasta.Hand.from_dict(
+        {
+            "entries": [
+                {"melded_points": 520, "canastas": {"natural": 2}, "went_out": True},
+                {"melded_points": 620, "canastas": {"natural": 2}},
+            ]
+        }
+    )
+    store.add_hand(database, match_id, hand, 1)
+    summary = store.match_head(database, match_id).summary
+    assert summary.totals == (1620, 1620) and summary.is_finished and summary.is_tie and summary.winner is None
+    outcomes = database.execute("select outcome from side_figures where match_id = ? order by side", [match_id])
+    assert [row[0] for row in outcomes] == ["tie", "tie"]
+    ann = next(r for r in store.player_records(database) if r["key"] == "ann")
+    assert (ann["wins"], ann["losses"], ann["ties"]) == (0, 0, 1)
+    assert_figures_match_the_core(database)
