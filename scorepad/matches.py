@@ -32,7 +32,7 @@ from markupsafe import Markup
 
 from . import canasta, export, store
 from .assets import SHELL, asset_url
-from .canasta.match import Standing, settlement_for, standing
+from .canasta.match import Standing, game_ends, play_hand, settlement_for, standing
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
 from .htmx import page_or_fragment, wants_fragment
@@ -353,16 +353,28 @@ def add_hand(match_id: str) -> Any:
 
 @bp.post("/matches/<match_id>/hands/preview")
 def preview_hand(match_id: str) -> str:
-    """The live preview fragment: this hand's scores and new totals, or what is wrong."""
-    stored = _writable(match_id)
+    """The live preview fragment: this hand's scores and new totals, or what is wrong.
+
+    Scored from the stored totals before the hand, like a save: typing costs the same at hand 300.
+    """
+    head = _writable_head(match_id)
     number = request.args.get("number", type=int)
-    if number is not None and not 1 <= number <= len(stored.match.hands):
+    played = head.summary.played
+    if number is not None and not 1 <= number <= played:
         abort(404)
-    form = _hand_form(stored)
-    preview = _read_hand(form, stored, number)
-    index = len(stored.match.hands) if number is None else number - 1
-    result = preview.results[index] if preview is not None else None
-    return render_template("matches/_preview.html", form=form, result=result, preview=preview, sides=stored.info.sides)
+    form = _hand_form(head)
+    hand = _checked_hand(form, head, number)
+    result, ends_game = None, False
+    if hand is not None:
+        if number is None or number == played + 1:
+            before, at = head.summary.totals, played + 1
+        else:
+            before, at = store.totals_before(get_db(), head, number), number
+        result = play_hand(head.variant, at, before, hand)
+        ends_game = at >= played and game_ends(head.variant, result.totals, at)
+    return render_template(
+        "matches/_preview.html", form=form, result=result, preview=hand, ends_game=ends_game, sides=head.info.sides
+    )
 
 
 @bp.get("/matches/<match_id>/hands/<int:number>")

@@ -656,6 +656,17 @@ def ends_early(
     return any(game_ends(variant, totals, number + i) for i, totals in enumerate(ends[:-1]))
 
 
+def totals_before(db: Database, head: MatchHead, number: int) -> tuple[int, ...]:
+    """The stored totals before hand ``number`` (1-based): the starting totals before hand 1."""
+    if number > 1:
+        rows = list(
+            db.query("select totals from hand_figures where match_id = ? and number = ?", [head.id, number - 1])
+        )
+        if rows:
+            return _loads(rows[0]["totals"])
+    return head.starting_totals or (0,) * len(head.summary.totals)
+
+
 def correction_ends_early(db: Database, head: MatchHead, number: int, hand: canasta.Hand) -> bool:
     """:func:`ends_early` for a correction to a stored match, from its stored figures."""
     figures = hand_figures(db, head.id)
