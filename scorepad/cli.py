@@ -249,7 +249,6 @@ def progress(label: str, out: TextIO) -> Callable[[int, int], None]:
 
 def export_command(args: argparse.Namespace) -> int:
     """Write every match to a file (or standard output): the JSON backup or the results CSV."""
-    import json
     from datetime import UTC, datetime
 
     from . import export, store
@@ -257,19 +256,16 @@ def export_command(args: argparse.Namespace) -> int:
 
     db = connect(database_path(args, must_exist=True))
     try:
-        ids = store.all_match_ids(db)
-        report = progress("Read", sys.stderr)
-        pairs = []
-        for done, match_id in enumerate(ids, start=1):
-            pairs.append(store.load_match(db, match_id))
-            report(done, len(ids))
+        # The server's owner exports every match, read from the stored figures as the pages do.
+        if args.format == "csv":
+            rows = store.result_rows(db)
+            count, text = len(rows), export.summary_csv(rows)
+        else:
+            documents = list(store.match_documents(db))
+            count = len(documents)
+            text = export.backup_json(documents, exported=datetime.now(UTC).isoformat(timespec="seconds"))
     finally:
         db.close()
-    if args.format == "csv":
-        text = export.results_csv(pairs)
-    else:
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
-        text = json.dumps(export.all_matches_document(pairs, exported=stamp), ensure_ascii=False, indent=1) + "\n"
     if args.file == "-":
         sys.stdout.write(text)
     else:
@@ -278,7 +274,7 @@ def export_command(args: argparse.Namespace) -> int:
                 out.write(text)
         except OSError as error:
             raise CommandError(f"cannot write {args.file}: {error.strerror}.") from None
-    print(f"Exported {len(pairs)} matches to {args.file if args.file != '-' else 'standard output'}.", file=sys.stderr)
+    print(f"Exported {count} matches to {args.file if args.file != '-' else 'standard output'}.", file=sys.stderr)
     return 0
 
 
@@ -324,6 +320,32 @@ def add_backups(subparsers: Any) -> None:
 
 
 COMMANDS.append(add_backups)
+
+
+# --- stored figures (issue 9) -------------------------------------------------------------
+def rescore_command(args: argparse.Namespace) -> int:
+    """Score every stored match again from its hands and rewrite the stored figures."""
+    from . import store
+    from .db import connect
+
+    db = connect(database_path(args, must_exist=True))
+    try:
+        rescored, refused = store.rescore(db, progress("Rescored", sys.stderr))
+    finally:
+        db.close()
+    print(f"Rescored {rescored} match{'' if rescored == 1 else 'es'}.", file=sys.stderr)
+    for match_id in refused:
+        print(f"  {match_id}: today's rules refuse its hands; its figures were left as they were.", file=sys.stderr)
+    return 1 if refused else 0
+
+
+def add_rescore(subparsers: Any) -> None:
+    parser = subparsers.add_parser("rescore", help="rebuild every stored score from the hands (after a scoring fix)")
+    parser.add_argument("--database", help="database file (default: the app's)")
+    parser.set_defaults(func=rescore_command)
+
+
+COMMANDS.append(add_rescore)
 
 
 def build_parser() -> argparse.ArgumentParser:

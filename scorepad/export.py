@@ -223,15 +223,60 @@ def results_csv(pairs: Iterable[Pair]) -> str:
     return out.getvalue()
 
 
+def summary_csv(rows: Iterable[Any]) -> str:
+    """:func:`results_csv` from stored summaries (``store.ResultRow``): the same columns, nothing rescored."""
+    rows = list(rows)
+    most = max((len(row.info.sides) for row in rows), default=2)
+    header = ["id", "created", "finished", "title", "variant", "variant name", "hands", "status", "winner", "margin"]
+    for number in range(1, most + 1):
+        header += [f"side {number}", f"side {number} players", f"side {number} total"]
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    for row in rows:
+        info, summary = row.info, row.summary
+        winner = "tie" if summary.is_tie else "" if summary.winner is None else info.sides[summary.winner].name
+        line: list[int | str] = [
+            info.id,
+            info.created,
+            info.finished or "",
+            safe_text(info.title),
+            row.variant_key,
+            row.variant_name,
+            summary.played,
+            "finished" if summary.is_finished else "playing",
+            safe_text(winner),
+            "" if summary.margin is None else summary.margin,
+        ]
+        for index in range(most):
+            if index < len(info.sides):
+                side = info.sides[index]
+                line += [safe_text(side.name), safe_text(", ".join(side.players)), summary.totals[index]]
+            else:
+                line += ["", "", ""]
+        writer.writerow(line)
+    return out.getvalue()
+
+
 def all_matches_document(pairs: Iterable[Pair], exported: str | None = None) -> dict[str, Any]:
     """Every match in one versioned document; each is exactly its ``GET /api/v1/matches/<id>``."""
-    matches = [match_document(match, info) for match, info in pairs]
+    return matches_document((match_document(match, info) for match, info in pairs), exported)
+
+
+def matches_document(documents: Iterable[dict[str, Any]], exported: str | None = None) -> dict[str, Any]:
+    """:func:`all_matches_document` from match documents already made (the store's, from its figures)."""
+    matches = list(documents)
     document: dict[str, Any] = {"format": ALL_FORMAT, "format_version": ALL_FORMAT_VERSION}
     if exported:
         document["exported"] = exported
     document["count"] = len(matches)
     document["matches"] = matches
     return document
+
+
+def backup_json(documents: Iterable[dict[str, Any]], exported: str) -> str:
+    """The all-matches backup as the file both the download and ``scorepad export`` write."""
+    return json.dumps(matches_document(documents, exported), ensure_ascii=False, indent=1) + "\n"
 
 
 def parse_json(raw: bytes | str) -> Any:
@@ -407,6 +452,14 @@ SIDE_STYLES = (
 TICK_STEPS = (100, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000, 50000)
 
 
+@dataclass(frozen=True)
+class Chart:
+    """A drawn progression chart (``svg``, safe markup) and the target line it shows."""
+
+    svg: str
+    target: int
+
+
 def _tick_step(span: int) -> int:
     return next((step for step in TICK_STEPS if span / step <= 6), TICK_STEPS[-1])
 
@@ -418,13 +471,25 @@ def progress_svg(match: Match, info: MatchInfo) -> str:
     polyline per side, a dashed target line, text escaped, and a ``<title>``/``<desc>`` that
     say the same thing in words.
     """
-    target = match.variant.target
-    series = [[match.start[i]] + [r.totals[i] for r in match.results] for i in range(len(info.sides))]
+    return progress_chart(
+        match.variant.name, match.variant.target, match.start, [r.totals for r in match.results], info
+    )
+
+
+def progress_chart(
+    variant_name: str,
+    target: int,
+    start: Sequence[int],
+    totals: Sequence[Sequence[int]],
+    info: MatchInfo,
+) -> str:
+    """:func:`progress_svg` from figures alone: the starting totals and the totals after each hand."""
+    series = [[start[i]] + [after[i] for after in totals] for i in range(len(info.sides))]
     values = [v for line in series for v in line]
     step = _tick_step(max(max(values + [target]) - min(values + [0]), 1))
     low = min(min(values), 0) // step * step
     high = -(-max(max(values), target) // step) * step
-    hands = max(len(match.results), 1)
+    hands = max(len(totals), 1)
     plot_w = CHART_WIDTH - CHART_LEFT - CHART_RIGHT
     plot_h = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
 
@@ -438,7 +503,7 @@ def progress_svg(match: Match, info: MatchInfo) -> str:
     # and the match id is what lets a phone write to the match.
     key = hashlib.blake2s(info.id.encode(), digest_size=4).hexdigest()
     names = [side.name for side in info.sides]
-    title = f"Score progression: {match.variant.name}, target {thousands(target)}"
+    title = f"Score progression: {variant_name}, target {thousands(target)}"
     desc = "; ".join(
         f"{name}: {', '.join(thousands(v) for v in line)}" for name, line in zip(names, series, strict=True)
     )
@@ -580,6 +645,31 @@ def stats(pairs: Iterable[Pair]) -> Stats:
         return sorted(records.values(), key=lambda r: (-r.wins, r.losses, -r.matches, r.name.casefold()))
 
     return Stats(best_first(players), best_first(teams), count)
+
+
+def stats_from_rows(rows: Iterable[Mapping[str, Any]], matches: int) -> Stats:
+    """:func:`stats` from sums already made over stored figures (``store.player_records``)."""
+    players: list[Record] = []
+    teams: list[Record] = []
+    for row in sorted(rows, key=lambda r: r["first"]):
+        record = Record(
+            name=row["name"],
+            matches=row["matches"],
+            wins=row["wins"],
+            losses=row["losses"],
+            ties=row["ties"],
+            hands=row["hands"],
+            points=row["points"],
+            biggest_hand=row["biggest_hand"],
+            canastas=row["canastas"],
+            red_threes=row["red_threes"],
+        )
+        (teams if row["kind"] == "team" else players).append(record)
+
+    def best_first(records: list[Record]) -> list[Record]:
+        return sorted(records, key=lambda r: (-r.wins, r.losses, -r.matches, r.name.casefold()))
+
+    return Stats(best_first(players), best_first(teams), matches)
 
 
 def records_for(name: str, pairs: Iterable[Pair]) -> list[Pair]:

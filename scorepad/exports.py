@@ -32,10 +32,15 @@ def thousands(number: int) -> str:
     return export.thousands(number)
 
 
-@bp.app_template_global("progress_svg")
-def progress_svg(match: Match, info: MatchInfo) -> Markup:
-    """The score progression chart, for any page that includes ``exports/_progress.html``."""
-    return Markup(export.progress_svg(match, info))  # built from escaped text in export.py
+@bp.app_template_global("progress_chart")
+def progress_chart(match: Match, info: MatchInfo) -> export.Chart | None:
+    """The score progression chart, for any page that includes ``exports/_progress.html``.
+
+    The score sheet hands the template a chart drawn from stored figures instead.
+    """
+    if not match.results:
+        return None
+    return export.Chart(Markup(export.progress_svg(match, info)), match.variant.target)  # escaped in export.py
 
 
 def download(body: str, mimetype: str, filename: str) -> Response:
@@ -51,12 +56,6 @@ def file_name(match: Match, info: MatchInfo, extension: str) -> str:
 
 def today() -> str:
     return datetime.now(UTC).date().isoformat()
-
-
-def stored_matches() -> list[export.Pair]:
-    """The matches this browser sees: its own, or every match for the organiser."""
-    db = get_db()
-    return [store.load_match(db, match_id) for match_id in store.all_match_ids(db, viewer=access.viewer())]
 
 
 def writer_match(match_id: str) -> export.Pair:
@@ -107,14 +106,15 @@ def result(match_id: str) -> str:
 def all_json() -> Response:
     """Every match in one versioned document: the backup."""
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
-    document = export.all_matches_document(stored_matches(), exported=stamp)
-    return download(_json(document), "application/json", f"scorepad-matches-{today()}.json")
+    text = export.backup_json(store.match_documents(get_db(), viewer=access.viewer()), exported=stamp)
+    return download(text, "application/json", f"scorepad-matches-{today()}.json")
 
 
 @bp.get("/export/results.csv")
 def results_csv() -> Response:
-    """A row per match: date, variant, sides, players, totals, winner, hands."""
-    return download(BOM + export.results_csv(stored_matches()), CSV_TYPE, f"scorepad-results-{today()}.csv")
+    """A row per match: date, variant, sides, players, totals, winner, hands (from stored summaries)."""
+    rows = store.result_rows(get_db(), viewer=access.viewer())
+    return download(BOM + export.summary_csv(rows), CSV_TYPE, f"scorepad-results-{today()}.csv")
 
 
 @bp.get("/import")
@@ -164,11 +164,16 @@ def import_message(added: int, already: int) -> str:
 
 @bp.get("/stats")
 def stats() -> str:
-    """Wins, losses and hand records by player and team; ``?player=`` lists one's matches."""
-    pairs = stored_matches()
+    """Wins, losses and hand records by player and team; ``?player=`` lists one's matches a page at a time.
+
+    Everything comes from stored figures: SQL sums over each side's figures, and summary rows.
+    """
+    db = get_db()
     name = request.args.get("player", "").strip()
-    played = export.records_for(name, pairs) if name else []
-    return render_template("exports/stats.html", stats=export.stats(pairs), name=name, played=played)
+    viewer = access.viewer()
+    page = store.match_page(db, before=request.args.get("before") or None, player=name, viewer=viewer) if name else None
+    records = export.stats_from_rows(store.player_records(db, viewer), store.count_matches(db, viewer))
+    return render_template("exports/stats.html", stats=records, name=name, page=page)
 
 
 def _json(document: object) -> str:

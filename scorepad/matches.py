@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,14 +25,17 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
+from markupsafe import Markup
 
-from . import access, canasta, store
+from . import access, canasta, export, store
 from .assets import SHELL, asset_url
+from .canasta.match import Standing, game_ends, play_hand, settlement_for, standing
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
-from .htmx import page_or_fragment
+from .htmx import page_or_fragment, wants_fragment
 from .security import form_checks_token
 
 bp = Blueprint("matches", __name__)
@@ -47,43 +52,125 @@ class Outcome:
     settled_margin: int
 
 
-def outcome(stored: store.StoredMatch) -> Outcome | None:
+def outcome(stored: store.StoredMatch | store.MatchHead) -> Outcome | None:
     """The winner, by how much, and Bicycle's rounded settlement; None while the match runs."""
-    match = stored.match
-    settlement = match.settlement
-    if settlement is None:
+    summary = stored.summary if isinstance(stored, store.MatchHead) else _standing(stored.match)
+    if not summary.is_finished:
         return None
+    settlement = settlement_for(summary.totals)
     names = [side.name for side in stored.info.sides]
     return Outcome(
-        winner=None if match.winner is None else names[match.winner],
-        margin=match.margin,
+        winner=None if summary.winner is None else names[summary.winner],
+        margin=summary.margin,
         rounded=tuple(settlement["rounded"]),
         settled_margin=settlement["margin"],
     )
+
+
+def _standing(match: canasta.Match) -> Standing:
+    return standing(match.variant, match.totals, len(match.hands))
 
 
 def hand_context(stored: store.StoredMatch, hand_number: int | None) -> dict[str, Any]:
     """The hand form's page: the sheet's context plus the minimums in force for that hand."""
     match = stored.match
     needs = match.next_minimums if hand_number is None else match.results[hand_number - 1].minimums
-    return sheet_context(stored, hand_number=hand_number, needs=needs)
+    return sheet_context(stored, hand_number=hand_number, needs=needs, hand_count=len(match.hands))
 
 
 def sheet_context(stored: store.StoredMatch, **extra: Any) -> dict[str, Any]:
-    """What the score sheet (page or fragment, writer or watcher) shows."""
+    """What the pages around the sheet (hand detail, share, delete) show of a match scored whole."""
     return {"stored": stored, "match": stored.match, "sides": stored.info.sides, "outcome": outcome(stored), **extra}
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """What the score sheet shows, all from stored figures: `_sheet.html` calls no core function."""
+
+    variant_name: str
+    totals: tuple[int, ...]
+    next_minimums: tuple[int, ...]
+    opening: tuple[int, ...]  # the distinct minimums to open, for a sheet with no hands yet
+    is_finished: bool
+    hands: int
+    rows: tuple[store.HandFigures, ...]
+    starting_totals: tuple[int, ...] | None
+    chart: export.Chart | None
+
+
+SHEET_CACHE_SIZE = 64
+_sheets: OrderedDict[tuple[str, str, int], Sheet] = OrderedDict()
+_sheets_lock = threading.Lock()
+
+
+def score_sheet(head: store.MatchHead) -> Sheet:
+    """The sheet of this version of the match, built once per version and then kept in memory.
+
+    A version never changes once written, so the key (database, match, version) is all a
+    cached sheet needs; every write makes a new version.
+    """
+    key = (current_app.config["DATABASE"], head.id, head.version)
+    with _sheets_lock:
+        if key in _sheets:
+            _sheets.move_to_end(key)
+            return _sheets[key]
+    rows = tuple(store.hand_figures(get_db(), head.id))
+    summary = head.summary
+    start = head.starting_totals or (0,) * len(summary.totals)
+    chart = None
+    if rows:
+        target = head.variant.target
+        svg = export.progress_chart(head.variant_name, target, start, [row.totals for row in rows], head.info)
+        chart = export.Chart(Markup(svg), target)  # built from escaped text in export.py
+    sheet = Sheet(
+        variant_name=head.variant_name,
+        totals=summary.totals,
+        next_minimums=summary.next_minimums,
+        opening=tuple(dict.fromkeys(summary.next_minimums)),
+        is_finished=summary.is_finished,
+        hands=summary.played,
+        rows=rows,
+        starting_totals=head.starting_totals,
+        chart=chart,
+    )
+    with _sheets_lock:
+        _sheets[key] = sheet
+        while len(_sheets) > SHEET_CACHE_SIZE:
+            _sheets.popitem(last=False)
+    return sheet
+
+
+def score_sheet_context(head: store.MatchHead, **extra: Any) -> dict[str, Any]:
+    """What the score sheet (page or fragment, writer or watcher) shows."""
+    sheet = score_sheet(head)
+    return {
+        "stored": head,
+        "sheet": sheet,
+        "chart": sheet.chart,
+        "sides": head.info.sides,
+        "outcome": outcome(head),
+        **extra,
+    }
 
 
 # --- the match list and a new match -------------------------------------------------------
 @bp.get("/")
 def index() -> str:
-    """This browser's matches (every match for the organiser) and the way to start one."""
+    """This browser's matches (every match for the organiser) a page at a time, a search, and the way to start one."""
     db = get_db()
+    search = request.args.get("q", "").strip()
+    variant = request.args.get("variant", "")
     viewer = access.viewer()
+    before = request.args.get("before") or None
+    page = store.match_page(db, before=before, search=search, variant=variant, viewer=viewer)
     return render_template(
         "matches/index.html",
-        matches=store.list_matches(db, viewer=viewer),
-        deleted=store.recently_deleted(db, viewer=viewer),
+        matches=page.items,
+        older=page.older,
+        search=search,
+        variant=variant,
+        variants=canasta.VARIANTS.values(),
+        deleted=store.recently_deleted(db, viewer=viewer) if not request.args else [],
         organiser=viewer.every_match,
         organiser_mode=access.passphrase() is not None,
     )
@@ -124,52 +211,69 @@ def new_match(variant_key: str) -> Any:
 def show(match_id: str) -> str:
     """The score sheet: big totals and minimums on top, every hand below."""
     db = get_db()
-    stored = _writer_page(match_id)
-    if stored.deleted:
-        return render_template("matches/deleted.html", stored=stored)
-    return render_template("matches/show.html", **sheet_context(stored, undone=store.undone_hand(db, match_id)))
+    head = store.match_head(db, match_id)
+    access.record(match_id)
+    if head.deleted:
+        return render_template("matches/deleted.html", stored=head)
+    return render_template("matches/show.html", **score_sheet_context(head, undone=store.undone_hand(db, match_id)))
 
 
 @bp.get("/matches/<match_id>/sheet")
 def sheet(match_id: str) -> Response:
-    """The sheet alone, for phones that refresh it; 204 while nothing changed."""
-    stored = store.get_match(get_db(), match_id)
-    if stored.deleted:
-        abort(404)
-    return _sheet_or_nothing(stored, "matches/show.html", writer=True)
+    """The sheet alone, for phones that refresh it; 204 or 304 while nothing changed."""
+    version = store.current_version(get_db(), match_id=match_id)
+    return _sheet_or_nothing(
+        match_id, version, "matches/show.html", lambda: store.match_head(get_db(), match_id), writer=True
+    )
 
 
-def _sheet_or_nothing(stored: store.StoredMatch, page: str, **extra: Any) -> Response:
-    if request.args.get("since") == str(stored.version):
+def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any) -> Response:
+    """Answer a poll: decided from the version alone before any figure is read.
+
+    ``since=<version>`` gets 204; a cached copy whose ETag names this version gets 304.
+    """
+    if request.args.get("since") == str(version):
         return Response(status=204)
-    context = sheet_context(stored, undone=None, **extra)
-    response = page_or_fragment(page, "matches/_sheet.html", **context)
-    response.cache_control.no_store = True
+    template = "matches/_sheet.html" if wants_fragment() else page
+    tag = hashlib.blake2s(f"{key}:{version}:{template}".encode(), digest_size=12).hexdigest()
+    if request.if_none_match.contains(tag):
+        response = Response(status=304)
+    else:
+        flashes = "_flashes" in session  # a page that shows a message is not the same page again
+        response = page_or_fragment(page, "matches/_sheet.html", **score_sheet_context(head(), undone=None, **extra))
+        if flashes:
+            response.cache_control.no_store = True
+            return response
+    response.set_etag(tag)
+    response.vary.add("HX-Request")
+    response.cache_control.no_cache = True  # keep it, but ask each time: the answer is usually 304
     return response
 
 
 @bp.get("/watch/<token>")
 def watch(token: str) -> Response:
     """The read-only score sheet for everyone else at the table."""
-    stored = store.get_watched_match(get_db(), token)
-    return render_template("matches/watch.html", **sheet_context(stored, watching=True, token=token))
+    head = store.watched_head(get_db(), token)
+    return render_template("matches/watch.html", **score_sheet_context(head, watching=True, token=token))
 
 
 @bp.get("/watch/<token>/sheet")
 def watch_sheet(token: str) -> Response:
-    stored = store.get_watched_match(get_db(), token)
-    return _sheet_or_nothing(stored, "matches/watch.html", watching=True, token=token)
+    version = store.current_version(get_db(), watch_token=token)
+    return _sheet_or_nothing(
+        token, version, "matches/watch.html", lambda: store.watched_head(get_db(), token), watching=True, token=token
+    )
 
 
 # --- entering and correcting hands --------------------------------------------------------
-def _hand_form(stored: store.StoredMatch, **kwargs: Any) -> HandForm:
-    variant = stored.match.variant
+def _hand_form(stored: store.StoredMatch | store.MatchHead, **kwargs: Any) -> HandForm:
+    variant = stored.variant if isinstance(stored, store.MatchHead) else stored.match.variant
     names = [side.name for side in stored.info.sides]
     return hand_form(variant, names, variant.players_per_side, **kwargs)
 
 
-def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) -> canasta.Match | None:
-    """The match as it would be with this hand, or None with every problem on the form."""
+def _form_hand(form: HandForm) -> canasta.Hand | None:
+    """The hand the form describes, or None with every problem of its boxes on the form."""
     if not form.validate():
         return None
     try:
@@ -181,6 +285,14 @@ def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) ->
         # A stray tap on Save with nothing typed would add a hand of zeros to the sheet.
         form.problems.append(NOTHING_ENTERED)
         return None
+    return hand
+
+
+def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) -> canasta.Match | None:
+    """The match as it would be with this hand, or None with every problem on the form."""
+    hand = _form_hand(form)
+    if hand is None:
+        return None
     hands = list(stored.match.hands)
     index = len(hands) if number is None else number - 1
     hands[index : index + 1] = [hand]
@@ -191,49 +303,95 @@ def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) ->
         return None
 
 
+def _checked_hand(form: HandForm, head: store.MatchHead, number: int | None) -> canasta.Hand | None:
+    """The hand to save, checked on its own against the stored summary (no hand is reread).
+
+    Only when something is wrong is the whole match scored, so the form shows exactly what
+    the core says; a correction's effect on later hands is checked by the store as it saves.
+    """
+    hand = _form_hand(form)
+    if hand is None:
+        return None
+    if (
+        canasta.check_hand(hand, head.variant)
+        or (number is None and head.summary.is_finished)
+        or (number is not None and store.correction_ends_early(get_db(), head, number, hand))
+    ):
+        return None if _read_hand(form, store.get_match(get_db(), head.id), number) is None else hand
+    return hand
+
+
+def _head_hand_context(head: store.MatchHead, hand_number: int | None) -> dict[str, Any]:
+    """The hand form's page from stored figures: the minimums in force for that hand."""
+    if hand_number is None:
+        needs = head.summary.next_minimums
+    else:
+        needs = store.hand_figures(get_db(), head.id)[hand_number - 1].minimums
+    return {
+        "stored": head,
+        "sides": head.info.sides,
+        "hand_number": hand_number,
+        "needs": needs,
+        "hand_count": head.summary.played,
+    }
+
+
 @bp.get("/matches/<match_id>/hands/new")
 def new_hand(match_id: str) -> Any:
     """The hand entry page: one block per side."""
-    stored = _writable(match_id)
+    head = _writable_head(match_id)
     access.record(match_id)
-    if stored.match.is_finished:
+    if head.summary.is_finished:
         flash("The game is over. Correct a hand to reopen it.")
         return redirect(url_for(".show", match_id=match_id), 303)
-    form = _hand_form(stored, data={"version": str(stored.version)})
-    return render_template("matches/hand.html", form=form, **hand_context(stored, None))
+    form = _hand_form(head, data={"version": str(head.version)})
+    return render_template("matches/hand.html", form=form, **_head_hand_context(head, None))
 
 
 @bp.post("/matches/<match_id>/hands")
 @form_checks_token
 def add_hand(match_id: str) -> Any:
     """Save a new hand, or show the form again, filled in, with what is wrong."""
-    stored = _writable(match_id)
-    form = _hand_form(stored)
-    if _read_hand(form, stored, None) is not None:
+    head = _writable_head(match_id)
+    form = _hand_form(head)
+    hand = _checked_hand(form, head, None)
+    if hand is not None:
         try:
-            store.add_hand(get_db(), match_id, form.to_hand(), form.version_number())
+            store.add_hand(get_db(), match_id, hand, form.version_number())
         except store.StaleError as error:
             _stale(form, error)
         except canasta.InvalidError as error:
-            form.attach(error.violations, hand_index=len(stored.match.hands))
+            form.attach(error.violations, hand_index=head.summary.played)
         else:
             return redirect(url_for(".show", match_id=match_id), 303)
-    return render_template("matches/hand.html", form=form, **hand_context(stored, None))
+    return render_template("matches/hand.html", form=form, **_head_hand_context(head, None))
 
 
 @bp.post("/matches/<match_id>/hands/preview")
 @form_checks_token
 def preview_hand(match_id: str) -> str:
-    """The live preview fragment: this hand's scores and new totals, or what is wrong."""
-    stored = _writable(match_id)
+    """The live preview fragment: this hand's scores and new totals, or what is wrong.
+
+    Scored from the stored totals before the hand, like a save: typing costs the same at hand 300.
+    """
+    head = _writable_head(match_id)
     number = request.args.get("number", type=int)
-    if number is not None and not 1 <= number <= len(stored.match.hands):
+    played = head.summary.played
+    if number is not None and not 1 <= number <= played:
         abort(404)
-    form = _hand_form(stored)
-    preview = _read_hand(form, stored, number)
-    index = len(stored.match.hands) if number is None else number - 1
-    result = preview.results[index] if preview is not None else None
-    return render_template("matches/_preview.html", form=form, result=result, preview=preview, sides=stored.info.sides)
+    form = _hand_form(head)
+    hand = _checked_hand(form, head, number)
+    result, ends_game = None, False
+    if hand is not None:
+        if number is None or number == played + 1:
+            before, at = head.summary.totals, played + 1
+        else:
+            before, at = store.totals_before(get_db(), head, number), number
+        result = play_hand(head.variant, at, before, hand)
+        ends_game = at >= played and game_ends(head.variant, result.totals, at)
+    return render_template(
+        "matches/_preview.html", form=form, result=result, preview=hand, ends_game=ends_game, sides=head.info.sides
+    )
 
 
 @bp.get("/matches/<match_id>/hands/<int:number>")
@@ -268,13 +426,14 @@ def edit_hand(match_id: str, number: int) -> str:
 @form_checks_token
 def update_hand(match_id: str, number: int) -> Any:
     """Save a corrected hand; later totals, minimums and game end follow."""
-    stored = _writable(match_id)
-    if not 1 <= number <= len(stored.match.hands):
+    head = _writable_head(match_id)
+    if not 1 <= number <= head.summary.played:
         abort(404)
-    form = _hand_form(stored)
-    if _read_hand(form, stored, number) is not None:
+    form = _hand_form(head)
+    hand = _checked_hand(form, head, number)
+    if hand is not None:
         try:
-            store.replace_hand(get_db(), match_id, number, form.to_hand(), form.version_number())
+            store.replace_hand(get_db(), match_id, number, hand, form.version_number())
         except store.StaleError as error:
             _stale(form, error)
         except canasta.InvalidError as error:
@@ -282,7 +441,7 @@ def update_hand(match_id: str, number: int) -> Any:
         else:
             flash(f"Hand {number} corrected.")
             return redirect(url_for(".show", match_id=match_id), 303)
-    return render_template("matches/hand.html", form=form, **hand_context(stored, number))
+    return render_template("matches/hand.html", form=form, **_head_hand_context(head, number))
 
 
 def _stale(form: HandForm, error: store.StaleError) -> None:
@@ -359,6 +518,13 @@ def _writer_page(match_id: str) -> store.StoredMatch:
     stored = store.get_match(get_db(), match_id)
     access.record(match_id)
     return stored
+
+
+def _writable_head(match_id: str) -> store.MatchHead:
+    head = store.match_head(get_db(), match_id)
+    if head.deleted:
+        abort(404)
+    return head
 
 
 # --- sharing ------------------------------------------------------------------------------

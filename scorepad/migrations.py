@@ -62,6 +62,87 @@ def m001_create_matches_and_hands(db):
 
 
 @migrations()
+def m002_store_derived_figures(db):
+    # Figures the rules core derives from the facts above, kept as a cache written in the same
+    # transaction as the facts, so lists and pages never rescore what nothing changed
+    # (STYLE.md §1.4). `version` is the match version they were computed at.
+    db.table("match_summaries").create(
+        {
+            "match_id": str,
+            "version": int,
+            "variant_name": str,
+            "hands": int,
+            "totals": str,
+            "next_minimums": str,
+            "is_finished": int,
+            "is_tie": int,
+            "winner": int,
+            "margin": int,
+            "last_played": str,
+            "names": str,
+        },
+        pk="match_id",
+        not_null={"version", "variant_name", "hands", "totals", "next_minimums", "is_finished", "is_tie"},
+        foreign_keys=[("match_id", "matches", "id")],
+    )
+    # One row per live hand: its scores, the totals after it and the minimums in force during it,
+    # with the itemised breakdown and warnings as JSON for the documents.
+    db.table("hand_figures").create(
+        {
+            "hand_id": int,
+            "match_id": str,
+            "number": int,
+            "scores": str,
+            "totals": str,
+            "minimums": str,
+            "canastas": str,
+            "red_threes": str,
+            "detail": str,
+        },
+        pk="hand_id",
+        not_null={"match_id", "number", "scores", "totals", "minimums", "canastas", "red_threes", "detail"},
+        foreign_keys=[("hand_id", "hands", "id"), ("match_id", "matches", "id")],
+    )
+    db.table("hand_figures").create_index(["match_id", "number"], unique=True)
+    # Each side's figures in a match, and who played it: the stats page is SQL over these.
+    db.table("side_figures").create(
+        {
+            "match_id": str,
+            "side": int,
+            "name": str,
+            "total": int,
+            "outcome": str,
+            "hands": int,
+            "points": int,
+            "best_hand": int,
+            "canastas": int,
+            "red_threes": int,
+        },
+        pk=("match_id", "side"),
+        not_null={"name", "total", "outcome", "hands", "points", "canastas", "red_threes"},
+        foreign_keys=[("match_id", "matches", "id")],
+    )
+    db.table("match_players").create(
+        {"id": int, "match_id": str, "side": int, "kind": str, "key": str, "name": str},
+        pk="id",
+        not_null={"match_id", "side", "kind", "key", "name"},
+        foreign_keys=[("match_id", "matches", "id")],
+    )
+    db.table("match_players").create_index(["key", "match_id"])
+    db.table("match_players").create_index(["match_id"])
+    # The home page lists most recently played first and pages by (updated, id).
+    db.table("matches").create_index(["updated", "id"])
+    # The recently deleted, for restoring. Partial, so the planner never takes it for the home
+    # page's `deleted is null`, which nearly every match satisfies.
+    db.execute("create index idx_matches_deleted on matches(deleted) where deleted is not null")
+    # Fill the figures for matches stored before this migration, with today's scoring: the same
+    # work `scorepad rescore` does after a scoring fix.
+    from .store import rescore
+
+    rescore(db, new_versions=False)
+
+
+@migrations()
 def m003_record_access_and_import_origin(db):
     # Who sees what: a row per browser and match it created, opened with the write link or
     # imported. A browser is a random id in a cookie, never a person; nothing else about it is kept.

@@ -2,8 +2,11 @@
 
 A match row holds what was fixed at creation (variant, every option value, sides, starting
 totals); hand rows hold each hand's entries as they were entered, and ``hand_revisions`` keeps
-every version of every hand, so an edit or a deletion never loses what a player typed. Scores
-are never stored: they are derived by the rules core whenever a match is loaded.
+every version of every hand, so an edit or a deletion never loses what a player typed. Those are
+the facts. What the rules core derives from them (each hand's scores, totals and minimums, each
+match's totals and state, each side's figures for the stats) is a cache written in the same
+transaction as the facts that change it, so lists and pages read figures instead of rescoring;
+:func:`rescore` rebuilds it from the facts after a scoring fix.
 
 Every write is one transaction and starts by bumping the match's ``version`` only if it still is
 the version the writer's page was rendered from; otherwise :class:`StaleError` says what changed.
@@ -15,14 +18,16 @@ import json
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from sqlite_utils import Database
 
 from . import canasta, export
-from .documents import MatchInfo, Side
+from .canasta.match import Standing, carry_forward, game_ends, play_hand, settlement_for, standing
+from .documents import FORMAT, FORMAT_VERSION, MatchInfo, Side
 
 RESTORE_DAYS = 30  # a deleted match is offered for restoring this long
 Progress = Callable[[int, int], None]  # (done, of) for long imports
@@ -72,6 +77,55 @@ class MatchSummary:
     created: str
     updated: str
     deleted: str | None
+    is_tie: bool = False
+    last_played: str = ""
+    sides: tuple[Side, ...] = ()
+
+
+@dataclass(frozen=True)
+class HandFigures:
+    """One hand's stored figures: its scores, the minimums in force and the totals after it."""
+
+    number: int
+    scores: tuple[int, ...]
+    minimums: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MatchHead:
+    """A match without its hands: the row, its stored summary, and the rules it is played by.
+
+    What the score sheet, the hand form and the write views need, read in one query.
+    """
+
+    info: MatchInfo
+    version: int
+    watch_token: str
+    updated: str
+    deleted: str | None
+    variant_key: str
+    options: dict[str, Any] = field(repr=False)
+    starting_totals: tuple[int, ...] | None
+    summary: Standing
+    variant_name: str
+    last_played: str
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @cached_property
+    def variant(self) -> canasta.Variant:
+        return canasta.rules_for(self.variant_key, self.options)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a list, newest first, and the key of the next (older) page if there is one."""
+
+    items: list[MatchSummary]
+    older: str | None
 
 
 @dataclass(frozen=True)
@@ -150,22 +204,28 @@ def _variant(row: dict[str, Any]) -> canasta.Variant:
     return canasta.rules_for(row["variant"], json.loads(row["options"]))
 
 
-def _stored(db: Database, row: dict[str, Any]) -> StoredMatch:
-    hands = tuple(canasta.Hand.from_dict(json.loads(hand["data"])) for hand in _live_hands(db, row["id"]))
-    starting = json.loads(row["starting_totals"]) if row["starting_totals"] else None
-    match = canasta.Match(_variant(row), hands, tuple(starting) if starting else None)
-    info = MatchInfo(
+def _starting(row: dict[str, Any]) -> tuple[int, ...] | None:
+    return tuple(json.loads(row["starting_totals"])) if row["starting_totals"] else None
+
+
+def _info(row: dict[str, Any]) -> MatchInfo:
+    return MatchInfo(
         id=row["id"],
         sides=tuple(Side(side["name"], tuple(side["players"])) for side in json.loads(row["sides"])),
         created=row["created"],
         finished=row["finished"],
         title=row["title"] or "",
     )
-    return StoredMatch(match, info, row["version"], row["watch_token"], row["updated"], row["deleted"])
+
+
+def _stored(db: Database, row: dict[str, Any]) -> StoredMatch:
+    hands = tuple(canasta.Hand.from_dict(json.loads(hand["data"])) for hand in _live_hands(db, row["id"]))
+    match = canasta.Match(_variant(row), hands, _starting(row))
+    return StoredMatch(match, _info(row), row["version"], row["watch_token"], row["updated"], row["deleted"])
 
 
 def get_match(db: Database, match_id: str) -> StoredMatch:
-    """A match, deleted or not.
+    """A match, deleted or not, with every hand scored by the core (the hand pages, exports).
 
     :raises NotFoundError: for an id that was never stored.
     """
@@ -201,37 +261,270 @@ def all_match_ids(db: Database, viewer: Viewer = EVERY_MATCH) -> list[str]:
     return [row["id"] for row in rows]
 
 
-def list_matches(db: Database, include_deleted: bool = False, viewer: Viewer = EVERY_MATCH) -> list[MatchSummary]:
-    """Matches ``viewer`` sees, for the home page, most recently played first."""
-    seen, params = _visible_to(viewer)
-    where = f"where {seen}" if include_deleted else f"where deleted is null and {seen}"
-    rows = db.query(f"select * from matches {where} order by updated desc, created desc", params)
-    return [_summary(_stored(db, row)) for row in rows]
+# --- reading stored figures: no hand is rescored -----------------------------------------
+HEAD_SQL = (
+    "select m.*, s.variant_name, s.hands, s.totals, s.next_minimums, s.is_finished, s.is_tie, s.winner, "
+    "s.margin, s.last_played from matches m join match_summaries s on s.match_id = m.id"
+)
 
 
-def recently_deleted(db: Database, days: int = RESTORE_DAYS, viewer: Viewer = EVERY_MATCH) -> list[MatchSummary]:
+def _loads(text: str | None) -> tuple[int, ...]:
+    return tuple(json.loads(text)) if text else ()
+
+
+def _standing(row: dict[str, Any]) -> Standing:
+    return Standing(
+        totals=_loads(row["totals"]),
+        played=row["hands"],
+        next_minimums=_loads(row["next_minimums"]),
+        is_finished=bool(row["is_finished"]),
+        is_tie=bool(row["is_tie"]),
+        winner=row["winner"],
+        margin=row["margin"],
+    )
+
+
+def _head(row: dict[str, Any]) -> MatchHead:
+    return MatchHead(
+        info=_info(row),
+        version=row["version"],
+        watch_token=row["watch_token"],
+        updated=row["updated"],
+        deleted=row["deleted"],
+        variant_key=row["variant"],
+        options=json.loads(row["options"]),
+        starting_totals=_starting(row),
+        summary=_standing(row),
+        variant_name=row["variant_name"],
+        last_played=row["last_played"],
+    )
+
+
+def match_head(db: Database, match_id: str) -> MatchHead:
+    """A match's row and stored summary in one query, without reading a hand.
+
+    :raises NotFoundError: for an id that was never stored.
+    """
+    rows = list(db.query(f"{HEAD_SQL} where m.id = ?", [match_id]))
+    if not rows:
+        raise NotFoundError(match_id)
+    return _head(rows[0])
+
+
+def watched_head(db: Database, watch_token: str) -> MatchHead:
+    """:func:`match_head` for a read-only link.
+
+    :raises NotFoundError: for an unknown token or a deleted match.
+    """
+    rows = list(db.query(f"{HEAD_SQL} where m.watch_token = ? and m.deleted is null", [watch_token]))
+    if not rows:
+        raise NotFoundError(watch_token)
+    return _head(rows[0])
+
+
+def current_version(db: Database, match_id: str | None = None, watch_token: str | None = None) -> int:
+    """The version of a live match, by id or by watch token: one indexed lookup, nothing else.
+
+    :raises NotFoundError: for an unknown id or token, or a deleted match.
+    """
+    column, key = ("id", match_id) if match_id is not None else ("watch_token", watch_token)
+    rows = list(db.query(f"select version from matches where {column} = ? and deleted is null", [key]))
+    if not rows:
+        raise NotFoundError(key)
+    return rows[0]["version"]
+
+
+def hand_figures(db: Database, match_id: str) -> list[HandFigures]:
+    """Every live hand's stored scores, minimums in force and totals after it, in order."""
+    rows = db.query(
+        "select number, scores, minimums, totals from hand_figures where match_id = ? order by number", [match_id]
+    )
+    return [HandFigures(r["number"], _loads(r["scores"]), _loads(r["minimums"]), _loads(r["totals"])) for r in rows]
+
+
+LIST_SQL = (
+    "select m.id, m.title, m.sides, m.created, m.updated, m.deleted, s.variant_name, s.totals, s.hands, "
+    "s.is_finished, s.is_tie, s.winner, s.last_played from matches m join match_summaries s on s.match_id = m.id"
+)
+
+
+def _list_summary(row: dict[str, Any]) -> MatchSummary:
+    sides = tuple(Side(side["name"], tuple(side["players"])) for side in json.loads(row["sides"]))
+    return MatchSummary(
+        id=row["id"],
+        title=row["title"] or "",
+        variant_name=row["variant_name"],
+        side_names=tuple(side.name for side in sides),
+        sides=sides,
+        totals=_loads(row["totals"]),
+        hands=row["hands"],
+        is_finished=bool(row["is_finished"]),
+        winner=row["winner"],
+        created=row["created"],
+        updated=row["updated"],
+        deleted=row["deleted"],
+        is_tie=bool(row["is_tie"]),
+        last_played=row["last_played"] or "",
+    )
+
+
+def search_key(text: str) -> str:
+    """How names are compared: case folded, spaces trimmed."""
+    return " ".join(text.split()).casefold()
+
+
+def match_page(
+    db: Database,
+    before: str | None = None,
+    search: str = "",
+    variant: str = "",
+    player: str = "",
+    limit: int = 30,
+    include_deleted: bool = False,
+    viewer: Viewer = EVERY_MATCH,
+) -> Page:
+    """One page of stored summaries, most recently played first, through the (updated, id) index.
+
+    ``before`` is the ``older`` key of the page before (``updated|id``); ``search`` finds a side,
+    player or title containing it, ``variant`` a preset key, ``player`` a player or team by name.
+    """
+    seen, params = _visible_to(viewer, "m.id")
+    where: list[str] = [seen] if include_deleted else ["m.deleted is null", seen]
+    if before:
+        updated, _, last_id = before.partition("|")
+        where.append("(m.updated < ? or (m.updated = ? and m.id < ?))")
+        params += [updated, updated, last_id]
+    if search.strip():
+        where.append("instr(s.names, ?) > 0")
+        params.append(search_key(search))
+    if variant:
+        where.append("m.variant = ?")
+        params.append(variant)
+    if player.strip():
+        where.append("m.id in (select match_id from match_players where key = ?)")
+        params.append(search_key(player))
+    clause = f" where {' and '.join(where)}" if where else ""
+    rows = list(db.query(f"{LIST_SQL}{clause} order by m.updated desc, m.id desc limit ?", [*params, limit + 1]))
+    items = [_list_summary(row) for row in rows[:limit]]
+    older = f"{items[-1].updated}|{items[-1].id}" if len(rows) > limit else None
+    return Page(items, older)
+
+
+def list_matches(
+    db: Database, include_deleted: bool = False, limit: int = 1_000_000, viewer: Viewer = EVERY_MATCH
+) -> list[MatchSummary]:
+    """Matches ``viewer`` sees, most recently played first (the first page of :func:`match_page`)."""
+    return match_page(db, limit=limit, include_deleted=include_deleted, viewer=viewer).items
+
+
+def recently_deleted(
+    db: Database, days: int = RESTORE_DAYS, limit: int = 50, viewer: Viewer = EVERY_MATCH
+) -> list[MatchSummary]:
     """Matches ``viewer`` sees deleted within ``days``, which can still be restored from the home page."""
     since = (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="seconds")
-    seen, params = _visible_to(viewer)
-    rows = db.query(f"select * from matches where deleted >= ? and {seen} order by deleted desc", [since, *params])
-    return [_summary(_stored(db, row)) for row in rows]
+    seen, params = _visible_to(viewer, "m.id")
+    sql = f"{LIST_SQL} where m.deleted >= ? and {seen} order by m.deleted desc limit ?"
+    return [_list_summary(row) for row in db.query(sql, [since, *params, limit])]
 
 
-def _summary(stored: StoredMatch) -> MatchSummary:
-    match = stored.match
-    return MatchSummary(
-        id=stored.id,
-        title=stored.info.title,
-        variant_name=match.variant.name,
-        side_names=tuple(side.name for side in stored.info.sides),
-        totals=match.totals,
-        hands=len(match.hands),
-        is_finished=match.is_finished,
-        winner=match.winner,
-        created=stored.info.created,
-        updated=stored.updated,
-        deleted=stored.deleted,
+@dataclass(frozen=True)
+class ResultRow:
+    """A stored match as the results CSV lists it: its info, rules and stored summary."""
+
+    info: MatchInfo
+    variant_key: str
+    variant_name: str
+    summary: Standing
+
+
+def result_rows(db: Database, viewer: Viewer = EVERY_MATCH) -> list[ResultRow]:
+    """Every match ``viewer`` sees that is not deleted, oldest first, from stored summaries only."""
+    seen, params = _visible_to(viewer, "m.id")
+    rows = db.query(f"{HEAD_SQL} where m.deleted is null and {seen} order by m.created, m.id", params)
+    return [ResultRow(_info(row), row["variant"], row["variant_name"], _standing(row)) for row in rows]
+
+
+def match_documents(db: Database, viewer: Viewer = EVERY_MATCH) -> Iterator[dict[str, Any]]:
+    """Every match ``viewer`` sees that is not deleted as its document (``GET /api/v1/matches/<id>``),
+    oldest first.
+
+    Built from the stored entries and figures: the backup reads, it does not rescore.
+    """
+    seen, params = _visible_to(viewer, "m.id")
+    for row in db.query(f"{HEAD_SQL} where m.deleted is null and {seen} order by m.created, m.id", params):
+        summary = _standing(row)
+        hands = []
+        stored = db.query(
+            "select h.data, f.scores, f.totals, f.minimums, f.detail from hand_figures f "
+            "join hands h on h.id = f.hand_id where f.match_id = ? order by f.number",
+            [row["id"]],
+        )
+        for index, hand in enumerate(stored):
+            detail = json.loads(hand["detail"])
+            document = _hand(hand).to_dict()
+            document.update(
+                scores=json.loads(hand["scores"]),
+                totals=json.loads(hand["totals"]),
+                minimums=json.loads(hand["minimums"]),
+                breakdown=detail["breakdown"],
+            )
+            if detail["warnings"]:
+                document["warnings"] = [
+                    {
+                        "field": canasta.Violation(w["code"], w["message"], w["field"]).under(f"hands[{index}]").field,
+                        "message": w["message"],
+                    }
+                    for w in detail["warnings"]
+                ]
+            hands.append(document)
+        starting = _starting(row)
+        document = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "id": row["id"],
+            "title": row["title"] or "",
+            "created": row["created"],
+            "finished": row["finished"],
+            "options": json.loads(row["options"]),
+            "sides": json.loads(row["sides"]),
+            "starting_totals": list(starting) if starting else None,
+            "variant": row["variant"],
+            "hands": hands,
+            "totals": list(summary.totals),
+            "next_minimums": list(summary.next_minimums),
+            "game_over": summary.is_finished,
+            "winner": summary.winner,
+        }
+        if summary.is_tie:
+            document["tie"] = True
+        if summary.is_finished:
+            document["settlement"] = settlement_for(summary.totals)
+        yield document
+
+
+def player_records(db: Database, viewer: Viewer = EVERY_MATCH) -> list[dict[str, Any]]:
+    """Per player and per team: matches, results and hand figures, summed by SQL over stored figures.
+
+    A name's spelling is the one it had in its first match; names are compared case folded.
+    """
+    seen, params = _visible_to(viewer, "m.id")
+    return list(
+        db.query(
+            "select p.kind, p.key, p.name, min(m.created || ' ' || m.id) as first, count(*) as matches, "
+            "sum(f.outcome = 'won') as wins, sum(f.outcome = 'lost') as losses, sum(f.outcome = 'tie') as ties, "
+            "sum(f.hands) as hands, sum(f.points) as points, max(f.best_hand) as biggest_hand, "
+            "sum(f.canastas) as canastas, sum(f.red_threes) as red_threes "
+            "from match_players p join side_figures f on f.match_id = p.match_id and f.side = p.side "
+            f"join matches m on m.id = p.match_id where m.deleted is null and {seen} group by p.kind, p.key",
+            params,
+        )
     )
+
+
+def count_matches(db: Database, viewer: Viewer = EVERY_MATCH) -> int:
+    """How many matches ``viewer`` sees that are stored and not deleted."""
+    seen, params = _visible_to(viewer)
+    return next(iter(db.query(f"select count(*) as n from matches where deleted is null and {seen}", params)))["n"]
 
 
 def hand_revisions(db: Database, match_id: str, number: int) -> list[Revision]:
@@ -292,48 +585,134 @@ def create_match(
                 "version": 1,
             }
         )
+        _write_figures(db, _match_row(db, match_id), canasta.Match(variant, (), _starting_or_none(starting_totals)), [])
         if browser:
             grant_access(db, browser, match_id, "created")
     return match_id
 
 
+def _starting_or_none(totals: Sequence[int] | None) -> tuple[int, ...] | None:
+    return tuple(totals) if totals else None
+
+
 def add_hand(db: Database, match_id: str, hand: canasta.Hand, version: int) -> int:
-    """Append a hand; returns the match's new version.
+    """Append a hand, scored against the stored totals before it; returns the match's new version.
 
     :raises StaleError: when ``version`` is not the match's current version.
     :raises InvalidError: when the match with this hand cannot be scored (fields ``hands[i]``).
     """
     with writing(db):
         row = _begin_write(db, match_id, version)
-        live = _live_hands(db, match_id)
-        _settle(db, row, [*(_hand(h) for h in live), hand])
         position = _next_position(db, match_id)
-        hand_id = (
-            db.table("hands")
-            .insert({"match_id": match_id, "position": position, "data": _json(hand), "created": now()})
-            .last_pk
-        )
+        hand_id = _append(db, row, hand, position, now())
         _revise(db, hand_id, "add", hand, version + 1)
     return version + 1
+
+
+def _append(db: Database, row: dict[str, Any], hand: canasta.Hand, position: int, created: str) -> int:
+    """Score one more hand from the stored summary and store it with its figures; returns its id.
+
+    Only this hand is checked and scored: the hands before it are summed up in the summary. A
+    refused hand goes through the whole match once, so the refusal reads exactly as the core's.
+    """
+    variant = _variant(row)
+    hand = _as_stored(hand)
+    summary = _summary(db, row["id"])
+    if summary.is_finished or canasta.check_hand(hand, variant):
+        _refuse(db, row, [*(_hand(h) for h in _live_hands(db, row["id"])), hand])
+    result = play_hand(variant, summary.played + 1, summary.totals, hand)
+    after = standing(variant, result.totals, result.number)
+    _set_finished(db, row, after)
+    hand_id = (
+        db.table("hands")
+        .insert({"match_id": row["id"], "position": position, "data": _json(hand), "created": created})
+        .last_pk
+    )
+    _insert_hand_figures(db, row["id"], [(hand_id, result)])
+    _update_summary(db, row, variant, after, created)
+    _add_to_sides(db, row["id"], after, result)
+    return hand_id
 
 
 def replace_hand(db: Database, match_id: str, number: int, hand: canasta.Hand, version: int) -> int:
     """Correct hand ``number``; later totals, minimums and game end follow. Returns the new version.
 
+    The corrected hand is checked and scored from the stored totals before it; later hands keep
+    their stored scores and only their totals and minimums move (arithmetic, no rescoring).
+
     :raises StaleError, InvalidError, NotFoundError: as :func:`add_hand`, or for no such hand.
     """
     with writing(db):
         row = _begin_write(db, match_id, version)
-        live = _live_hands(db, match_id)
-        if not 1 <= number <= len(live):
+        figures = _figure_rows(db, match_id)
+        if not 1 <= number <= len(figures):
             raise NotFoundError(f"{match_id} hand {number}")
-        hands = [_hand(h) for h in live]
-        hands[number - 1] = hand
-        _settle(db, row, hands)
-        hand_id = live[number - 1]["id"]
+        variant = _variant(row)
+        before = _loads(figures[number - 2]["totals"]) if number > 1 else _start(row, variant)
+        later = [_loads(f["scores"]) for f in figures[number:]]
+        hand = _as_stored(hand)
+        if canasta.check_hand(hand, variant):
+            _refuse_with(db, row, number, hand)
+        result, carried = correct(variant, before, number, hand, later)
+        if ends_early(variant, number, result, carried):
+            _refuse_with(db, row, number, hand)
+        after = standing(variant, carried[-1][1] if carried else result.totals, len(figures))
+        _set_finished(db, row, after)
+        hand_id = figures[number - 1]["hand_id"]
         db.table("hands").update(hand_id, {"data": _json(hand)})
+        db.execute("delete from hand_figures where hand_id = ?", [hand_id])
+        _insert_hand_figures(db, match_id, [(hand_id, result)])
+        for figure, (minimums, totals) in zip(figures[number:], carried, strict=True):
+            if (_loads(figure["minimums"]), _loads(figure["totals"])) != (minimums, totals):
+                db.execute(
+                    "update hand_figures set minimums = ?, totals = ? where hand_id = ?",
+                    [json.dumps(minimums), json.dumps(totals), figure["hand_id"]],
+                )
+        _update_summary(db, row, variant, after, figures[-1]["created"])
+        _recount_sides(db, match_id, after)
         _revise(db, hand_id, "edit", hand, version + 1)
     return version + 1
+
+
+def correct(
+    variant: canasta.Variant, before: Sequence[int], number: int, hand: canasta.Hand, later: list[tuple[int, ...]]
+) -> tuple[canasta.HandResult, list[tuple[tuple[int, ...], tuple[int, ...]]]]:
+    """Hand ``number`` scored from the totals ``before`` it, and the later hands' (minimums, totals)."""
+    result = play_hand(variant, number, before, hand)
+    return result, carry_forward(variant, result.totals, later)
+
+
+def ends_early(
+    variant: canasta.Variant, number: int, result: canasta.HandResult, carried: list[tuple[Any, tuple[int, ...]]]
+) -> bool:
+    """Would the game end before the last hand, once hand ``number`` reads ``result``?"""
+    ends = [result.totals, *(totals for _, totals in carried)]
+    return any(game_ends(variant, totals, number + i) for i, totals in enumerate(ends[:-1]))
+
+
+def totals_before(db: Database, head: MatchHead, number: int) -> tuple[int, ...]:
+    """The stored totals before hand ``number`` (1-based): the starting totals before hand 1."""
+    if number > 1:
+        rows = list(
+            db.query("select totals from hand_figures where match_id = ? and number = ?", [head.id, number - 1])
+        )
+        if rows:
+            return _loads(rows[0]["totals"])
+    return head.starting_totals or (0,) * len(head.summary.totals)
+
+
+def correction_ends_early(db: Database, head: MatchHead, number: int, hand: canasta.Hand) -> bool:
+    """:func:`ends_early` for a correction to a stored match, from its stored figures."""
+    figures = hand_figures(db, head.id)
+    before = figures[number - 2].totals if number > 1 else head.starting_totals or (0,) * len(head.summary.totals)
+    result, carried = correct(head.variant, before, number, hand, [f.scores for f in figures[number:]])
+    return ends_early(head.variant, number, result, carried)
+
+
+def _refuse_with(db: Database, row: dict[str, Any], number: int, hand: canasta.Hand) -> None:
+    hands = [_hand(h) for h in _live_hands(db, row["id"])]
+    hands[number - 1] = hand
+    _refuse(db, row, hands)
 
 
 def undo_last_hand(db: Database, match_id: str, version: int) -> int:
@@ -345,19 +724,26 @@ def undo_last_hand(db: Database, match_id: str, version: int) -> int:
     """
     with writing(db):
         row = _begin_write(db, match_id, version)
-        live = _live_hands(db, match_id)
-        if not live:
+        figures = _figure_rows(db, match_id)
+        if not figures:
             raise NotFoundError(f"{match_id} has no hands")
-        _settle(db, row, [_hand(h) for h in live[:-1]])
-        db.table("hands").update(live[-1]["id"], {"deleted": now()})
-        _revise(db, live[-1]["id"], "delete", None, version + 1)
-    return len(live)
+        variant = _variant(row)
+        last = figures[-1]
+        totals = _loads(figures[-2]["totals"]) if len(figures) > 1 else _start(row, variant)
+        after = standing(variant, totals, len(figures) - 1)
+        _set_finished(db, row, after)
+        db.execute("delete from hand_figures where hand_id = ?", [last["hand_id"]])
+        db.table("hands").update(last["hand_id"], {"deleted": now()})
+        _update_summary(db, row, variant, after, figures[-2]["created"] if len(figures) > 1 else row["created"])
+        _recount_sides(db, match_id, after)
+        _revise(db, last["hand_id"], "delete", None, version + 1)
+    return len(figures)
 
 
 def undone_hand(db: Database, match_id: str) -> int | None:
     """The number the last undone hand would take back, if it can be put back."""
     row = _last_undone(db, match_id)
-    return len(_live_hands(db, match_id)) + 1 if row else None
+    return _summary(db, match_id).played + 1 if row else None
 
 
 def _last_undone(db: Database, match_id: str) -> dict[str, Any] | None:
@@ -382,11 +768,20 @@ def restore_last_hand(db: Database, match_id: str, version: int) -> int:
         undone = _last_undone(db, match_id)
         if undone is None:
             raise NotFoundError(f"{match_id} has no undone hand")
-        live = _live_hands(db, match_id)
-        _settle(db, row, [*(_hand(h) for h in live), _hand(undone)])
+        summary = _summary(db, match_id)
+        variant = _variant(row)
+        hand = _hand(undone)
+        if summary.is_finished or canasta.check_hand(hand, variant):
+            _refuse(db, row, [*(_hand(h) for h in _live_hands(db, match_id)), hand])
+        result = play_hand(variant, summary.played + 1, summary.totals, hand)
+        after = standing(variant, result.totals, result.number)
+        _set_finished(db, row, after)
         db.table("hands").update(undone["id"], {"deleted": None})
-        _revise(db, undone["id"], "restore", _hand(undone), version + 1)
-    return len(live) + 1
+        _insert_hand_figures(db, match_id, [(undone["id"], result)])
+        _update_summary(db, row, variant, after, undone["created"])
+        _add_to_sides(db, match_id, after, result)
+        _revise(db, undone["id"], "restore", hand, version + 1)
+    return result.number
 
 
 def delete_match(db: Database, match_id: str, version: int) -> None:
@@ -394,6 +789,7 @@ def delete_match(db: Database, match_id: str, version: int) -> None:
     with writing(db):
         _begin_write(db, match_id, version)
         db.table("matches").update(match_id, {"deleted": now()})
+        _summary_version(db, match_id)
 
 
 def restore_match(db: Database, match_id: str) -> None:
@@ -406,6 +802,7 @@ def restore_match(db: Database, match_id: str) -> None:
         db.execute(
             "update matches set deleted = null, version = version + 1, updated = ? where id = ?", [now(), match_id]
         )
+        _summary_version(db, match_id)
 
 
 def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> bool:
@@ -435,6 +832,7 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> 
                 "origin": info.origin,
             }
         )
+        hand_ids = []
         for position, hand in enumerate(match.hands, start=1):
             hand_id = (
                 db.table("hands")
@@ -442,6 +840,9 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> 
                 .last_pk
             )
             _revise(db, hand_id, "import", hand, 1)
+            hand_ids.append(hand_id)
+        stored = canasta.Match(match.variant, tuple(_as_stored(h) for h in match.hands), match.starting_totals)
+        _write_figures(db, _match_row(db, info.id), stored, hand_ids)
     return True
 
 
@@ -493,13 +894,13 @@ def save_import(
 # --- who sees what --------------------------------------------------------------------------
 # A browser sees the matches it created, opened with the write link, or imported: one `access`
 # row each. The organiser and the command line see every match (EVERY_MATCH).
-def _visible_to(viewer: Viewer) -> tuple[str, list[str]]:
-    """A WHERE condition on ``matches`` keeping what ``viewer`` sees, with its parameters."""
+def _visible_to(viewer: Viewer, column: str = "id") -> tuple[str, list[Any]]:
+    """A WHERE condition on the match id ``column`` keeping what ``viewer`` sees, with its parameters."""
     if viewer.every_match:
         return "1", []
     if viewer.browser is None:
         return "0", []
-    return "id in (select match_id from access where browser = ?)", [viewer.browser]
+    return f"{column} in (select match_id from access where browser = ?)", [viewer.browser]
 
 
 def has_access(db: Database, browser: str, match_id: str) -> bool:
@@ -526,6 +927,178 @@ def count_unlisted(db: Database) -> int:
     return next(iter(rows))["n"]
 
 
+# --- rebuilding the figures from the facts ---------------------------------------------------
+def rescore(db: Database, progress: Progress | None = None, new_versions: bool = True) -> tuple[int, list[str]]:
+    """Score every stored match (deleted ones too) again from its hands and rewrite its figures.
+
+    Run after a scoring fix, and by migration m002 to fill the figures in. Each match rescored
+    gets a new version (unless ``new_versions`` is False), so sheets cached by version or held by
+    a phone are not taken for current. Returns how many matches were rescored and the ids of
+    those today's rules refuse (their figures are left as they were).
+    """
+    ids = [row["id"] for row in db.query("select id from matches order by created, id")]
+    refused = []
+    with writing(db):
+        for done, match_id in enumerate(ids, start=1):
+            if new_versions:
+                db.execute("update matches set version = version + 1 where id = ?", [match_id])
+            if not rescore_match(db, match_id):
+                refused.append(match_id)
+            if progress:
+                progress(done, len(ids))
+    return len(ids) - len(refused), refused
+
+
+def rescore_match(db: Database, match_id: str) -> bool:
+    """Rewrite one match's figures from its hands; False (nothing written) when the core refuses it."""
+    with writing(db):
+        row = _match_row(db, match_id)
+        live = _live_hands(db, match_id)
+        match = canasta.Match(_variant(row), tuple(_hand(h) for h in live), _starting(row))
+        if match.problems():
+            return False
+        _write_figures(db, row, match, [h["id"] for h in live])
+        return True
+
+
+def _write_figures(db: Database, row: dict[str, Any], match: canasta.Match, hand_ids: list[int]) -> None:
+    """Replace every figure of a match with those of ``match`` (scored whole by the core)."""
+    match_id = row["id"]
+    for table in ("hand_figures", "side_figures", "match_players"):
+        db.execute(f"delete from {table} where match_id = ?", [match_id])
+    db.execute("delete from match_summaries where match_id = ?", [match_id])
+    variant = match.variant
+    _insert_hand_figures(db, match_id, list(zip(hand_ids, match.results, strict=True)))
+    after = standing(variant, match.totals, len(match.results))
+    last = list(db.query("select max(created) as last from hands where match_id = ? and deleted is null", [match_id]))
+    _update_summary(db, row, variant, after, last[0]["last"] or row["created"])
+    sides = json.loads(row["sides"])
+    players = []
+    for index, side in enumerate(sides):
+        names = side["players"]
+        for key in dict.fromkeys(search_key(name) for name in names):
+            spelt = next(name for name in names if search_key(name) == key)
+            players.append({"match_id": match_id, "side": index, "kind": "player", "key": key, "name": spelt})
+        if len(names) >= 2:
+            team = export.team_name(names)
+            players.append({"match_id": match_id, "side": index, "kind": "team", "key": search_key(team), "name": team})
+    db.table("match_players").insert_all(players)
+    db.table("side_figures").insert_all(
+        {"match_id": match_id, "side": index, "name": side["name"], "total": 0, "outcome": "playing",
+         "hands": 0, "points": 0, "best_hand": None, "canastas": 0, "red_threes": 0}
+        for index, side in enumerate(sides)
+    )  # fmt: skip
+    _recount_sides(db, match_id, after)
+
+
+HAND_FIGURES = ("hand_id", "match_id", "number", "scores", "totals", "minimums", "canastas", "red_threes", "detail")
+SUMMARY = (
+    "match_id", "version", "variant_name", "hands", "totals", "next_minimums", "is_finished", "is_tie", "winner",
+    "margin", "last_played", "names",
+)  # fmt: skip
+
+
+def _insert(db: Database, table: str, columns: Sequence[str], rows: list[Sequence[Any]], replace: bool = False) -> None:
+    """Plain INSERT of known columns: sqlite-utils' insert and upsert inspect the schema on every call."""
+    if rows:
+        verb = "insert or replace" if replace else "insert"
+        marks = ", ".join("?" * len(columns))
+        db.conn.executemany(f"{verb} into {table} ({', '.join(columns)}) values ({marks})", rows)
+
+
+def _insert_hand_figures(db: Database, match_id: str, scored: list[tuple[int, canasta.HandResult]]) -> None:
+    rows = []
+    for hand_id, result in scored:
+        detail = {
+            "breakdown": [side.to_dict() for side in result.sides],
+            "warnings": [{"field": w.field, "message": w.message, "code": w.code} for w in result.warnings],
+        }
+        rows.append(
+            (
+                hand_id,
+                match_id,
+                result.number,
+                json.dumps(result.scores),
+                json.dumps(result.totals),
+                json.dumps(result.minimums),
+                json.dumps([entry.canasta_count for entry in result.hand.entries]),
+                json.dumps([entry.red_threes for entry in result.hand.entries]),
+                json.dumps(detail),
+            )
+        )
+    _insert(db, "hand_figures", HAND_FIGURES, rows)
+
+
+def _update_summary(
+    db: Database, row: dict[str, Any], variant: canasta.Variant, after: Standing, last_played: str
+) -> None:
+    sides = json.loads(row["sides"])
+    words = [row["title"] or "", *(s["name"] for s in sides), *(p for s in sides for p in s["players"])]
+    values = (
+        row["id"],
+        row["version"],
+        variant.name,
+        after.played,
+        json.dumps(after.totals),
+        json.dumps(after.next_minimums),
+        after.is_finished,
+        after.is_tie,
+        after.winner,
+        after.margin,
+        last_played,
+        "\n".join(search_key(word) for word in words if word),
+    )
+    _insert(db, "match_summaries", SUMMARY, [values], replace=True)
+
+
+def _summary_version(db: Database, match_id: str) -> None:
+    db.execute(
+        "update match_summaries set version = (select version from matches where id = ?) where match_id = ?",
+        [match_id, match_id],
+    )
+
+
+def _outcome(after: Standing, side: int) -> str:
+    if not after.is_finished:
+        return "playing"
+    if after.is_tie and after.totals[side] == max(after.totals):
+        return "tie"
+    return "won" if after.winner == side else "lost"
+
+
+def _add_to_sides(db: Database, match_id: str, after: Standing, result: canasta.HandResult) -> None:
+    """One more hand on each side's figures: counts and sums grow, the best hand may change."""
+    for index, (score, entry) in enumerate(zip(result.scores, result.hand.entries, strict=True)):
+        db.execute(
+            "update side_figures set total = ?, outcome = ?, hands = hands + 1, points = points + ?, "
+            "best_hand = max(coalesce(best_hand, ?), ?), canastas = canastas + ?, red_threes = red_threes + ? "
+            "where match_id = ? and side = ?",
+            [after.totals[index], _outcome(after, index), score, score, score, entry.canasta_count,
+             entry.red_threes, match_id, index],
+        )  # fmt: skip
+
+
+def _recount_sides(db: Database, match_id: str, after: Standing) -> None:
+    """Each side's figures summed again from the stored hand figures (no hand is rescored)."""
+    sums: dict[int, list[Any]] = {index: [0, 0, None, 0, 0] for index in range(len(after.totals))}
+    for row in db.query("select scores, canastas, red_threes from hand_figures where match_id = ?", [match_id]):
+        for index, (score, canastas, threes) in enumerate(
+            zip(_loads(row["scores"]), _loads(row["canastas"]), _loads(row["red_threes"]), strict=True)
+        ):
+            figures = sums[index]
+            figures[0] += 1
+            figures[1] += score
+            figures[2] = score if figures[2] is None else max(figures[2], score)
+            figures[3] += canastas
+            figures[4] += threes
+    for index, (hands, points, best, canastas, threes) in sums.items():
+        db.execute(
+            "update side_figures set total = ?, outcome = ?, hands = ?, points = ?, best_hand = ?, canastas = ?, "
+            "red_threes = ? where match_id = ? and side = ?",
+            [after.totals[index], _outcome(after, index), hands, points, best, canastas, threes, match_id, index],
+        )
+
+
 # --- helpers for writes ---------------------------------------------------------------------
 def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
     """Claim the next version of the match, or explain why this writer is stale."""
@@ -534,20 +1107,53 @@ def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
         [now(), match_id, version],
     )
     if cursor.rowcount == 1:
-        return _match_row(db, match_id)
+        row = _match_row(db, match_id)
+        cached = list(db.query("select version from match_summaries where match_id = ?", [match_id]))
+        if not cached or cached[0]["version"] != version:
+            rescore_match(db, match_id)  # figures not written at this version: rebuild before building on them
+        return row
     row = _match_row(db, match_id)
     if row["deleted"]:
         raise StaleError(["This match was deleted meanwhile; restore it from the start page."], row["version"])
     raise StaleError(changes_since(db, row, version), row["version"])
 
 
-def _settle(db: Database, row: dict[str, Any], hands: list[canasta.Hand]) -> canasta.Match:
-    """Check the match as it will be, and record when it finished (or that a fix reopened it)."""
-    starting = json.loads(row["starting_totals"]) if row["starting_totals"] else None
-    match = canasta.Match.validated(_variant(row), hands, starting)
-    finished = (row["finished"] or now()) if match.is_finished else None
-    db.table("matches").update(row["id"], {"finished": finished})
-    return match
+def _summary(db: Database, match_id: str) -> Standing:
+    rows = list(db.query("select * from match_summaries where match_id = ?", [match_id]))
+    if not rows:
+        raise NotFoundError(match_id)
+    return _standing(rows[0])
+
+
+def _figure_rows(db: Database, match_id: str) -> list[dict[str, Any]]:
+    return list(
+        db.query(
+            "select f.hand_id, f.number, f.scores, f.minimums, f.totals, h.created from hand_figures f "
+            "join hands h on h.id = f.hand_id where f.match_id = ? order by f.number",
+            [match_id],
+        )
+    )
+
+
+def _start(row: dict[str, Any], variant: canasta.Variant) -> tuple[int, ...]:
+    return _starting(row) or (0,) * variant.sides
+
+
+def _refuse(db: Database, row: dict[str, Any], hands: list[canasta.Hand]) -> None:
+    """Check the whole match as it would be: raises the core's InvalidError with every problem.
+
+    Reached only when the quick check from stored figures found a problem, so a refusal reads
+    exactly as it always has.
+    """
+    canasta.Match.validated(_variant(row), hands, _starting(row))
+    raise RuntimeError(f"Match {row['id']}: the stored figures and the rules disagree; run `scorepad rescore`.")
+
+
+def _set_finished(db: Database, row: dict[str, Any], after: Standing) -> None:
+    """Record when the match finished (or that a correction reopened it)."""
+    finished = (row["finished"] or now()) if after.is_finished else None
+    if finished != row["finished"]:
+        db.table("matches").update(row["id"], {"finished": finished})
 
 
 def _next_position(db: Database, match_id: str) -> int:
@@ -577,6 +1183,11 @@ def _hand(row: dict[str, Any]) -> canasta.Hand:
 
 def _json(hand: canasta.Hand) -> str:
     return json.dumps(hand.to_dict(), sort_keys=True)
+
+
+def _as_stored(hand: canasta.Hand) -> canasta.Hand:
+    """The hand as it reads back from its row, so its itemised figures list parts in that order."""
+    return _hand({"data": _json(hand)})
 
 
 # --- what changed meanwhile ----------------------------------------------------------------

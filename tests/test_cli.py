@@ -267,3 +267,29 @@ def test_unlisted_notice_counts_matches_and_names_the_setting(tmp_path):
     assert notice.startswith("1 match is on no phone's list yet") and "FLASK_ORGANISER_PASSPHRASE" in notice
     app.config["ORGANISER_PASSPHRASE"] = "set"
     assert cli.unlisted_notice(app) is None, "the organiser can see it"
+
+
+def test_rescore_rebuilds_the_stored_figures_and_says_how_many(tmp_path, capsys):
+    from scorepad import canasta, store
+    from scorepad.db import connect, migrate
+    from scorepad.documents import Side
+
+    path = str(tmp_path / "rescore.db")
+    migrate(path)
+    db = connect(path)
+    try:
+        sides = [Side("We"), Side("They")]
+        match_id = store.create_match(db, canasta.rules_for("classic"), sides)
+        store.create_match(db, canasta.rules_for("samba"), sides)
+        hand = canasta.Hand.from_dict({"entries": [{"melded_points": 300}, {"melded_points": 120, "hand_points": 20}]})
+        store.add_hand(db, match_id, hand, 1)
+        db.execute("update match_summaries set totals = '[1, 1]'")  # as if scored by a rule since fixed
+    finally:
+        db.close()
+    assert cli.main(["rescore", "--database", path]) == 0
+    assert "Rescored 2 matches." in capsys.readouterr().err
+    db = connect(path)
+    try:
+        assert store.match_head(db, match_id).summary.totals == (300, 100)
+    finally:
+        db.close()

@@ -427,3 +427,22 @@ def test_hand_forms_show_the_minimum_in_force_for_that_hand(client):
     add(client, url, **{"sides-0-melded_points": "800"})
     assert "<small>needs 90</small>" in client.get(f"{url}/hands/new").get_data(as_text=True)
     assert "<small>needs 50</small>" in client.get(f"{url}/hands/2/edit").get_data(as_text=True)
+
+
+def test_preview_scores_from_the_stored_totals_and_says_when_a_hand_ends_the_game(client):
+    url = new_match(client, option_target="1500")
+    first = client.post(f"{url}/hands/preview", data=HAND).get_data(as_text=True)
+    # We 620 + natural canasta 500 + going out 100 = 1220, under the 1500 target; They 260 - 95 = 165.
+    assert "<b>1220</b>" in first and "<td>165</td>" in first and "ends the game" not in first
+    assert add(client, url).status_code == 303
+    second = client.post(f"{url}/hands/preview", data=HAND).get_data(as_text=True)
+    assert "<td>2440</td>" in second and "This hand ends the game." in second
+    # Correcting hand 1 with hand 2 after it moves its total only: no end in sight.
+    assert (
+        add(
+            client, url, **{"sides-0-melded_points": "120", "sides-0-canasta_natural": "0", "sides-0-went_out": ""}
+        ).status_code
+        == 303
+    )
+    fix = client.post(f"{url}/hands/preview?number=1", data=HAND).get_data(as_text=True)
+    assert "<td>1220</td>" in fix and "ends the game" not in fix

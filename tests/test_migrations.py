@@ -43,6 +43,18 @@ def test_blank_database_migrates(tmp_path):
             "match_version": int,
             "created": str,
         }
+        # m002: the derived figures, a cache of what the core works out from the facts above.
+        assert list(db.table("match_summaries").columns_dict) == [
+            "match_id", "version", "variant_name", "hands", "totals", "next_minimums", "is_finished", "is_tie",
+            "winner", "margin", "last_played", "names",
+        ]  # fmt: skip
+        assert list(db.table("hand_figures").columns_dict) == [
+            "hand_id", "match_id", "number", "scores", "totals", "minimums", "canastas", "red_threes", "detail",
+        ]  # fmt: skip
+        assert list(db.table("side_figures").columns_dict) == [
+            "match_id", "side", "name", "total", "outcome", "hands", "points", "best_hand", "canastas", "red_threes",
+        ]  # fmt: skip
+        assert list(db.table("match_players").columns_dict) == ["id", "match_id", "side", "kind", "key", "name"]
         applied = [row["name"] for row in db.query("select name from _sqlite_migrations order by id")]
         assert applied[0] == "m001_create_matches_and_hands"
         assert applied == sorted(applied)
@@ -57,3 +69,66 @@ def test_migration_names_follow_the_house_pattern():
     names = [name for name in dir(__import__("scorepad.migrations", fromlist=["x"])) if name.startswith("m0")]
     assert names and all(re.fullmatch(r"m\d{3}_[a-z_]+", name) for name in names)
     assert names == sorted(names)
+
+
+def test_m002_fills_the_figures_of_matches_stored_before_it(tmp_path):
+    """A database last migrated at m001, with matches as that scorepad stored them."""
+    import json
+
+    from scorepad import store
+
+    path = str(tmp_path / "old.db")
+    db = connect(path)
+    try:
+        migrations.apply(db, stop_before="m002_store_derived_figures")
+        sides = json.dumps([{"name": "We", "players": ["Ann", "Bob"]}, {"name": "They", "players": ["Cy"]}])
+        for match_id, version in (("a" * 32, 4), ("b" * 32, 1)):
+            db.table("matches").insert(
+                {
+                    "id": match_id,
+                    "watch_token": match_id.replace("a", "c").replace("b", "d"),
+                    "variant": "classic",
+                    "options": json.dumps({"target": 5000}),
+                    "sides": sides,
+                    "title": "",
+                    "created": "2025-01-04T20:00:00+00:00",
+                    "updated": "2025-01-04T21:00:00+00:00",
+                    "version": version,
+                }
+            )
+        went_out = {"entries": [{"melded_points": 620, "canastas": {"natural": 1}, "went_out": True},
+                                {"melded_points": 260, "hand_points": 95}]}  # fmt: skip
+        lost = {"entries": [{"melded_points": 50}, {"melded_points": 3000, "canastas": {"natural": 4}}]}
+        rows = [(1, went_out, None), (2, went_out, None), (3, lost, "2025-01-04T20:30:00+00:00")]
+        for position, hand, deleted in rows:
+            db.table("hands").insert(
+                {
+                    "match_id": "a" * 32,
+                    "position": position,
+                    "data": json.dumps(hand),
+                    "created": "x",
+                    "deleted": deleted,
+                }
+            )
+    finally:
+        db.close()
+    migrate(path)
+    db = connect(path)
+    try:
+        assert db.table("match_summaries").columns_dict["totals"] is str
+        head = store.match_head(db, "a" * 32)
+        # Two live hands of 620 + 500 + 100 = 1220 against 260 - 95 = 165; the undone third counts not.
+        assert head.summary.totals == (2440, 330) and head.summary.played == 2
+        assert head.summary.next_minimums == (90, 50)  # 1500 to 2995 needs 90
+        assert not head.summary.is_finished and head.summary.margin == 2110
+        assert [f.totals for f in store.hand_figures(db, "a" * 32)] == [(1220, 165), (2440, 330)]
+        assert [f.minimums for f in store.hand_figures(db, "a" * 32)] == [(50, 50), (50, 50)]
+        assert store.match_head(db, "b" * 32).summary.totals == (0, 0)
+        version = db.execute("select version from match_summaries where match_id = ?", ["a" * 32]).fetchone()[0]
+        assert version == 4
+        ann = [r for r in store.player_records(db) if r["key"] == "ann"]
+        assert ann[0]["matches"] == 2 and ann[0]["points"] == 2440 and ann[0]["biggest_hand"] == 1220
+        assert store.add_hand(db, "a" * 32, store._hand({"data": json.dumps(went_out)}), 4) == 5
+        assert store.match_head(db, "a" * 32).summary.totals == (3660, 495)
+    finally:
+        db.close()

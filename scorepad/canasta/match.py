@@ -191,3 +191,91 @@ class Match:
         behind = [top - value for value in rounded]
         others = sorted(rounded, reverse=True)
         return {"rounded": rounded, "margin": others[0] - others[1], "behind": behind}
+
+
+# --- a match carried forward from stored figures --------------------------------------------
+# For callers that keep each hand's scores and totals (the store) and must not replay a whole
+# match to add one hand: the same rules as :class:`Match`, applied from the totals before a hand.
+
+
+def game_ends(variant: Variant, totals: Sequence[int], played: int) -> bool:
+    """A side reached the target, or the hand limit was played (the rule :class:`Match` applies).
+
+    >>> from .variants import VARIANTS
+    >>> game_ends(VARIANTS["classic"], (5010, 200), 7), game_ends(VARIANTS["classic"], (4990, 200), 7)
+    (True, False)
+    """
+    reached = any(total >= variant.target for total in totals)
+    return reached or (variant.max_hands is not None and played >= variant.max_hands)
+
+
+def play_hand(variant: Variant, number: int, totals: Sequence[int], hand: Hand) -> HandResult:
+    """Score hand ``number`` (1-based) of a match whose totals before it are ``totals``.
+
+    Assumes :func:`check_hand` found nothing, as :attr:`Match.results` does.
+    """
+    minimums = tuple(variant.minimum_for(total) for total in totals)
+    sides = tuple(score_hand(hand, variant))
+    after = tuple(t + side.score for t, side in zip(totals, sides, strict=True))
+    return HandResult(number, hand, sides, minimums, after, tuple(hand_warnings(hand, variant)))
+
+
+def carry_forward(
+    variant: Variant, totals: Sequence[int], scores: Sequence[Sequence[int]]
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Minimums in force and totals after each of hands already scored ``scores``, from ``totals``.
+
+    >>> from .variants import VARIANTS
+    >>> carry_forward(VARIANTS["classic"], (1400, 0), [(200, 100), (-100, 50)])
+    [((50, 50), (1600, 100)), ((90, 50), (1500, 150))]
+    """
+    out = []
+    running = tuple(totals)
+    for hand_scores in scores:
+        minimums = tuple(variant.minimum_for(total) for total in running)
+        running = tuple(t + s for t, s in zip(running, hand_scores, strict=True))
+        out.append((minimums, running))
+    return out
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a match stands after ``played`` hands, from its totals alone (as :class:`Match` says)."""
+
+    totals: tuple[int, ...]
+    played: int
+    next_minimums: tuple[int, ...]
+    is_finished: bool
+    is_tie: bool
+    winner: int | None
+    margin: int | None
+
+
+def standing(variant: Variant, totals: Sequence[int], played: int) -> Standing:
+    """The state of a match with these totals after ``played`` hands.
+
+    >>> from .variants import VARIANTS
+    >>> standing(VARIANTS["classic"], (5100, 4200), 9).winner
+    0
+    """
+    totals = tuple(totals)
+    finished = played > 0 and game_ends(variant, totals, played)
+    tie = finished and totals.count(max(totals)) > 1
+    winner = max(range(len(totals)), key=totals.__getitem__) if finished and not tie else None
+    margin = None
+    if played:
+        first, second = sorted(totals, reverse=True)[:2]
+        margin = first - second
+    return Standing(totals, played, tuple(variant.minimum_for(t) for t in totals), finished, tie, winner, margin)
+
+
+def settlement_for(totals: Sequence[int]) -> dict[str, object]:
+    """Bicycle's club settlement of final totals, as :attr:`Match.settlement` gives it.
+
+    >>> settlement_for((5150, 3420))["rounded"]
+    [5200, 3400]
+    """
+    rounded = [settle(total) for total in totals]
+    top = max(rounded)
+    others = sorted(rounded, reverse=True)
+    return {"rounded": rounded, "margin": others[0] - others[1], "behind": [top - value for value in rounded]}

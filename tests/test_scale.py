@@ -1,0 +1,171 @@
+"""Pages that cost the same whatever is stored: counted SQL, not timings (issue 9's proof).
+
+The home page's queries do not grow with the number of matches, an unchanged poll answers from
+the match's version without reading a hand, and lists page through the (updated, id) index.
+"""
+
+import re
+
+import pytest
+
+from scorepad import canasta, db, store
+from scorepad.db import connect
+from scorepad.documents import Side
+from tests.support import add_match
+
+HAND = {
+    "entries": [
+        {"melded_points": 620, "canastas": {"natural": 1}, "went_out": True},
+        {"melded_points": 260, "hand_points": 95},
+    ]
+}
+# RULES.md: We 620 + natural canasta 500 + going out 100 = 1220; They 260 - 95 = 165.
+
+
+PASSPHRASE = "count the canastas"
+
+
+@pytest.fixture
+def client(app):
+    """The organiser's phone: it sees every stored match, so every list here is the whole club's."""
+    app.config["ORGANISER_PASSPHRASE"] = PASSPHRASE
+    organiser = app.test_client()
+    signed_in = organiser.post("/organiser", data={"passphrase": PASSPHRASE}, follow_redirects=True)
+    assert "organiser-note" in signed_in.get_data(as_text=True)  # the start page showed its flash
+    return organiser
+
+
+@pytest.fixture
+def statements(monkeypatch):
+    """Every SQL statement the app's request connections run, in order."""
+    seen: list[str] = []
+    opened = db.connect
+
+    def traced(path):
+        database = opened(path)
+        database.conn.set_trace_callback(seen.append)
+        return database
+
+    monkeypatch.setattr(db, "connect", traced)
+    return seen
+
+
+def queries(statements):
+    """The statements that read or write, without the connection's set-up and savepoints."""
+    return [s for s in statements if not re.match(r"\s*(PRAGMA|SAVEPOINT|RELEASE)", s, re.IGNORECASE)]
+
+
+def reads(statements, table):
+    return [s for s in statements if re.search(rf"\b(from|join)\s+{table}\b", s, re.IGNORECASE)]
+
+
+def store_matches(app, count, **kwargs):
+    return [add_match(app, [HAND], **kwargs) for _ in range(count)]
+
+
+def home_queries(client, statements):
+    statements.clear()
+    assert client.get("/").status_code == 200
+    return queries(statements)
+
+
+def test_home_page_queries_do_not_grow_with_the_matches(app, client, statements):
+    store_matches(app, 3)
+    few = home_queries(client, statements)
+    store_matches(app, 57)
+    many = home_queries(client, statements)
+    assert len(few) == len(many) == 2  # a page of summaries, the recently deleted
+    assert not reads(many, "hands") and not reads(many, "hand_figures")
+
+
+def test_a_phones_home_page_queries_do_not_grow_with_its_matches_or_the_servers(app, statements):
+    phone = app.test_client()
+    store_matches(app, 5)  # on nobody's list
+    mine = store_matches(app, 2)
+    for match_id in mine:
+        phone.get(f"/matches/{match_id}")  # opening the link puts it on this phone's list
+    few = home_queries(phone, statements)
+    store_matches(app, 40)
+    for match_id in store_matches(app, 20):
+        phone.get(f"/matches/{match_id}")
+    many = home_queries(phone, statements)
+    assert len(few) == len(many) == 2
+    assert not reads(many, "hands") and not reads(many, "hand_figures")
+    listed = set(re.findall(r'href="/matches/([0-9a-f]{32})"', phone.get("/").get_data(as_text=True)))
+    assert len(listed) == 22 and set(mine) <= listed
+
+
+def test_home_pages_older_matches_through_a_link(app, client):
+    ids = store_matches(app, 33)
+    first = client.get("/").get_data(as_text=True)
+    shown = set(re.findall(r'href="/matches/([0-9a-f]{32})"', first))
+    assert len(shown) == 30
+    older = re.search(r'href="(/\?before=[^"]+)"[^>]*>Older matches', first)[1].replace("&amp;", "&")
+    second = client.get(older).get_data(as_text=True)
+    rest = set(re.findall(r'href="/matches/([0-9a-f]{32})"', second))
+    assert len(rest) == 3 and not rest & shown and rest | shown == set(ids)
+    assert "Older matches" not in second
+
+
+def test_home_finds_matches_by_name_and_variant(app, client):
+    add_match(app, [HAND], sides=[Side("Crows", ("Zoë", "Bob")), Side("Owls", ("Cy", "Di"))], title="")
+    add_match(app, [], variant="samba", sides=[Side("Wrens", ("Ann",)), Side("Kites", ("Eve",))], title="")
+    page = client.get("/?q=zoë").get_data(as_text=True)  # case folded, not only ASCII
+    assert "Crows" in page and "Wrens" not in page
+    page = client.get("/?q=&variant=samba").get_data(as_text=True)
+    assert "Wrens" in page and "Crows" not in page
+    assert "No match found with “nobody”" in client.get("/?q=nobody").get_data(as_text=True)
+
+
+def test_unchanged_poll_answers_from_the_version_alone(app, client, statements):
+    url = f"/matches/{add_match(app, [HAND, HAND])}"
+    first = client.get(f"{url}/sheet", headers={"HX-Request": "true"})
+    assert first.status_code == 200 and first.headers["ETag"]
+    assert "no-cache" in first.headers["Cache-Control"]
+    statements.clear()
+    again = client.get(f"{url}/sheet", headers={"HX-Request": "true", "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert client.get(f"{url}/sheet?since=3", headers={"HX-Request": "true"}).status_code == 204
+    polls = queries(statements)
+    assert len(polls) == 2 and all(reads([q], "matches") for q in polls)
+    assert not reads(statements, "hands") and not reads(statements, "hand_figures")
+
+
+def test_watchers_poll_gets_304_until_a_hand_is_saved(app, client, statements):
+    match_id = add_match(app, [HAND])
+    database = connect(app.config["DATABASE"])
+    token = store.match_head(database, match_id).watch_token
+    watch = f"/watch/{token}/sheet"
+    first = client.get(watch, headers={"HX-Request": "true"})
+    tag = first.headers["ETag"]
+    assert client.get(watch, headers={"HX-Request": "true", "If-None-Match": tag}).status_code == 304
+    # The full page and the fragment are different answers.
+    assert client.get(watch, headers={"If-None-Match": tag}).status_code == 200
+    store.add_hand(database, match_id, canasta.Hand.from_dict(HAND), 2)
+    database.close()
+    statements.clear()
+    changed = client.get(watch, headers={"HX-Request": "true", "If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert b">2440<" in changed.data  # two hands of 1220
+    assert not reads(statements, "hands"), "the sheet reads stored figures, not the hands"
+
+
+def test_sheet_shows_stored_figures(app, client):
+    url = f"/matches/{add_match(app, [HAND, HAND])}"
+    page = client.get(url).get_data(as_text=True)
+    # Hand 2: We need 50 (1220 < 1500), They need 50; totals 2440 and 330. Next: We need 90.
+    assert re.findall(r"data-total>(-?\d+)<", page) == ["2440", "330"]
+    assert "needs <b>90</b>" in page and "needs <b>50</b>" in page
+    assert page.count('<td class="running">') == 4
+
+
+def test_stats_list_a_players_matches_a_page_at_a_time(app, client):
+    store_matches(app, 32)
+    page = client.get("/stats?player=ann").get_data(as_text=True)
+    assert page.count('<li>\n      <a href="/matches/') == 30
+    older = re.search(r'href="(/stats\?[^"]*before=[^"]+)"', page)[1].replace("&amp;", "&")
+    rest = client.get(older).get_data(as_text=True)
+    assert rest.count('<li>\n      <a href="/matches/') == 2
+    # Ann played all 32 for We: 32 hands of 1220, nothing finished.
+    assert re.search(r"Ann</a></th>\s*<td data-label=\"Played\">32</td>", page)
+    assert re.search(r"Best hand\">1,220<", page)
