@@ -35,7 +35,7 @@ def close_db(exc: BaseException | None = None) -> None:
 
 def migrate(path: str) -> None:
     """Bring the database file up to date; safe to run on every start."""
-    from .store import writing
+    from .store import fill_missing_figures, writing
 
     db = connect(path)
     try:
@@ -44,6 +44,7 @@ def migrate(path: str) -> None:
         # write lock migrates, the others wait and then find nothing pending.
         with writing(db):
             migrations.apply(db)
+            fill_missing_figures(db)
     finally:
         db.close()
 

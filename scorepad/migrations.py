@@ -135,11 +135,9 @@ def m002_store_derived_figures(db):
     # The recently deleted, for restoring. Partial, so the planner never takes it for the home
     # page's `deleted is null`, which nearly every match satisfies.
     db.execute("create index idx_matches_deleted on matches(deleted) where deleted is not null")
-    # Fill the figures for matches stored before this migration, with today's scoring: the same
-    # work `scorepad rescore` does after a scoring fix.
-    from .store import rescore
-
-    rescore(db, new_versions=False)
+    # The figures of matches stored before this migration are filled by `db.migrate` right after
+    # every migration has run (store.fill_missing_figures), with the schema complete: a migration
+    # must not call today's store code, which may write columns a later migration adds.
 
 
 @migrations()

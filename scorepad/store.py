@@ -931,7 +931,7 @@ def count_unlisted(db: Database) -> int:
 def rescore(db: Database, progress: Progress | None = None, new_versions: bool = True) -> tuple[int, list[str]]:
     """Score every stored match (deleted ones too) again from its hands and rewrite its figures.
 
-    Run after a scoring fix, and by migration m002 to fill the figures in. Each match rescored
+    Run after a scoring fix (:func:`fill_missing_figures` fills them in on upgrade). Each match rescored
     gets a new version (unless ``new_versions`` is False), so sheets cached by version or held by
     a phone are not taken for current. Returns how many matches were rescored and the ids of
     those today's rules refuse (their figures are left as they were).
@@ -947,6 +947,19 @@ def rescore(db: Database, progress: Progress | None = None, new_versions: bool =
             if progress:
                 progress(done, len(ids))
     return len(ids) - len(refused), refused
+
+
+def fill_missing_figures(db: Database) -> int:
+    """Score the matches that have no stored figures yet (stored before they existed); returns how many.
+
+    Runs at every start, after the migrations; with nothing missing it is one indexed query.
+    """
+    rows = db.query(
+        "select id from matches m where not exists (select 1 from match_summaries s where s.match_id = m.id)"
+    )
+    missing = [row["id"] for row in rows]
+    with writing(db):
+        return sum(rescore_match(db, match_id) for match_id in missing)
 
 
 def rescore_match(db: Database, match_id: str) -> bool:
