@@ -1,11 +1,14 @@
-"""The JSON API, version 1 (shared/spec/API.md): JSON in, JSON out, errors as the spec says.
+"""The JSON API, version 1: JSON in, JSON out, every error as ``{"errors": [{"field", "message"}]}``.
 
 Every answer comes from the rules core; this module only reads bodies and shapes replies.
+``docs/api.md`` is the guide and ``openapi.json`` beside this module the machine-readable
+contract, served at ``/api/v1/openapi.json``.
 """
 
 from __future__ import annotations
 
 import json
+from importlib import resources
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -15,6 +18,8 @@ from .canasta import InvalidError, Violation
 from .documents import score_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+# The OpenAPI 3.1 description of this blueprint, a file of the package so a wheel carries it too.
+OPENAPI = resources.files(__package__) / "openapi.json"
 
 
 class BadJSON(Exception):
@@ -135,3 +140,9 @@ def check() -> Response:
     from .canasta.plays import check_request
 
     return jsonify(check_request(read_body()).to_dict())
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The OpenAPI 3.1 document of this API, as the package ships it."""
+    return Response(OPENAPI.read_bytes(), mimetype="application/json")
