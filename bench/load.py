@@ -42,9 +42,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from importlib.util import find_spec
 from pathlib import Path
 
 from scorepad import canasta, store
+from scorepad.cli import build_parser
 from scorepad.documents import MatchInfo, Side
 from scorepad.export import all_matches_document
 
@@ -206,7 +208,27 @@ def python_load(url: str, duration: int, method: str, body: str | None, headers:
     return sum(counts) / (time.monotonic() - started)
 
 
-def throughput(paths: dict[str, Path], folder: Path, duration: int) -> list[tuple[str, float, float]]:
+def commands(server: str, floor_port: int, app_port: int) -> tuple[list[str], list[str]]:
+    """How to start the floor and scorepad under ``server``, with the same settings for both.
+
+    ``waitress`` is ``scorepad serve`` (one process, its default threads); ``gunicorn`` is one
+    worker process per core with threads splitting the same total, for machines with more cores.
+    """
+    if server == "waitress":
+        floor = [sys.executable, str(ROOT / "bench" / "floor.py"), "--port", str(floor_port)]
+        app = [sys.executable, "-m", "scorepad.cli", "serve", "--host", "127.0.0.1", "--port", str(app_port)]
+        return floor, app
+    workers = os.cpu_count() or 1
+    threads = max(1, build_parser().parse_args(["serve"]).threads // workers)
+    base = [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--threads", str(threads)]
+    floor = [*base, "--chdir", str(ROOT / "bench"), "--bind", f"127.0.0.1:{floor_port}", "floor:create_app()"]
+    app = [*base, "--bind", f"127.0.0.1:{app_port}", "scorepad:create_app()"]
+    return floor, app
+
+
+def throughput(
+    paths: dict[str, Path], folder: Path, duration: int, server: str = "waitress"
+) -> list[tuple[str, float, float]]:
     """(request, req/s, share of the floor) for each request the issue names, plus the floor."""
     from scorepad import create_app
 
@@ -226,8 +248,7 @@ def throughput(paths: dict[str, Path], folder: Path, duration: int) -> list[tupl
     json_headers = {"Content-Type": "application/json"}
     floor_port, app_port = free_port(), free_port()
     env = {"FLASK_DATABASE": str(paths["serve"]), "FLASK_SECRET_KEY": "bench"}
-    floor_command = [sys.executable, str(ROOT / "bench" / "floor.py"), "--port", str(floor_port)]
-    app_command = [sys.executable, "-m", "scorepad.cli", "serve", "--host", "127.0.0.1", "--port", str(app_port)]
+    floor_command, app_command = commands(server, floor_port, app_port)
     with running(floor_command, floor_port) as floor, running(app_command, app_port, env) as served:
         floors = [requests_per_second(floor + "/", folder, duration)]
         measured = [
@@ -344,7 +365,23 @@ def machine() -> str:
     return f"{python}, {cores} cores; load: {wrk.strip()}"
 
 
-def report(args, through, scaled, save_times) -> str:
+def gunicorn_section(args, many) -> list[str]:
+    if not many:
+        return ["(gunicorn is not installed: the many-cores table was skipped.)", ""]
+    return [
+        f"## Many cores: gunicorn, {os.cpu_count()} workers",
+        "",
+        "The same requests and load under `gunicorn --workers <cores> --threads <8 / cores>`, the floor under the "
+        "same command. The last column compares with the waitress floor above.",
+        "",
+        "| request | req/s | share of this floor | share of the waitress floor |",
+        "|---|---:|---:|---:|",
+        *(f"| {name} | {rate:,.0f} | {share:.0%} | {rate / args.waitress_floor:.0%} |" for name, rate, share in many),
+        "",
+    ]
+
+
+def report(args, through, scaled, save_times, many) -> str:
     lines = [
         "## Throughput against the floor",
         "",
@@ -356,6 +393,7 @@ def report(args, through, scaled, save_times) -> str:
         "|---|---:|---:|",
         *(f"| {name} | {rate:,.0f} | {share:.0%} |" for name, rate, share in through),
         "",
+        *gunicorn_section(args, many),
         "## Cost at scale (in-process, median of 15, as the organiser who sees every match)",
         "",
         f"| page | 10 stored matches | {args.matches:,} stored matches ({args.matches * 8:,} hands) | ratio |",
@@ -391,6 +429,8 @@ def main() -> None:
         paths = build_databases(folder, args.matches)
         print(f"built databases in {time.monotonic() - started:.0f} s", file=sys.stderr)
         through = throughput(paths, folder, args.duration)
+        args.waitress_floor = through[0][1]
+        many = throughput(paths, folder, args.duration, "gunicorn") if find_spec("gunicorn") else []
         scaled = scale(paths)
         save_times = saves(folder)
     command = "python bench/load.py"
@@ -403,7 +443,7 @@ def main() -> None:
         "",
         "",
     ]
-    text = "\n".join(header) + report(args, through, scaled, save_times)
+    text = "\n".join(header) + report(args, through, scaled, save_times, many)
     if args.out == "-":
         print(text)
     else:

@@ -1,6 +1,9 @@
-"""The database: one sqlite-utils connection per request, migrated at start-up."""
+"""The database: one sqlite-utils connection per request, kept by its thread, migrated at start-up."""
 
 from __future__ import annotations
+
+import threading
+from collections import OrderedDict
 
 from flask import Flask, current_app, g
 from sqlite_utils import Database
@@ -20,17 +23,57 @@ def connect(path: str) -> Database:
     return db
 
 
+class _Kept:
+    """The connections one thread has finished with, by database path, oldest first.
+
+    Opening a SQLite connection (and mapping its WAL index) costs more than answering a whole
+    watcher's poll, so each server thread keeps its connection for the next request. A thread
+    keeps a few at most (tests open many databases), and closes them when it ends.
+    """
+
+    LIMIT = 4
+
+    def __init__(self) -> None:
+        self.connections: OrderedDict[str, Database] = OrderedDict()
+
+    def take(self, path: str) -> Database | None:
+        return self.connections.pop(path, None)
+
+    def keep(self, path: str, db: Database) -> None:
+        self.connections[path] = db
+        while len(self.connections) > self.LIMIT:
+            self.connections.popitem(last=False)[1].close()
+
+    def __del__(self) -> None:
+        for db in self.connections.values():
+            db.close()
+
+
+_threads = threading.local()
+
+
+def _kept() -> _Kept:
+    if not hasattr(_threads, "kept"):
+        _threads.kept = _Kept()
+    return _threads.kept
+
+
 def get_db() -> Database:
-    """The request's database connection, opened on first use."""
+    """The request's database connection: this thread's from an earlier request, or a new one."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        path = current_app.config["DATABASE"]
+        g.db = _kept().take(path) or connect(path)
     return g.db
 
 
 def close_db(exc: BaseException | None = None) -> None:
+    """Hand the request's connection back to its thread, with no transaction left open."""
     db = g.pop("db", None)
-    if db is not None:
-        db.close()
+    if db is None:
+        return
+    if db.conn.in_transaction:
+        db.conn.rollback()
+    _kept().keep(current_app.config["DATABASE"], db)
 
 
 def migrate(path: str) -> None:
