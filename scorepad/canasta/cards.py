@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 NATURAL_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
 RANKS = (*NATURAL_RANKS, "3", "2")
@@ -215,7 +216,7 @@ class Decks:
             return self.black_threes
         return self.per_rank
 
-    @property
+    @cached_property
     def points(self) -> int:
         """The value of every card but the red threes."""
         return sum(self.holds(name) * value for name, value in CARD_CLASSES.items())
