@@ -40,6 +40,7 @@ HELD_SET_POINTS = {"sevens": 15, "aces": 60}
 # The least an unfinished meld of a special kind is worth (three of it).
 INCOMPLETE_POINTS = {"sevens": 15, "aces": 60, "wild": 60}
 BLACK_THREE_MELDS = (0, 3, 4)
+CARD_SORT_WORDS = {"naturals": "natural cards", "wilds": "wild cards", "jokers": "jokers", "twos": "twos"}
 CARD_WORDS = {
     "joker": "jokers",
     "2": "twos",
@@ -50,6 +51,57 @@ CARD_WORDS = {
 
 def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
     return MappingProxyType({key: count for key, count in mapping.items() if count})
+
+
+# The fields an entry usually holds, by how :func:`_quick_values` reads them.
+_QUICK_FIELDS = {
+    **dict.fromkeys(POINT_FIELDS, "points"),
+    **dict.fromkeys(COUNT_FIELDS, "count"),
+    **dict.fromkeys(FLAG_FIELDS, "flag"),
+    "canastas": "counts",
+    "held_sets": "counts",
+    "special_hand": "text",
+}
+_MOST = 10_000  # more of anything than a hand holds (see _count)
+
+
+def _quick_values(data: dict[Any, Any]) -> dict[str, Any] | None:
+    """An entry's values when every field is plainly well formed, else None.
+
+    Most entries are a few whole numbers, flags and canasta counts, and need none of the
+    careful reading that names every problem; anything else (a float, an unknown field, card
+    counts) returns None and :meth:`Entry.from_dict` reads the entry the careful way, which
+    gives the same values for what this accepts.
+
+    >>> _quick_values({"melded_points": 120, "canastas": {"natural": 1}, "went_out": True})
+    {'melded_points': 120, 'canastas': {'natural': 1}, 'went_out': True}
+    >>> _quick_values({"melded_points": 12}) is None
+    True
+    """
+    values = {}
+    for name, value in data.items():
+        sort = _QUICK_FIELDS.get(name)
+        if sort == "points" or sort == "count":
+            if type(value) is not int or not 0 <= value <= _MOST or (sort == "points" and value % 5):
+                return None
+        elif sort == "flag":
+            if type(value) is not bool:
+                return None
+        elif sort == "counts":
+            if type(value) is not dict:
+                return None
+            for key, count in value.items():
+                if type(key) is not str or type(count) is not int or not 0 <= count <= _MOST:
+                    return None
+        elif sort == "text":
+            if value is None:
+                continue
+            if type(value) is not str:
+                return None
+        else:
+            return None
+        values[name] = value
+    return values
 
 
 @dataclass(frozen=True)
@@ -73,17 +125,21 @@ class Entry:
     hand_cards: Mapping[str, int] | None = None
 
     def __post_init__(self) -> None:
-        for name in ("canastas", "held_sets"):
-            object.__setattr__(self, name, _frozen(getattr(self, name)))
+        setattr_ = object.__setattr__
+        setattr_(self, "canastas", _frozen(self.canastas))
+        setattr_(self, "held_sets", _frozen(self.held_sets))
         for name, points in CARD_FIELDS.items():
             counts = getattr(self, name)
             if counts is not None:
-                object.__setattr__(self, name, _frozen(counts))
-                object.__setattr__(self, points, counts_value(counts))
+                setattr_(self, name, _frozen(counts))
+                setattr_(self, points, counts_value(counts))
+        # Counted once here: checking and scoring ask for it many times. Not a field, so
+        # equality and the dataclass's fields are as they were.
+        setattr_(self, "_canasta_count", sum(self.canastas.values()))
 
     @property
     def canasta_count(self) -> int:
-        return sum(self.canastas.values())
+        return self._canasta_count
 
     @property
     def has_melded(self) -> bool:
@@ -101,10 +157,14 @@ class Entry:
 
         :raises InvalidError: listing every field that is of the wrong type or out of range.
         """
+        if type(data) is dict:
+            values = _quick_values(data)
+            if values is not None:
+                return cls(**values)
         if not isinstance(data, Mapping):
             raise InvalidError([Violation("entry-not-object", "Each entry is an object of fields.")])
         problems: list[Violation] = []
-        values: dict[str, Any] = {}
+        values = {}
         for name in data:
             if name not in ENTRY_FIELDS:
                 problems.append(
@@ -359,8 +419,9 @@ def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
     for index, entry in enumerate(hand.entries):
         problems += [v.under(f"entries[{index}]") for v in _check_entry(entry, variant, index)]
     for unit in hand.units():
-        where = f"entries[{unit[0]}]"
-        problems += [v.under(where) for v in _check_side(hand.pooled(unit), variant, len(unit) > 1)]
+        found = _check_side(hand.pooled(unit), variant, len(unit) > 1)
+        if found:
+            problems += [v.under(f"entries[{unit[0]}]") for v in found]
     problems += _check_table(hand, variant)
     return problems
 
@@ -417,7 +478,7 @@ def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
                     f"canastas.{kind}",
                 )
             )
-    specials = dict(variant.special_hands)
+    specials = variant.special_hand_values
     if entry.special_hand is not None and entry.special_hand not in specials:
         known = f"Its special hands are {', '.join(specials)}." if specials else "It has no special hands."
         problems.append(
@@ -438,7 +499,7 @@ def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
                     f"incomplete[{position}]",
                 )
             )
-    held = dict(variant.held_set_penalties)
+    held = variant.held_set_values
     players = variant.players_per_side[index]
     for kind, count in entry.held_sets.items():
         if kind not in held:
@@ -494,7 +555,9 @@ def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
                 "black_threes_in_hand",
             )
         )
-    held_points = sum(HELD_SET_POINTS.get(kind, 0) * count for kind, count in entry.held_sets.items())
+    held_points = (
+        sum(HELD_SET_POINTS.get(kind, 0) * count for kind, count in entry.held_sets.items()) if entry.held_sets else 0
+    )
     if held_points > entry.hand_points:
         problems.append(
             Violation(
@@ -541,8 +604,16 @@ def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Viola
         return problems
     if entry.went_out:
         problems += _check_going_out(entry, variant, who)
-    needed = sum(kinds[kind].min_points * count for kind, count in entry.canastas.items() if kind in kinds)
-    needed += sum(INCOMPLETE_POINTS.get(kind, 0) for kind in entry.incomplete)
+    needed = 0
+    of_ranks = 0  # canastas of one rank each: a side has one meld per rank
+    for kind, count in entry.canastas.items():
+        spec = kinds.get(kind)
+        if spec is not None:
+            needed += spec.min_points * count
+            if spec.naturals and kind != "sequence":
+                of_ranks += count
+    if entry.incomplete:
+        needed += sum(INCOMPLETE_POINTS.get(kind, 0) for kind in entry.incomplete)
     needed += 0 if variant.black_threes_scored else 5 * entry.black_threes
     if entry.melded_points < needed:
         problems.append(
@@ -554,8 +625,7 @@ def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Viola
                 "melded_points",
             )
         )
-    rank_kinds = [kind for kind in entry.canastas if kind in kinds and kinds[kind].naturals and kind != "sequence"]
-    if sum(entry.canastas[kind] for kind in rank_kinds) > len(NATURAL_RANKS):
+    if of_ranks > len(NATURAL_RANKS):
         problems.append(
             Violation(
                 "too-many-canastas",
@@ -676,8 +746,10 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
         )
     counted: Counter[str] = Counter()
     for entry in entries:
-        counted.update(entry.melded_cards or {})
-        counted.update(entry.hand_cards or {})
+        if entry.melded_cards:
+            counted.update(entry.melded_cards)
+        if entry.hand_cards:
+            counted.update(entry.hand_cards)
     for card_class, seen in counted.items():
         if seen > deck.holds(card_class):
             where = _last_field(entries, ("melded_cards", "hand_cards"), card_class=card_class)
@@ -719,28 +791,24 @@ def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
     """The decks must hold enough cards for every canasta entered, on all sides together."""
     deck = variant.deck
     kinds = variant.canasta_kinds
-    need: Counter[str] = Counter()
-    per_rank: Counter[str] = Counter()
+    naturals = wilds = jokers = twos = 0
+    per_rank: dict[str, int] = {}
     for entry in hand.entries:
         for kind, count in entry.canastas.items():
-            if kind in kinds:
-                spec = kinds[kind]
-                need.update(
-                    {
-                        "naturals": spec.naturals * count,
-                        "wilds": spec.wilds * count,
-                        "jokers": spec.jokers * count,
-                        "twos": spec.twos * count,
-                    }
-                )
+            spec = kinds.get(kind)
+            if spec is not None:
+                naturals += spec.naturals * count
+                wilds += spec.wilds * count
+                jokers += spec.jokers * count
+                twos += spec.twos * count
                 if spec.rank:
-                    per_rank[spec.rank] += spec.naturals * count
+                    per_rank[spec.rank] = per_rank.get(spec.rank, 0) + spec.naturals * count
+    need = {"naturals": naturals, "wilds": wilds, "jokers": jokers, "twos": twos}
     have = {"naturals": deck.natural_cards, "wilds": deck.wild_cards, "jokers": deck.jokers, "twos": deck.twos}
-    words = {"naturals": "natural cards", "wilds": "wild cards", "jokers": "jokers", "twos": "twos"}
     problems = [
         Violation(
             "too-many-canastas",
-            f"The canastas entered need at least {need[sort]} {words[sort]}, but "
+            f"The canastas entered need at least {need[sort]} {CARD_SORT_WORDS[sort]}, but "
             f"{variant.decks} decks hold {have[sort]}.",
             _last_field(hand.entries, ("canastas",)),
         )

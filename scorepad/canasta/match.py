@@ -87,7 +87,7 @@ class Match:
             problems += [v.under(where) for v in found]
             if found:
                 continue
-            scores = score_hand(hand, self.variant)
+            scores = self._scored[index] = tuple(score_hand(hand, self.variant))
             totals = tuple(t + s.score for t, s in zip(totals, scores, strict=True))
             if self._ends(totals, index + 1):
                 finished_after = index + 1
@@ -132,13 +132,20 @@ class Match:
         return reached or (self.variant.max_hands is not None and played >= self.variant.max_hands)
 
     @cached_property
+    def _scored(self) -> dict[int, tuple[SideScore, ...]]:
+        # Hands that :meth:`problems` has checked and scored, by index: :attr:`results` takes
+        # their scores from here rather than scoring each hand a second time.
+        return {}
+
+    @cached_property
     def results(self) -> tuple[HandResult, ...]:
         """Every hand scored in order; assumes :meth:`problems` found nothing."""
         results = []
         totals = self.start
+        scored = self._scored
         for number, hand in enumerate(self.hands, start=1):
             minimums = tuple(self.variant.minimum_for(total) for total in totals)
-            sides = tuple(score_hand(hand, self.variant))
+            sides = scored.get(number - 1) or tuple(score_hand(hand, self.variant))
             totals = tuple(t + side.score for t, side in zip(totals, sides, strict=True))
             warnings = tuple(hand_warnings(hand, self.variant))
             results.append(HandResult(number, hand, sides, minimums, totals, warnings))

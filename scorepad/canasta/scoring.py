@@ -40,9 +40,14 @@ class SideScore:
 
     parts: tuple[Part, ...]
 
+    def __post_init__(self) -> None:
+        # Added up once: totals, the sheet and the API all read it. Not a field, so equality
+        # and the dataclass's fields are as they were.
+        object.__setattr__(self, "_score", sum(part.points for part in self.parts))
+
     @property
     def score(self) -> int:
-        return sum(part.points for part in self.parts)
+        return self._score
 
     def to_dict(self) -> dict[str, object]:
         return {"score": self.score, "parts": [part.to_dict() for part in self.parts]}
@@ -68,7 +73,7 @@ def score_hand(hand: Hand, variant: Variant) -> list[SideScore]:
 def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) -> list[Part]:
     """The parts of one side's score, in the order players count them."""
     if entry.special_hand is not None:
-        value = dict(variant.special_hands)[entry.special_hand]
+        value = variant.special_hand_values[entry.special_hand]
         label = SPECIAL_HAND_LABELS.get(entry.special_hand, entry.special_hand)
         # The special hand replaces items 1-5 of American scoring (canastas, unfinished melds,
         # threes, melded cards, cards in hand); only penalties agreed at the table still apply.
@@ -138,7 +143,7 @@ def _penalty_parts(entry: Entry, variant: Variant) -> list[Part]:
     incomplete = variant.incomplete_penalties
     for kind in entry.incomplete:
         parts.append(Part(f"incomplete.{kind}", f"Unfinished {kind} meld", -incomplete[kind]))
-    held = dict(variant.held_set_penalties)
+    held = variant.held_set_values
     for kind, count in entry.held_sets.items():
         parts.append(Part(f"held_sets.{kind}", f"Three or more {kind} kept in hand × {count}", -held[kind] * count))
     return parts + _table_penalty_parts(entry, variant)
