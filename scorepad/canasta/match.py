@@ -59,6 +59,11 @@ class Match:
     hands: tuple[Hand, ...] = ()
     starting_totals: tuple[int, ...] | None = None
 
+    def __post_init__(self) -> None:
+        # Hands that :meth:`problems` has checked and scored, by index: :attr:`results` takes
+        # their scores from here rather than scoring each hand a second time. Not a field.
+        object.__setattr__(self, "_scored", {})
+
     @classmethod
     def validated(cls, variant: Variant, hands: Sequence[Hand], starting_totals: Sequence[int] | None = None) -> Match:
         """Build a match, refusing it whole with every problem in every hand."""
@@ -75,20 +80,21 @@ class Match:
             return problems
         finished_after = None
         totals = self.start
+        variant, scored = self.variant, self._scored
         for index, hand in enumerate(self.hands):
-            where = f"hands[{index}]"
             if finished_after is not None:
                 extra = len(self.hands) - index
                 which = f"hand {index + 1}" if extra == 1 else f"hands {index + 1} to {len(self.hands)}"
                 message = f"The game ended after hand {finished_after}; {which} cannot be added."
-                problems.append(Violation("hand-after-game-over", message, where))
+                problems.append(Violation("hand-after-game-over", message, f"hands[{index}]"))
                 break
-            found = check_hand(hand, self.variant)
-            problems += [v.under(where) for v in found]
+            found = check_hand(hand, variant)
             if found:
+                where = f"hands[{index}]"
+                problems += [v.under(where) for v in found]
                 continue
-            scores = self._scored[index] = tuple(score_hand(hand, self.variant))
-            totals = tuple(t + s.score for t, s in zip(totals, scores, strict=True))
+            scores = scored[index] = tuple(score_hand(hand, variant))
+            totals = tuple([t + side.score for t, side in zip(totals, scores, strict=True)])
             if self._ends(totals, index + 1):
                 finished_after = index + 1
         return problems
@@ -128,26 +134,24 @@ class Match:
         return self.starting_totals or (0,) * self.variant.sides
 
     def _ends(self, totals: tuple[int, ...], played: int) -> bool:
-        reached = any(total >= self.variant.target for total in totals)
-        return reached or (self.variant.max_hands is not None and played >= self.variant.max_hands)
-
-    @cached_property
-    def _scored(self) -> dict[int, tuple[SideScore, ...]]:
-        # Hands that :meth:`problems` has checked and scored, by index: :attr:`results` takes
-        # their scores from here rather than scoring each hand a second time.
-        return {}
+        target = self.variant.target
+        for total in totals:
+            if total >= target:
+                return True
+        return self.variant.max_hands is not None and played >= self.variant.max_hands
 
     @cached_property
     def results(self) -> tuple[HandResult, ...]:
         """Every hand scored in order; assumes :meth:`problems` found nothing."""
         results = []
         totals = self.start
-        scored = self._scored
+        variant, scored = self.variant, self._scored
+        minimum_for = variant.minimum_for
         for number, hand in enumerate(self.hands, start=1):
-            minimums = tuple(self.variant.minimum_for(total) for total in totals)
-            sides = scored.get(number - 1) or tuple(score_hand(hand, self.variant))
-            totals = tuple(t + side.score for t, side in zip(totals, sides, strict=True))
-            warnings = tuple(hand_warnings(hand, self.variant))
+            minimums = tuple([minimum_for(total) for total in totals])
+            sides = scored.get(number - 1) or tuple(score_hand(hand, variant))
+            totals = tuple([t + side.score for t, side in zip(totals, sides, strict=True)])
+            warnings = tuple(hand_warnings(hand, variant))
             results.append(HandResult(number, hand, sides, minimums, totals, warnings))
         return tuple(results)
 

@@ -55,6 +55,8 @@ class SideScore:
 
 def score_hand(hand: Hand, variant: Variant) -> list[SideScore]:
     """Every side's score for a hand that :func:`check_hand` has accepted."""
+    if hand.partnership is None:  # every side scores alone
+        return [SideScore(tuple(side_parts(entry, variant))) for entry in hand.entries]
     scores: list[SideScore | None] = [None] * len(hand.entries)
     for unit in hand.units():
         pooled = hand.pooled(unit)
@@ -81,7 +83,7 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
         return parts + _table_penalty_parts(entry, variant)
     short = variant.canasta_required_for_positive and entry.canasta_count < variant.canastas_to_go_out
     parts: list[Part] = []
-    if not short:
+    if not short and entry.canastas:
         kinds = variant.canasta_kinds
         forfeited = variant.forfeited_kinds(entry.went_out)
         for kind, count in entry.canastas.items():
@@ -91,9 +93,9 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
                 continue
             bonus = kinds[kind].bonus
             parts.append(Part(f"canastas.{kind}", f"{kinds[kind].label} × {count} (at {bonus})", bonus * count))
-    if with_red_threes:
+    if with_red_threes and entry.red_threes:
         parts.append(_threes_part("red_threes", "Red threes", entry.red_threes, entry, variant))
-    if variant.black_threes_scored:
+    if variant.black_threes_scored and entry.black_threes:
         parts.append(_threes_part("black_threes", "Black threes", entry.black_threes, entry, variant))
     if entry.went_out:
         parts.append(Part("going_out", "Going out", variant.going_out))
@@ -106,8 +108,11 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
     else:
         parts.append(Part("melded_points", "Melded cards", entry.melded_points))
     parts.append(Part("hand_points", "Cards left in hand", -entry.hand_points))
-    parts += _penalty_parts(entry, variant)
-    return [part for part in parts if part is not None]
+    if entry.black_threes_in_hand or entry.incomplete or entry.held_sets:
+        parts += _penalty_parts(entry, variant)
+    elif entry.restored_piles or entry.penalty_points:
+        parts += _table_penalty_parts(entry, variant)
+    return parts
 
 
 def _threes_part(part_id: str, label: str, count: int, side: Entry, variant: Variant) -> Part | None:
