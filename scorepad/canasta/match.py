@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 from .entries import Hand, check_hand, hand_warnings
 from .scoring import SideScore, score_hand
@@ -22,7 +21,7 @@ from .violations import InvalidError, Violation
 SETTLEMENT_UNIT = 100  # Bicycle: totals are settled to the nearest hundred, 50 counting up
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class HandResult:
     """One scored hand with the state of the match around it."""
 
@@ -32,6 +31,18 @@ class HandResult:
     minimums: tuple[int, ...]  # the initial-meld minimum each side needed in this hand
     totals: tuple[int, ...]  # running totals after this hand
     warnings: tuple[Violation, ...] = ()
+
+    def __init__(
+        self,
+        number: int,
+        hand: Hand,
+        sides: tuple[SideScore, ...],
+        minimums: tuple[int, ...],
+        totals: tuple[int, ...],
+        warnings: tuple[Violation, ...] = (),
+    ) -> None:
+        # Written out for speed, like scoring.Part's: one of these per hand of every match.
+        self.__dict__.update(number=number, hand=hand, sides=sides, minimums=minimums, totals=totals, warnings=warnings)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -59,10 +70,14 @@ class Match:
     hands: tuple[Hand, ...] = ()
     starting_totals: tuple[int, ...] | None = None
 
-    def __post_init__(self) -> None:
-        # Hands that :meth:`problems` has checked and scored, by index: :attr:`results` takes
-        # their scores from here rather than scoring each hand a second time. Not a field.
-        object.__setattr__(self, "_scored", {})
+    def __init__(
+        self, variant: Variant, hands: tuple[Hand, ...] = (), starting_totals: tuple[int, ...] | None = None
+    ) -> None:
+        # Written out for speed, like scoring.Part's.
+        # _scored holds the hands that :meth:`problems` has checked and scored, by index:
+        # :attr:`results` takes their scores from there rather than scoring each hand a second
+        # time. It is not a field.
+        self.__dict__.update(variant=variant, hands=hands, starting_totals=starting_totals, _scored={})
 
     @classmethod
     def validated(cls, variant: Variant, hands: Sequence[Hand], starting_totals: Sequence[int] | None = None) -> Match:
@@ -140,9 +155,17 @@ class Match:
                 return True
         return self.variant.max_hands is not None and played >= self.variant.max_hands
 
-    @cached_property
+    @property
     def results(self) -> tuple[HandResult, ...]:
-        """Every hand scored in order; assumes :meth:`problems` found nothing."""
+        """Every hand scored in order, worked out once; assumes :meth:`problems` found nothing."""
+        # Kept in the instance dict by hand: functools.cached_property takes a lock on every
+        # first read, which shows when a match of one hand is scored per request.
+        results = self.__dict__.get("_results")
+        if results is None:
+            results = self.__dict__["_results"] = self._results()
+        return results
+
+    def _results(self) -> tuple[HandResult, ...]:
         results = []
         totals = self.start
         variant, scored = self.variant, self._scored

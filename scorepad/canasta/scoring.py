@@ -22,7 +22,12 @@ SPECIAL_HAND_LABELS = {
 }
 
 
-@dataclass(frozen=True)
+# Part, SideScore (and Hand, HandResult, Match) have their own __init__, which fills the
+# instance dict in one step: a frozen dataclass's generated one sets each field through
+# object.__setattr__, which cost more than the scoring itself when each side of each hand
+# builds half a dozen parts. They are frozen dataclasses all the same: equality, repr,
+# hashing and fields are generated, and setting an attribute afterwards raises.
+@dataclass(frozen=True, init=False)
 class Part:
     """One labelled item of a side's score for a hand."""
 
@@ -30,20 +35,26 @@ class Part:
     label: str
     points: int
 
+    def __init__(self, id: str, label: str, points: int) -> None:
+        self.__dict__.update(id=id, label=label, points=points)
+
     def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "label": self.label, "points": self.points}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class SideScore:
     """A side's score for one hand, itemised."""
 
     parts: tuple[Part, ...]
 
-    def __post_init__(self) -> None:
-        # Added up once: totals, the sheet and the API all read it. Not a field, so equality
-        # and the dataclass's fields are as they were.
-        object.__setattr__(self, "_score", sum(part.points for part in self.parts))
+    def __init__(self, parts: tuple[Part, ...]) -> None:
+        # The score is added up once: totals, the sheet and the API all read it. Not a field,
+        # so equality and the dataclass's fields are as they were.
+        score = 0
+        for part in parts:
+            score += part.points
+        self.__dict__.update(parts=parts, _score=score)
 
     @property
     def score(self) -> int:
