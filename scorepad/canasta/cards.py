@@ -208,6 +208,15 @@ class Decks:
     def black_threes(self) -> int:
         return 2 * self.count
 
+    @cached_property
+    def canasta_cards(self) -> tuple[int, int, int, int]:
+        """Natural cards, wild cards, jokers and twos: what canastas are made of.
+
+        >>> Decks(2).canasta_cards
+        (88, 12, 4, 8)
+        """
+        return (self.natural_cards, self.wild_cards, self.jokers, self.twos)
+
     def holds(self, card_class: str) -> int:
         """How many cards of one class the decks hold."""
         if card_class == "joker":

@@ -734,7 +734,7 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
     problems = []
     deck = variant.deck
     entries = hand.entries
-    across = "both sides" if len(entries) == 2 else f"all {len(entries)} sides"
+    across = "both sides" if len(entries) == 2 else f"all {len(entries)} sides"  # for the messages
     out = [index for index, entry in enumerate(entries) if entry.went_out or entry.special_hand is not None]
     if len(out) > 1:
         second = entries[out[1]]
@@ -780,12 +780,22 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
                 _last_field(entries, ("melded_points", "hand_points"), counted_as=CARD_FIELDS),
             )
         )
+    if counts_cards:
+        problems += _check_card_counts(entries, variant, across)
+    problems += _check_canasta_cards(hand, variant)
+    return problems
+
+
+def _check_card_counts(entries: tuple[Entry, ...], variant: Variant, across: str) -> list[Violation]:
+    """The decks must hold every card the sides counted, card class by card class."""
+    deck = variant.deck
     counted: Counter[str] = Counter()
-    for entry in entries if counts_cards else ():
+    for entry in entries:
         if entry.melded_cards:
             counted.update(entry.melded_cards)
         if entry.hand_cards:
             counted.update(entry.hand_cards)
+    problems = []
     for card_class, seen in counted.items():
         if seen > deck.holds(card_class):
             where = _last_field(entries, ("melded_cards", "hand_cards"), card_class=card_class)
@@ -797,7 +807,6 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
                     where,
                 )
             )
-    problems += _check_canasta_cards(hand, variant)
     return problems
 
 
@@ -839,18 +848,21 @@ def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
                 twos += spec.twos * count
                 if spec.rank:
                     per_rank[spec.rank] = per_rank.get(spec.rank, 0) + spec.naturals * count
-    need = {"naturals": naturals, "wilds": wilds, "jokers": jokers, "twos": twos}
-    have = {"naturals": deck.natural_cards, "wilds": deck.wild_cards, "jokers": deck.jokers, "twos": deck.twos}
-    problems = [
-        Violation(
-            "too-many-canastas",
-            f"The canastas entered need at least {need[sort]} {CARD_SORT_WORDS[sort]}, but "
-            f"{variant.decks} decks hold {have[sort]}.",
-            _last_field(hand.entries, ("canastas",)),
-        )
-        for sort in have
-        if need[sort] > have[sort]
-    ]
+    have_naturals, have_wilds, have_jokers, have_twos = deck.canasta_cards
+    problems = []
+    if naturals > have_naturals or wilds > have_wilds or jokers > have_jokers or twos > have_twos:
+        need = {"naturals": naturals, "wilds": wilds, "jokers": jokers, "twos": twos}
+        have = {"naturals": have_naturals, "wilds": have_wilds, "jokers": have_jokers, "twos": have_twos}
+        problems = [
+            Violation(
+                "too-many-canastas",
+                f"The canastas entered need at least {need[sort]} {CARD_SORT_WORDS[sort]}, but "
+                f"{variant.decks} decks hold {have[sort]}.",
+                _last_field(hand.entries, ("canastas",)),
+            )
+            for sort in have
+            if need[sort] > have[sort]
+        ]
     for rank, cards in per_rank.items():
         if cards > deck.per_rank:
             problems.append(

@@ -74,10 +74,7 @@ class Match:
         self, variant: Variant, hands: tuple[Hand, ...] = (), starting_totals: tuple[int, ...] | None = None
     ) -> None:
         # Written out for speed, like scoring.Part's.
-        # _scored holds the hands that :meth:`problems` has checked and scored, by index:
-        # :attr:`results` takes their scores from there rather than scoring each hand a second
-        # time. It is not a field.
-        self.__dict__.update(variant=variant, hands=hands, starting_totals=starting_totals, _scored={})
+        self.__dict__.update(variant=variant, hands=hands, starting_totals=starting_totals)
 
     @classmethod
     def validated(cls, variant: Variant, hands: Sequence[Hand], starting_totals: Sequence[int] | None = None) -> Match:
@@ -95,7 +92,11 @@ class Match:
             return problems
         finished_after = None
         totals = self.start
-        variant, scored = self.variant, self._scored
+        variant = self.variant
+        minimum_for = variant.minimum_for
+        # Checking a hand needs its score (did the game end?), so the results are gathered on
+        # the way; they are kept when every hand passes, and :attr:`results` reads them.
+        results = []
         for index, hand in enumerate(self.hands):
             if finished_after is not None:
                 extra = len(self.hands) - index
@@ -108,10 +109,15 @@ class Match:
                 where = f"hands[{index}]"
                 problems += [v.under(where) for v in found]
                 continue
-            scores = scored[index] = tuple(score_hand(hand, variant))
-            totals = tuple([t + side.score for t, side in zip(totals, scores, strict=True)])
+            minimums = tuple(map(minimum_for, totals))
+            sides = tuple(score_hand(hand, variant))
+            totals = tuple([t + side.score for t, side in zip(totals, sides, strict=True)])
+            warnings = tuple(hand_warnings(hand, variant))
+            results.append(HandResult(index + 1, hand, sides, minimums, totals, warnings))
             if self._ends(totals, index + 1):
                 finished_after = index + 1
+        if not problems:
+            self.__dict__["_results"] = tuple(results)
         return problems
 
     def _start_problems(self) -> list[Violation]:
@@ -158,8 +164,8 @@ class Match:
     @property
     def results(self) -> tuple[HandResult, ...]:
         """Every hand scored in order, worked out once; assumes :meth:`problems` found nothing."""
-        # Kept in the instance dict by hand: functools.cached_property takes a lock on every
-        # first read, which shows when a match of one hand is scored per request.
+        # Kept in the instance dict, where :meth:`problems` leaves them when every hand passed
+        # (so a validated match never scores a hand twice); otherwise worked out on first read.
         results = self.__dict__.get("_results")
         if results is None:
             results = self.__dict__["_results"] = self._results()
@@ -168,11 +174,11 @@ class Match:
     def _results(self) -> tuple[HandResult, ...]:
         results = []
         totals = self.start
-        variant, scored = self.variant, self._scored
+        variant = self.variant
         minimum_for = variant.minimum_for
         for number, hand in enumerate(self.hands, start=1):
-            minimums = tuple([minimum_for(total) for total in totals])
-            sides = scored.get(number - 1) or tuple(score_hand(hand, variant))
+            minimums = tuple(map(minimum_for, totals))
+            sides = tuple(score_hand(hand, variant))
             totals = tuple([t + side.score for t, side in zip(totals, sides, strict=True)])
             warnings = tuple(hand_warnings(hand, variant))
             results.append(HandResult(number, hand, sides, minimums, totals, warnings))
@@ -180,7 +186,8 @@ class Match:
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return self.results[-1].totals if self.results else self.start
+        results = self.results
+        return results[-1].totals if results else self.start
 
     @property
     def next_minimums(self) -> tuple[int, ...]:
