@@ -35,6 +35,8 @@ ENTRY_FIELDS = (
     "restored_piles", *CARD_FIELDS,
 )  # fmt: skip
 
+HAND_FIELDS = ("entries", "partnership")
+_HAND_FIELD_SET = frozenset(HAND_FIELDS)
 # The least a set kept in hand (three of the rank) is worth, for checking hand points.
 HELD_SET_POINTS = {"sevens": 15, "aces": 60}
 # The least an unfinished meld of a special kind is worth (three of it).
@@ -130,19 +132,7 @@ class Entry:
     hand_cards: Mapping[str, int] | None = None
 
     def __post_init__(self) -> None:
-        setattr_ = object.__setattr__
-        canastas = _frozen(self.canastas)
-        setattr_(self, "canastas", canastas)
-        setattr_(self, "held_sets", _frozen(self.held_sets))
-        if self.melded_cards is not None or self.hand_cards is not None:
-            for name, points in CARD_FIELDS.items():
-                counts = getattr(self, name)
-                if counts is not None:
-                    setattr_(self, name, _frozen(counts))
-                    setattr_(self, points, counts_value(counts))
-        # Counted once here: checking and scoring ask for it many times. Not a field, so
-        # equality and the dataclass's fields are as they were.
-        setattr_(self, "_canasta_count", sum(canastas.values()))
+        _settle(self.__dict__)
 
     @classmethod
     def _from_values(cls, values: dict[str, Any]) -> Entry:
@@ -156,7 +146,7 @@ class Entry:
         state = entry.__dict__
         state.update(_ENTRY_DEFAULTS)
         state.update(values)
-        entry.__post_init__()
+        _settle(state)
         return entry
 
     @property
@@ -251,6 +241,24 @@ class Entry:
         return out
 
 
+def _settle(state: dict[str, Any]) -> None:
+    """Finish an entry's fields in its instance dict (frozen, so not through setattr).
+
+    Counts become read-only mappings without zeros, counted cards give their points, and
+    the number of canastas is counted once: checking and scoring ask for it many times. That
+    count is not a field, so equality and the dataclass's fields are as they were.
+    """
+    canastas = state["canastas"] = _frozen(state["canastas"])
+    state["held_sets"] = _frozen(state["held_sets"])
+    counted = state["melded_cards"] is not None or state["hand_cards"] is not None
+    for name, points in CARD_FIELDS.items() if counted else ():
+        counts = state[name]
+        if counts is not None:
+            state[name] = _frozen(counts)
+            state[points] = counts_value(counts)
+    state["_canasta_count"] = sum(canastas.values())
+
+
 _ENTRY_DEFAULTS = {
     spec.name: spec.default if spec.default_factory is MISSING else spec.default_factory() for spec in fields(Entry)
 }
@@ -273,10 +281,11 @@ class Hand:
 
         :raises InvalidError: with every problem, fields relative to the hand.
         """
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise InvalidError([Violation("hand-not-object", "Each hand is an object with its entries.")])
         problems: list[Violation] = []
-        unknown = [name for name in data if name not in ("entries", "partnership")]
+        known = type(data) is dict and data.keys() <= _HAND_FIELD_SET  # the usual case, at once
+        unknown = [] if known else [name for name in data if name not in HAND_FIELDS]
         for name in unknown:
             problems.append(
                 Violation("unknown-field", f"'{name}' is not a hand field; use entries and partnership.", str(name))

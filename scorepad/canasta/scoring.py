@@ -141,7 +141,7 @@ def _threes_part(part_id: str, label: str, count: int, side: Entry, variant: Var
         earned = canastas >= variant.threes_positive_with
         condition = f"{variant.threes_positive_with}+ canastas"
     else:
-        earned = side.has_melded or side.went_out
+        earned = side.melded_points > 0 or canastas > 0 or side.went_out  # melded, or went out
         condition = "melded"
     if earned:
         return Part(part_id, f"{label} ({count})", value)

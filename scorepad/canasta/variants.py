@@ -363,6 +363,17 @@ class Variant:
         >>> [VARIANTS["classic-6p-3x2"].red_three_value(n) for n in (4, 5, 6)]
         [400, 1000, 1200]
         """
+        known = self._red_three_values
+        if count in known:
+            return known[count]
+        return self._red_three_value(count)
+
+    @cached_property
+    def _red_three_values(self) -> Mapping[int, int]:
+        # Every count a hand can hold, worked out once: scoring asks for one per side per hand.
+        return MappingProxyType({count: self._red_three_value(count) for count in range(self.deck.red_threes + 1)})
+
+    def _red_three_value(self, count: int) -> int:
         steps = self._red_three_steps
         if count in steps:
             return steps[count]
