@@ -8,7 +8,9 @@ Expected numbers are worked out from RULES.md.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 from types import MappingProxyType
 
 import pytest
@@ -115,6 +117,15 @@ def test_derived_rules_are_worked_out_once_and_read_only():
         "sequence": 1500,
     }
     assert samba.deck.red_threes == 6
+
+
+def test_a_variant_still_pickles_and_copies_once_its_derived_rules_are_kept():
+    rules = rules_for("classic", {"target": 10000, "wild_canasta": "1000"})
+    assert rules.canasta_kinds["wild"].bonus == 1000  # now kept on the instance
+    for copied in (pickle.loads(pickle.dumps(rules)), copy.deepcopy(rules), copy.copy(rules)):
+        assert copied == rules
+        assert copied.canasta_kinds["wild"].bonus == 1000
+        assert copied.target == 10000
 
 
 def test_a_variant_with_options_works_out_its_own_derived_rules():

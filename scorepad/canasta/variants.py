@@ -289,6 +289,10 @@ class Variant:
     # A Variant never changes, so what is derived from its fields is worked out on first use
     # and kept on the instance (outside the fields, so equality and hashing ignore it); the
     # mappings are read-only because every caller shares them.
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle and copy the fields only; what is derived from them is worked out again."""
+        return {spec.name: getattr(self, spec.name) for spec in dataclasses.fields(self)}
+
     @cached_property
     def deck(self) -> Decks:
         return Decks(self.decks, self.jokers_per_deck)
