@@ -448,21 +448,25 @@ def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
                 "entries",
             )
         ]
-    problems = _check_partnership(hand, variant)
-    if problems:
-        return problems
+    if hand.partnership is not None:
+        problems = _check_partnership(hand, variant)
+        if problems:
+            return problems
+    problems = []
     for index, entry in enumerate(hand.entries):
         found = _check_entry(entry, variant, index)
         if found:
             problems += [v.under(f"entries[{index}]") for v in found]
     if hand.partnership is None:  # every side plays alone: nothing to pool
-        sides = [((index,), entry) for index, entry in enumerate(hand.entries)]
+        for index, entry in enumerate(hand.entries):
+            found = _check_side(entry, variant, False)
+            if found:
+                problems += [v.under(f"entries[{index}]") for v in found]
     else:
-        sides = [(unit, hand.pooled(unit)) for unit in hand.units()]
-    for unit, side in sides:
-        found = _check_side(side, variant, len(unit) > 1)
-        if found:
-            problems += [v.under(f"entries[{unit[0]}]") for v in found]
+        for unit in hand.units():
+            found = _check_side(hand.pooled(unit), variant, len(unit) > 1)
+            if found:
+                problems += [v.under(f"entries[{unit[0]}]") for v in found]
     problems += _check_table(hand, variant)
     return problems
 
