@@ -748,7 +748,16 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
     deck = variant.deck
     entries = hand.entries
     across = "both sides" if len(entries) == 2 else f"all {len(entries)} sides"  # for the messages
-    out = [index for index, entry in enumerate(entries) if entry.went_out or entry.special_hand is not None]
+    out = []  # the sides that went out
+    red = black = points = 0
+    counts_cards = False
+    for index, entry in enumerate(entries):
+        if entry.went_out or entry.special_hand is not None:
+            out.append(index)
+        red += entry.red_threes
+        black += entry.black_threes + entry.black_threes_in_hand
+        points += entry.melded_points + entry.hand_points
+        counts_cards = counts_cards or entry.melded_cards is not None or entry.hand_cards is not None
     if len(out) > 1:
         second = entries[out[1]]
         problems.append(
@@ -758,13 +767,6 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
                 f"entries[{out[1]}].{'went_out' if second.went_out else 'special_hand'}",
             )
         )
-    red = black = points = 0
-    counts_cards = False
-    for entry in entries:
-        red += entry.red_threes
-        black += entry.black_threes + entry.black_threes_in_hand
-        points += entry.melded_points + entry.hand_points
-        counts_cards = counts_cards or entry.melded_cards is not None or entry.hand_cards is not None
     if red > deck.red_threes and all(entry.red_threes <= deck.red_threes for entry in entries):
         problems.append(
             Violation(

@@ -87,7 +87,7 @@ class Match:
 
     def problems(self) -> list[Violation]:
         """Every reason this match cannot be scored, fields pointing at ``hands[i]``."""
-        problems = self._start_problems()
+        problems = self._start_problems() if self.starting_totals is not None else []
         if problems:
             return problems
         finished_after = None
