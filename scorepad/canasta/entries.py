@@ -61,9 +61,8 @@ def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
 
 
 # The fields an entry usually holds, by how :func:`_quick_values` reads them.
+_QUICK_NUMBERS = {**dict.fromkeys(POINT_FIELDS, 5), **dict.fromkeys(COUNT_FIELDS, 1)}  # each a multiple of
 _QUICK_FIELDS = {
-    **dict.fromkeys(POINT_FIELDS, "points"),
-    **dict.fromkeys(COUNT_FIELDS, "count"),
     **dict.fromkeys(FLAG_FIELDS, "flag"),
     "canastas": "counts",
     "held_sets": "counts",
@@ -87,19 +86,19 @@ def _quick_values(data: dict[Any, Any]) -> dict[str, Any] | None:
     """
     values = {}
     for name, value in data.items():
-        sort = _QUICK_FIELDS.get(name)
-        if sort == "points" or sort == "count":
-            if type(value) is not int or not 0 <= value <= _MOST or (sort == "points" and value % 5):
+        step = _QUICK_NUMBERS.get(name)
+        if step is not None:  # points (a multiple of 5) or a count of cards
+            if type(value) is not int or not 0 <= value <= _MOST or value % step:
                 return None
-        elif sort == "flag":
+            values[name] = value
+            continue
+        sort = _QUICK_FIELDS.get(name)
+        if sort == "flag":
             if type(value) is not bool:
                 return None
         elif sort == "counts":
-            if type(value) is not dict:
+            if not _plain_counts(value):
                 return None
-            for key, count in value.items():
-                if type(key) is not str or type(count) is not int or not 0 <= count <= _MOST:
-                    return None
         elif sort == "text":
             if value is None:
                 continue
@@ -109,6 +108,16 @@ def _quick_values(data: dict[Any, Any]) -> dict[str, Any] | None:
             return None
         values[name] = value
     return values
+
+
+def _plain_counts(value: Any) -> bool:
+    """Whether ``value`` is a dict of kind: count that needs no careful reading."""
+    if type(value) is not dict:
+        return False
+    for key, count in value.items():
+        if type(key) is not str or type(count) is not int or not 0 <= count <= _MOST:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
