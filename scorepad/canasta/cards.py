@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 NATURAL_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
 RANKS = (*NATURAL_RANKS, "3", "2")
@@ -207,6 +208,15 @@ class Decks:
     def black_threes(self) -> int:
         return 2 * self.count
 
+    @cached_property
+    def canasta_cards(self) -> tuple[int, int, int, int]:
+        """Natural cards, wild cards, jokers and twos: what canastas are made of.
+
+        >>> Decks(2).canasta_cards
+        (88, 12, 4, 8)
+        """
+        return (self.natural_cards, self.wild_cards, self.jokers, self.twos)
+
     def holds(self, card_class: str) -> int:
         """How many cards of one class the decks hold."""
         if card_class == "joker":
@@ -215,7 +225,7 @@ class Decks:
             return self.black_threes
         return self.per_rank
 
-    @property
+    @cached_property
     def points(self) -> int:
         """The value of every card but the red threes."""
         return sum(self.holds(name) * value for name, value in CARD_CLASSES.items())

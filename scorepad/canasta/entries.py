@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
@@ -35,11 +35,14 @@ ENTRY_FIELDS = (
     "restored_piles", *CARD_FIELDS,
 )  # fmt: skip
 
+HAND_FIELDS = ("entries", "partnership")
+_HAND_FIELD_SET = frozenset(HAND_FIELDS)
 # The least a set kept in hand (three of the rank) is worth, for checking hand points.
 HELD_SET_POINTS = {"sevens": 15, "aces": 60}
 # The least an unfinished meld of a special kind is worth (three of it).
 INCOMPLETE_POINTS = {"sevens": 15, "aces": 60, "wild": 60}
 BLACK_THREE_MELDS = (0, 3, 4)
+CARD_SORT_WORDS = {"naturals": "natural cards", "wilds": "wild cards", "jokers": "jokers", "twos": "twos"}
 CARD_WORDS = {
     "joker": "jokers",
     "2": "twos",
@@ -48,8 +51,73 @@ CARD_WORDS = {
 }  # others: "K" -> "Ks"  # classic: a meld of three or four black threes, going out
 
 
+_NO_COUNTS: Mapping[str, int] = MappingProxyType({})  # read-only, so every empty entry shares it
+
+
 def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
+    if not mapping:
+        return _NO_COUNTS
     return MappingProxyType({key: count for key, count in mapping.items() if count})
+
+
+# The fields an entry usually holds, by how :func:`_quick_values` reads them.
+_QUICK_NUMBERS = {**dict.fromkeys(POINT_FIELDS, 5), **dict.fromkeys(COUNT_FIELDS, 1)}  # each a multiple of
+_QUICK_FIELDS = {
+    **dict.fromkeys(FLAG_FIELDS, "flag"),
+    "canastas": "counts",
+    "held_sets": "counts",
+    "special_hand": "text",
+}
+_MOST = 10_000  # more of anything than a hand holds (see _count)
+
+
+def _quick_values(data: dict[Any, Any]) -> dict[str, Any] | None:
+    """An entry's values when every field is plainly well formed, else None.
+
+    Most entries are a few whole numbers, flags and canasta counts, and need none of the
+    careful reading that names every problem; anything else (a float, an unknown field, card
+    counts) returns None and :meth:`Entry.from_dict` reads the entry the careful way, which
+    gives the same values for what this accepts.
+
+    >>> _quick_values({"melded_points": 120, "canastas": {"natural": 1}, "went_out": True})
+    {'melded_points': 120, 'canastas': {'natural': 1}, 'went_out': True}
+    >>> _quick_values({"melded_points": 12}) is None
+    True
+    """
+    values = {}
+    for name, value in data.items():
+        step = _QUICK_NUMBERS.get(name)
+        if step is not None:  # points (a multiple of 5) or a count of cards
+            if type(value) is not int or not 0 <= value <= _MOST or value % step:
+                return None
+            values[name] = value
+            continue
+        sort = _QUICK_FIELDS.get(name)
+        if sort == "flag":
+            if type(value) is not bool:
+                return None
+        elif sort == "counts":
+            if not _plain_counts(value):
+                return None
+        elif sort == "text":
+            if value is None:
+                continue
+            if type(value) is not str:
+                return None
+        else:
+            return None
+        values[name] = value
+    return values
+
+
+def _plain_counts(value: Any) -> bool:
+    """Whether ``value`` is a dict of kind: count that needs no careful reading."""
+    if type(value) is not dict:
+        return False
+    for key, count in value.items():
+        if type(key) is not str or type(count) is not int or not 0 <= count <= _MOST:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -73,17 +141,26 @@ class Entry:
     hand_cards: Mapping[str, int] | None = None
 
     def __post_init__(self) -> None:
-        for name in ("canastas", "held_sets"):
-            object.__setattr__(self, name, _frozen(getattr(self, name)))
-        for name, points in CARD_FIELDS.items():
-            counts = getattr(self, name)
-            if counts is not None:
-                object.__setattr__(self, name, _frozen(counts))
-                object.__setattr__(self, points, counts_value(counts))
+        _settle(self.__dict__)
+
+    @classmethod
+    def _from_values(cls, values: dict[str, Any]) -> Entry:
+        """``cls(**values)`` for values already read, at half the cost.
+
+        The generated ``__init__`` sets fifteen fields one by one on a frozen instance; this
+        fills them in one step from the defaults and then runs the same ``__post_init__``.
+        It runs for every side of every hand read, so the difference shows in a long match.
+        """
+        entry = object.__new__(cls)
+        state = entry.__dict__
+        state.update(_ENTRY_DEFAULTS)
+        state.update(values)
+        _settle(state)
+        return entry
 
     @property
     def canasta_count(self) -> int:
-        return sum(self.canastas.values())
+        return self._canasta_count
 
     @property
     def has_melded(self) -> bool:
@@ -101,10 +178,14 @@ class Entry:
 
         :raises InvalidError: listing every field that is of the wrong type or out of range.
         """
+        if type(data) is dict:
+            values = _quick_values(data)
+            if values is not None:
+                return cls._from_values(values)
         if not isinstance(data, Mapping):
             raise InvalidError([Violation("entry-not-object", "Each entry is an object of fields.")])
         problems: list[Violation] = []
-        values: dict[str, Any] = {}
+        values = {}
         for name in data:
             if name not in ENTRY_FIELDS:
                 problems.append(
@@ -147,7 +228,7 @@ class Entry:
             values["incomplete"] = _kind_list(data["incomplete"], problems)
         if problems:
             raise InvalidError(problems)
-        return cls(**values)
+        return cls._from_values(values)
 
     def to_dict(self) -> dict[str, Any]:
         """The API ENTRY for this report, leaving out what is zero or empty."""
@@ -169,17 +250,39 @@ class Entry:
         return out
 
 
-@dataclass(frozen=True)
+def _settle(state: dict[str, Any]) -> None:
+    """Finish an entry's fields in its instance dict (frozen, so not through setattr).
+
+    Counts become read-only mappings without zeros, counted cards give their points, and
+    the number of canastas is counted once: checking and scoring ask for it many times. That
+    count is not a field, so equality and the dataclass's fields are as they were.
+    """
+    canastas = state["canastas"] = _frozen(state["canastas"])
+    state["held_sets"] = _frozen(state["held_sets"])
+    counted = state["melded_cards"] is not None or state["hand_cards"] is not None
+    for name, points in CARD_FIELDS.items() if counted else ():
+        counts = state[name]
+        if counts is not None:
+            state[name] = _frozen(counts)
+            state[points] = counts_value(counts)
+    state["_canasta_count"] = sum(canastas.values())
+
+
+_ENTRY_DEFAULTS = {
+    spec.name: spec.default if spec.default_factory is MISSING else spec.default_factory() for spec in fields(Entry)
+}
+
+
+@dataclass(frozen=True, init=False)
 class Hand:
     """One hand of a match: an entry per side, and for three players who partnered."""
 
     entries: tuple[Entry, ...]
     partnership: tuple[int, int] | None = None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "entries", tuple(self.entries))
-        if self.partnership is not None:
-            object.__setattr__(self, "partnership", tuple(self.partnership))
+    def __init__(self, entries: Iterable[Entry], partnership: Iterable[int] | None = None) -> None:
+        # Written out for speed, like scoring.Part's: one of these per hand read.
+        self.__dict__.update(entries=tuple(entries), partnership=None if partnership is None else tuple(partnership))
 
     @classmethod
     def from_dict(cls, data: Any) -> Hand:
@@ -187,10 +290,11 @@ class Hand:
 
         :raises InvalidError: with every problem, fields relative to the hand.
         """
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise InvalidError([Violation("hand-not-object", "Each hand is an object with its entries.")])
         problems: list[Violation] = []
-        unknown = [name for name in data if name not in ("entries", "partnership")]
+        known = type(data) is dict and data.keys() <= _HAND_FIELD_SET  # the usual case, at once
+        unknown = [] if known else [name for name in data if name not in HAND_FIELDS]
         for name in unknown:
             problems.append(
                 Violation("unknown-field", f"'{name}' is not a hand field; use entries and partnership.", str(name))
@@ -353,14 +457,25 @@ def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
                 "entries",
             )
         ]
-    problems = _check_partnership(hand, variant)
-    if problems:
-        return problems
+    if hand.partnership is not None:
+        problems = _check_partnership(hand, variant)
+        if problems:
+            return problems
+    problems = []
     for index, entry in enumerate(hand.entries):
-        problems += [v.under(f"entries[{index}]") for v in _check_entry(entry, variant, index)]
-    for unit in hand.units():
-        where = f"entries[{unit[0]}]"
-        problems += [v.under(where) for v in _check_side(hand.pooled(unit), variant, len(unit) > 1)]
+        found = _check_entry(entry, variant, index)
+        if found:
+            problems += [v.under(f"entries[{index}]") for v in found]
+    if hand.partnership is None:  # every side plays alone: nothing to pool
+        for index, entry in enumerate(hand.entries):
+            found = _check_side(entry, variant, False)
+            if found:
+                problems += [v.under(f"entries[{index}]") for v in found]
+    else:
+        for unit in hand.units():
+            found = _check_side(hand.pooled(unit), variant, len(unit) > 1)
+            if found:
+                problems += [v.under(f"entries[{unit[0]}]") for v in found]
     problems += _check_table(hand, variant)
     return problems
 
@@ -417,7 +532,7 @@ def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
                     f"canastas.{kind}",
                 )
             )
-    specials = dict(variant.special_hands)
+    specials = variant.special_hand_values
     if entry.special_hand is not None and entry.special_hand not in specials:
         known = f"Its special hands are {', '.join(specials)}." if specials else "It has no special hands."
         problems.append(
@@ -438,7 +553,7 @@ def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
                     f"incomplete[{position}]",
                 )
             )
-    held = dict(variant.held_set_penalties)
+    held = variant.held_set_values
     players = variant.players_per_side[index]
     for kind, count in entry.held_sets.items():
         if kind not in held:
@@ -494,7 +609,9 @@ def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
                 "black_threes_in_hand",
             )
         )
-    held_points = sum(HELD_SET_POINTS.get(kind, 0) * count for kind, count in entry.held_sets.items())
+    held_points = (
+        sum(HELD_SET_POINTS.get(kind, 0) * count for kind, count in entry.held_sets.items()) if entry.held_sets else 0
+    )
     if held_points > entry.hand_points:
         problems.append(
             Violation(
@@ -541,8 +658,16 @@ def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Viola
         return problems
     if entry.went_out:
         problems += _check_going_out(entry, variant, who)
-    needed = sum(kinds[kind].min_points * count for kind, count in entry.canastas.items() if kind in kinds)
-    needed += sum(INCOMPLETE_POINTS.get(kind, 0) for kind in entry.incomplete)
+    needed = 0
+    of_ranks = 0  # canastas of one rank each: a side has one meld per rank
+    for kind, count in entry.canastas.items():
+        spec = kinds.get(kind)
+        if spec is not None:
+            needed += spec.min_points * count
+            if spec.naturals and kind != "sequence":
+                of_ranks += count
+    if entry.incomplete:
+        needed += sum(INCOMPLETE_POINTS.get(kind, 0) for kind in entry.incomplete)
     needed += 0 if variant.black_threes_scored else 5 * entry.black_threes
     if entry.melded_points < needed:
         problems.append(
@@ -554,8 +679,7 @@ def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Viola
                 "melded_points",
             )
         )
-    rank_kinds = [kind for kind in entry.canastas if kind in kinds and kinds[kind].naturals and kind != "sequence"]
-    if sum(entry.canastas[kind] for kind in rank_kinds) > len(NATURAL_RANKS):
+    if of_ranks > len(NATURAL_RANKS):
         problems.append(
             Violation(
                 "too-many-canastas",
@@ -632,8 +756,17 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
     problems = []
     deck = variant.deck
     entries = hand.entries
-    across = "both sides" if len(entries) == 2 else f"all {len(entries)} sides"
-    out = [index for index, entry in enumerate(entries) if entry.has_gone_out]
+    across = "both sides" if len(entries) == 2 else f"all {len(entries)} sides"  # for the messages
+    out = []  # the sides that went out
+    red = black = points = 0
+    counts_cards = False
+    for index, entry in enumerate(entries):
+        if entry.went_out or entry.special_hand is not None:
+            out.append(index)
+        red += entry.red_threes
+        black += entry.black_threes + entry.black_threes_in_hand
+        points += entry.melded_points + entry.hand_points
+        counts_cards = counts_cards or entry.melded_cards is not None or entry.hand_cards is not None
     if len(out) > 1:
         second = entries[out[1]]
         problems.append(
@@ -643,7 +776,6 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
                 f"entries[{out[1]}].{'went_out' if second.went_out else 'special_hand'}",
             )
         )
-    red = sum(entry.red_threes for entry in entries)
     if red > deck.red_threes and all(entry.red_threes <= deck.red_threes for entry in entries):
         problems.append(
             Violation(
@@ -653,7 +785,6 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
                 _last_field(entries, ("red_threes",)),
             )
         )
-    black = sum(entry.black_threes + entry.black_threes_in_hand for entry in entries)
     if black > deck.black_threes:
         problems.append(
             Violation(
@@ -664,7 +795,6 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
             )
         )
     limit = deck.points + (5 * deck.red_threes if variant.threes_in_hand_count else 0)
-    points = sum(entry.melded_points + entry.hand_points for entry in entries)
     if points > limit:
         problems.append(
             Violation(
@@ -674,10 +804,22 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
                 _last_field(entries, ("melded_points", "hand_points"), counted_as=CARD_FIELDS),
             )
         )
+    if counts_cards:
+        problems += _check_card_counts(entries, variant, across)
+    problems += _check_canasta_cards(hand, variant)
+    return problems
+
+
+def _check_card_counts(entries: tuple[Entry, ...], variant: Variant, across: str) -> list[Violation]:
+    """The decks must hold every card the sides counted, card class by card class."""
+    deck = variant.deck
     counted: Counter[str] = Counter()
     for entry in entries:
-        counted.update(entry.melded_cards or {})
-        counted.update(entry.hand_cards or {})
+        if entry.melded_cards:
+            counted.update(entry.melded_cards)
+        if entry.hand_cards:
+            counted.update(entry.hand_cards)
+    problems = []
     for card_class, seen in counted.items():
         if seen > deck.holds(card_class):
             where = _last_field(entries, ("melded_cards", "hand_cards"), card_class=card_class)
@@ -689,7 +831,6 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
                     where,
                 )
             )
-    problems += _check_canasta_cards(hand, variant)
     return problems
 
 
@@ -719,34 +860,33 @@ def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
     """The decks must hold enough cards for every canasta entered, on all sides together."""
     deck = variant.deck
     kinds = variant.canasta_kinds
-    need: Counter[str] = Counter()
-    per_rank: Counter[str] = Counter()
+    naturals = wilds = jokers = twos = 0
+    per_rank: dict[str, int] = {}
     for entry in hand.entries:
         for kind, count in entry.canastas.items():
-            if kind in kinds:
-                spec = kinds[kind]
-                need.update(
-                    {
-                        "naturals": spec.naturals * count,
-                        "wilds": spec.wilds * count,
-                        "jokers": spec.jokers * count,
-                        "twos": spec.twos * count,
-                    }
-                )
+            spec = kinds.get(kind)
+            if spec is not None:
+                naturals += spec.naturals * count
+                wilds += spec.wilds * count
+                jokers += spec.jokers * count
+                twos += spec.twos * count
                 if spec.rank:
-                    per_rank[spec.rank] += spec.naturals * count
-    have = {"naturals": deck.natural_cards, "wilds": deck.wild_cards, "jokers": deck.jokers, "twos": deck.twos}
-    words = {"naturals": "natural cards", "wilds": "wild cards", "jokers": "jokers", "twos": "twos"}
-    problems = [
-        Violation(
-            "too-many-canastas",
-            f"The canastas entered need at least {need[sort]} {words[sort]}, but "
-            f"{variant.decks} decks hold {have[sort]}.",
-            _last_field(hand.entries, ("canastas",)),
-        )
-        for sort in have
-        if need[sort] > have[sort]
-    ]
+                    per_rank[spec.rank] = per_rank.get(spec.rank, 0) + spec.naturals * count
+    have_naturals, have_wilds, have_jokers, have_twos = deck.canasta_cards
+    problems = []
+    if naturals > have_naturals or wilds > have_wilds or jokers > have_jokers or twos > have_twos:
+        need = {"naturals": naturals, "wilds": wilds, "jokers": jokers, "twos": twos}
+        have = {"naturals": have_naturals, "wilds": have_wilds, "jokers": have_jokers, "twos": have_twos}
+        problems = [
+            Violation(
+                "too-many-canastas",
+                f"The canastas entered need at least {need[sort]} {CARD_SORT_WORDS[sort]}, but "
+                f"{variant.decks} decks hold {have[sort]}.",
+                _last_field(hand.entries, ("canastas",)),
+            )
+            for sort in have
+            if need[sort] > have[sort]
+        ]
     for rank, cards in per_rank.items():
         if cards > deck.per_rank:
             problems.append(

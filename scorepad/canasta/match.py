@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 from .entries import Hand, check_hand, hand_warnings
 from .scoring import SideScore, score_hand
@@ -22,7 +21,7 @@ from .violations import InvalidError, Violation
 SETTLEMENT_UNIT = 100  # Bicycle: totals are settled to the nearest hundred, 50 counting up
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class HandResult:
     """One scored hand with the state of the match around it."""
 
@@ -32,6 +31,18 @@ class HandResult:
     minimums: tuple[int, ...]  # the initial-meld minimum each side needed in this hand
     totals: tuple[int, ...]  # running totals after this hand
     warnings: tuple[Violation, ...] = ()
+
+    def __init__(
+        self,
+        number: int,
+        hand: Hand,
+        sides: tuple[SideScore, ...],
+        minimums: tuple[int, ...],
+        totals: tuple[int, ...],
+        warnings: tuple[Violation, ...] = (),
+    ) -> None:
+        # Written out for speed, like scoring.Part's: one of these per hand of every match.
+        self.__dict__.update(number=number, hand=hand, sides=sides, minimums=minimums, totals=totals, warnings=warnings)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -59,6 +70,12 @@ class Match:
     hands: tuple[Hand, ...] = ()
     starting_totals: tuple[int, ...] | None = None
 
+    def __init__(
+        self, variant: Variant, hands: tuple[Hand, ...] = (), starting_totals: tuple[int, ...] | None = None
+    ) -> None:
+        # Written out for speed, like scoring.Part's.
+        self.__dict__.update(variant=variant, hands=hands, starting_totals=starting_totals)
+
     @classmethod
     def validated(cls, variant: Variant, hands: Sequence[Hand], starting_totals: Sequence[int] | None = None) -> Match:
         """Build a match, refusing it whole with every problem in every hand."""
@@ -70,27 +87,37 @@ class Match:
 
     def problems(self) -> list[Violation]:
         """Every reason this match cannot be scored, fields pointing at ``hands[i]``."""
-        problems = self._start_problems()
+        problems = self._start_problems() if self.starting_totals is not None else []
         if problems:
             return problems
         finished_after = None
         totals = self.start
+        variant = self.variant
+        minimum_for = variant.minimum_for
+        # Checking a hand needs its score (did the game end?), so the results are gathered on
+        # the way; they are kept when every hand passes, and :attr:`results` reads them.
+        results = []
         for index, hand in enumerate(self.hands):
-            where = f"hands[{index}]"
             if finished_after is not None:
                 extra = len(self.hands) - index
                 which = f"hand {index + 1}" if extra == 1 else f"hands {index + 1} to {len(self.hands)}"
                 message = f"The game ended after hand {finished_after}; {which} cannot be added."
-                problems.append(Violation("hand-after-game-over", message, where))
+                problems.append(Violation("hand-after-game-over", message, f"hands[{index}]"))
                 break
-            found = check_hand(hand, self.variant)
-            problems += [v.under(where) for v in found]
+            found = check_hand(hand, variant)
             if found:
+                where = f"hands[{index}]"
+                problems += [v.under(where) for v in found]
                 continue
-            scores = score_hand(hand, self.variant)
-            totals = tuple(t + s.score for t, s in zip(totals, scores, strict=True))
+            minimums = tuple(map(minimum_for, totals))
+            sides = tuple(score_hand(hand, variant))
+            totals = tuple([t + side.score for t, side in zip(totals, sides, strict=True)])
+            warnings = tuple(hand_warnings(hand, variant))
+            results.append(HandResult(index + 1, hand, sides, minimums, totals, warnings))
             if self._ends(totals, index + 1):
                 finished_after = index + 1
+        if not problems:
+            self.__dict__["_results"] = tuple(results)
         return problems
 
     def _start_problems(self) -> list[Violation]:
@@ -128,25 +155,39 @@ class Match:
         return self.starting_totals or (0,) * self.variant.sides
 
     def _ends(self, totals: tuple[int, ...], played: int) -> bool:
-        reached = any(total >= self.variant.target for total in totals)
-        return reached or (self.variant.max_hands is not None and played >= self.variant.max_hands)
+        target = self.variant.target
+        for total in totals:
+            if total >= target:
+                return True
+        return self.variant.max_hands is not None and played >= self.variant.max_hands
 
-    @cached_property
+    @property
     def results(self) -> tuple[HandResult, ...]:
-        """Every hand scored in order; assumes :meth:`problems` found nothing."""
+        """Every hand scored in order, worked out once; assumes :meth:`problems` found nothing."""
+        # Kept in the instance dict, where :meth:`problems` leaves them when every hand passed
+        # (so a validated match never scores a hand twice); otherwise worked out on first read.
+        results = self.__dict__.get("_results")
+        if results is None:
+            results = self.__dict__["_results"] = self._results()
+        return results
+
+    def _results(self) -> tuple[HandResult, ...]:
         results = []
         totals = self.start
+        variant = self.variant
+        minimum_for = variant.minimum_for
         for number, hand in enumerate(self.hands, start=1):
-            minimums = tuple(self.variant.minimum_for(total) for total in totals)
-            sides = tuple(score_hand(hand, self.variant))
-            totals = tuple(t + side.score for t, side in zip(totals, sides, strict=True))
-            warnings = tuple(hand_warnings(hand, self.variant))
+            minimums = tuple(map(minimum_for, totals))
+            sides = tuple(score_hand(hand, variant))
+            totals = tuple([t + side.score for t, side in zip(totals, sides, strict=True)])
+            warnings = tuple(hand_warnings(hand, variant))
             results.append(HandResult(number, hand, sides, minimums, totals, warnings))
         return tuple(results)
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return self.results[-1].totals if self.results else self.start
+        results = self.results
+        return results[-1].totals if results else self.start
 
     @property
     def next_minimums(self) -> tuple[int, ...]:

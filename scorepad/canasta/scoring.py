@@ -22,7 +22,12 @@ SPECIAL_HAND_LABELS = {
 }
 
 
-@dataclass(frozen=True)
+# Part, SideScore (and Hand, HandResult, Match) have their own __init__, which fills the
+# instance dict in one step: a frozen dataclass's generated one sets each field through
+# object.__setattr__, which cost more than the scoring itself when each side of each hand
+# builds half a dozen parts. They are frozen dataclasses all the same: equality, repr,
+# hashing and fields are generated, and setting an attribute afterwards raises.
+@dataclass(frozen=True, init=False)
 class Part:
     """One labelled item of a side's score for a hand."""
 
@@ -30,19 +35,30 @@ class Part:
     label: str
     points: int
 
+    def __init__(self, id: str, label: str, points: int) -> None:
+        self.__dict__.update(id=id, label=label, points=points)
+
     def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "label": self.label, "points": self.points}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class SideScore:
     """A side's score for one hand, itemised."""
 
     parts: tuple[Part, ...]
 
+    def __init__(self, parts: tuple[Part, ...]) -> None:
+        # The score is added up once: totals, the sheet and the API all read it. Not a field,
+        # so equality and the dataclass's fields are as they were.
+        score = 0
+        for part in parts:
+            score += part.points
+        self.__dict__.update(parts=parts, _score=score)
+
     @property
     def score(self) -> int:
-        return sum(part.points for part in self.parts)
+        return self._score
 
     def to_dict(self) -> dict[str, object]:
         return {"score": self.score, "parts": [part.to_dict() for part in self.parts]}
@@ -50,6 +66,8 @@ class SideScore:
 
 def score_hand(hand: Hand, variant: Variant) -> list[SideScore]:
     """Every side's score for a hand that :func:`check_hand` has accepted."""
+    if hand.partnership is None:  # every side scores alone
+        return [SideScore(tuple(side_parts(entry, variant))) for entry in hand.entries]
     scores: list[SideScore | None] = [None] * len(hand.entries)
     for unit in hand.units():
         pooled = hand.pooled(unit)
@@ -68,7 +86,7 @@ def score_hand(hand: Hand, variant: Variant) -> list[SideScore]:
 def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) -> list[Part]:
     """The parts of one side's score, in the order players count them."""
     if entry.special_hand is not None:
-        value = dict(variant.special_hands)[entry.special_hand]
+        value = variant.special_hand_values[entry.special_hand]
         label = SPECIAL_HAND_LABELS.get(entry.special_hand, entry.special_hand)
         # The special hand replaces items 1-5 of American scoring (canastas, unfinished melds,
         # threes, melded cards, cards in hand); only penalties agreed at the table still apply.
@@ -76,7 +94,7 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
         return parts + _table_penalty_parts(entry, variant)
     short = variant.canasta_required_for_positive and entry.canasta_count < variant.canastas_to_go_out
     parts: list[Part] = []
-    if not short:
+    if not short and entry.canastas:
         kinds = variant.canasta_kinds
         forfeited = variant.forfeited_kinds(entry.went_out)
         for kind, count in entry.canastas.items():
@@ -86,9 +104,9 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
                 continue
             bonus = kinds[kind].bonus
             parts.append(Part(f"canastas.{kind}", f"{kinds[kind].label} × {count} (at {bonus})", bonus * count))
-    if with_red_threes:
+    if with_red_threes and entry.red_threes:
         parts.append(_threes_part("red_threes", "Red threes", entry.red_threes, entry, variant))
-    if variant.black_threes_scored:
+    if variant.black_threes_scored and entry.black_threes:
         parts.append(_threes_part("black_threes", "Black threes", entry.black_threes, entry, variant))
     if entry.went_out:
         parts.append(Part("going_out", "Going out", variant.going_out))
@@ -101,8 +119,11 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
     else:
         parts.append(Part("melded_points", "Melded cards", entry.melded_points))
     parts.append(Part("hand_points", "Cards left in hand", -entry.hand_points))
-    parts += _penalty_parts(entry, variant)
-    return [part for part in parts if part is not None]
+    if entry.black_threes_in_hand or entry.incomplete or entry.held_sets:
+        parts += _penalty_parts(entry, variant)
+    elif entry.restored_piles or entry.penalty_points:
+        parts += _table_penalty_parts(entry, variant)
+    return parts
 
 
 def _threes_part(part_id: str, label: str, count: int, side: Entry, variant: Variant) -> Part | None:
@@ -120,7 +141,7 @@ def _threes_part(part_id: str, label: str, count: int, side: Entry, variant: Var
         earned = canastas >= variant.threes_positive_with
         condition = f"{variant.threes_positive_with}+ canastas"
     else:
-        earned = side.has_melded or side.went_out
+        earned = side.melded_points > 0 or canastas > 0 or side.went_out  # melded, or went out
         condition = "melded"
     if earned:
         return Part(part_id, f"{label} ({count})", value)
@@ -138,7 +159,7 @@ def _penalty_parts(entry: Entry, variant: Variant) -> list[Part]:
     incomplete = variant.incomplete_penalties
     for kind in entry.incomplete:
         parts.append(Part(f"incomplete.{kind}", f"Unfinished {kind} meld", -incomplete[kind]))
-    held = dict(variant.held_set_penalties)
+    held = variant.held_set_values
     for kind, count in entry.held_sets.items():
         parts.append(Part(f"held_sets.{kind}", f"Three or more {kind} kept in hand × {count}", -held[kind] * count))
     return parts + _table_penalty_parts(entry, variant)

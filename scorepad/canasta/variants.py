@@ -18,6 +18,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 from .cards import Decks
@@ -359,7 +361,14 @@ class Variant:
     max_hands: int | None = None
 
     # --- derived rules ---------------------------------------------------------------------
-    @property
+    # A Variant never changes, so what is derived from its fields is worked out on first use
+    # and kept on the instance (outside the fields, so equality and hashing ignore it); the
+    # mappings are read-only because every caller shares them.
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle and copy the fields only; what is derived from them is worked out again."""
+        return {spec.name: getattr(self, spec.name) for spec in dataclasses.fields(self)}
+
+    @cached_property
     def deck(self) -> Decks:
         return Decks(self.decks, self.jokers_per_deck)
 
@@ -373,16 +382,20 @@ class Variant:
                 return minimum
         return below
 
-    @property
-    def canasta_kinds(self) -> dict[str, CanastaKind]:
-        """Every kind of canasta this variant scores, by API key."""
+    @cached_property
+    def canasta_kinds(self) -> Mapping[str, CanastaKind]:
+        """Every kind of canasta this variant scores, by API key.
+
+        >>> list(VARIANTS["samba"].canasta_kinds)
+        ['natural', 'mixed', 'sequence']
+        """
         kinds = {kind.key: kind for kind in self.base_kinds}
         kinds["mixed"] = dataclasses.replace(kinds["mixed"], naturals=7 - self.max_wilds)
         if self.sequences:
             kinds.setdefault("sequence", SEQUENCE)
         for kind in WILD_CANASTA_KINDS[self.wild_canasta]:
             kinds.setdefault(kind.key, kind)
-        return kinds
+        return MappingProxyType(kinds)
 
     def forfeited_kinds(self, went_out: bool) -> frozenset[str]:
         """Canasta kinds whose bonus a side loses for not going out.
@@ -391,12 +404,26 @@ class Variant:
         """
         if not self.tough_end or went_out:
             return frozenset()
+        return self._tough_end_kinds
+
+    @cached_property
+    def _tough_end_kinds(self) -> frozenset[str]:
         return frozenset(kind.key for kind in WILD_CANASTA_KINDS[self.wild_canasta])
 
-    @property
-    def incomplete_penalties(self) -> dict[str, int]:
+    @cached_property
+    def incomplete_penalties(self) -> Mapping[str, int]:
         """Unfinished melds that cost points at the end of a hand, by kind."""
-        return dict(self.base_incomplete + WILD_CANASTA_INCOMPLETE[self.wild_canasta])
+        return MappingProxyType(dict(self.base_incomplete + WILD_CANASTA_INCOMPLETE[self.wild_canasta]))
+
+    @cached_property
+    def held_set_values(self) -> Mapping[str, int]:
+        """What each set kept in hand costs, by kind (:attr:`held_set_penalties` as a mapping)."""
+        return MappingProxyType(dict(self.held_set_penalties))
+
+    @cached_property
+    def special_hand_values(self) -> Mapping[str, int]:
+        """What each special hand scores, by name (:attr:`special_hands` as a mapping)."""
+        return MappingProxyType(dict(self.special_hands))
 
     @property
     def going_out(self) -> int:
@@ -415,7 +442,18 @@ class Variant:
         >>> [VARIANTS["classic-6p-3x2"].red_three_value(n) for n in (4, 5, 6)]
         [400, 1000, 1200]
         """
-        steps = dict(self.red_three_steps)
+        known = self._red_three_values
+        if count in known:
+            return known[count]
+        return self._red_three_value(count)
+
+    @cached_property
+    def _red_three_values(self) -> Mapping[int, int]:
+        # Every count a hand can hold, worked out once: scoring asks for one per side per hand.
+        return MappingProxyType({count: self._red_three_value(count) for count in range(self.deck.red_threes + 1)})
+
+    def _red_three_value(self, count: int) -> int:
+        steps = self._red_three_steps
         if count in steps:
             return steps[count]
         if count and count == self.deck.red_threes:
@@ -423,6 +461,10 @@ class Variant:
                 return self.red_three_all
             return self.red_three_each * count + self.red_three_all_extra
         return self.red_three_each * count
+
+    @cached_property
+    def _red_three_steps(self) -> Mapping[int, int]:
+        return MappingProxyType(dict(self.red_three_steps))
 
     @property
     def has_wild_melds(self) -> bool:
@@ -454,6 +496,11 @@ class Variant:
             )
         if not options:
             return self
+        key = _options_key(options)
+        cache = self._with_options_cache
+        known = cache.get(key) if key is not None else None
+        if known is not None:
+            return known
         problems, changes = [], {}
         for option_id, value in options.items():
             where = f"options.{option_id}"
@@ -472,7 +519,40 @@ class Variant:
                     problems.append(Violation("bad-option-value", str(error), where))
         if problems:
             raise OptionError(problems)
-        return dataclasses.replace(self, **changes)
+        rules = dataclasses.replace(self, **changes)
+        if key is not None:
+            if len(cache) >= WITH_OPTIONS_CACHE_SIZE:
+                cache.clear()
+            cache[key] = rules
+        return rules
+
+    @cached_property
+    def _with_options_cache(self) -> dict[tuple[tuple[Any, type, Any], ...], Variant]:
+        # Each set of house rules is built once per variant and shared from then on: a
+        # server answers many requests for the same few rule sets.
+        return {}
+
+
+WITH_OPTIONS_CACHE_SIZE = 512  # distinct option sets kept per variant; a full cache starts over
+
+
+def _options_key(options: Mapping[str, Any]) -> tuple[tuple[Any, type, Any], ...] | None:
+    """Options as a cache key, or None when a value cannot be one (it is then never cached).
+
+    Each value goes with its type, because ``True == 1`` and ``1.0 == 1`` in Python while a
+    house rule accepts only one of them:
+
+    >>> _options_key({"harder_first_meld": True}) == _options_key({"harder_first_meld": 1})
+    False
+    >>> _options_key({"decks": [3]}) is None
+    True
+    """
+    key = tuple((option_id, type(value), value) for option_id, value in options.items())
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def _coerce(option: Option, value: Any) -> Any:
@@ -694,5 +774,13 @@ def find_variant(key: str) -> Variant:
 
 
 def rules_for(key: str, options: Mapping[str, Any] | None = None) -> Variant:
-    """The preset with these house rules applied: what a match plays by."""
+    """The preset with these house rules applied: what a match plays by.
+
+    Built once for each preset and set of option values (given in the same order), then shared:
+
+    >>> rules_for("classic", {"target": 10000}) is rules_for("classic", {"target": 10000})
+    True
+    >>> rules_for("classic", {"target": 10000}) is rules_for("classic", {"target": 7500})
+    False
+    """
     return find_variant(key).with_options(options)

@@ -1,0 +1,258 @@
+"""The mechanisms that keep the rules core fast, pinned without timing anything.
+
+Variants are built once per preset and set of option values and never confused with one
+another; entries take a quick reading that must agree with the careful one; a validated match
+scores each hand once; the value types written for speed are still frozen dataclasses.
+Expected numbers are worked out from RULES.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+from types import MappingProxyType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorepad import canasta
+from scorepad.canasta import VARIANTS, Entry, Hand, InvalidError, Match, OptionError, Part, SideScore, rules_for
+from scorepad.canasta import match as match_module
+from scorepad.canasta import variants as variants_module
+from scorepad.canasta.match import HandResult
+
+# We: natural 500 + mixed 300 + a red three 100 + going out 100 + 420 melded = 1420.
+# They: a red three 100 (they melded) + 180 melded - 65 in hand = 215.
+HAND = {
+    "entries": [
+        {"melded_points": 420, "canastas": {"natural": 1, "mixed": 1}, "red_threes": 1, "went_out": True},
+        {"melded_points": 180, "hand_points": 65, "red_threes": 1},
+    ]
+}
+
+
+# --- variants built once -------------------------------------------------------------------
+def test_the_same_preset_and_options_give_the_same_object():
+    first = rules_for("classic", {"target": 10000, "tough_end": True})
+    assert rules_for("classic", {"target": 10000, "tough_end": True}) is first
+    assert rules_for("classic") is VARIANTS["classic"]
+    assert rules_for("classic", {}) is VARIANTS["classic"]
+
+
+def test_every_option_value_is_part_of_the_key():
+    # RULES §2/§4: classic needs 15 below zero, 50 from 0; with Harder First Meld 50 and 90.
+    harder = rules_for("classic", {"harder_first_meld": True})
+    easier = rules_for("classic", {"harder_first_meld": False})
+    assert (harder.minimum_for(-5), harder.minimum_for(0)) == (50, 90)
+    assert (easier.minimum_for(-5), easier.minimum_for(0)) == (15, 50)
+    assert harder is not easier
+    targets = [rules_for("classic", {"target": target, "tough_end": True}).target for target in (7500, 10000, 7500)]
+    assert targets == [7500, 10000, 7500]
+    # Two options at once: changing either one gives other rules.
+    assert rules_for("samba", {"target": 12000, "max_wilds": 3}).max_wilds == 3
+    assert rules_for("samba", {"target": 12000, "max_wilds": 2}).max_wilds == 2
+    assert rules_for("classic", {"target": 10000}) is not rules_for("classic-2p", {"target": 10000})
+    assert rules_for("classic-2p", {"target": 10000}).canastas_to_go_out == 2  # RULES §2: two to go out
+
+
+@pytest.mark.parametrize(
+    ("accepted", "refused"),
+    [
+        ({"harder_first_meld": True}, {"harder_first_meld": 1}),  # True == 1 in Python, not here
+        ({"canastas_to_go_out": 2}, {"canastas_to_go_out": 2.0}),  # 2.0 == 2 in Python, not here
+    ],
+)
+def test_a_value_that_only_equals_an_accepted_one_is_still_refused(accepted, refused):
+    rules_for("classic", accepted)  # now cached
+    with pytest.raises(OptionError) as error:
+        rules_for("classic", refused)
+    assert [v.code for v in error.value.violations] == ["bad-option-value"]
+
+
+def test_refused_options_are_refused_every_time_with_every_problem():
+    options = {"target": 7, "sequences": "yes", "bogus": 1}
+    for _ in range(2):
+        with pytest.raises(OptionError) as error:
+            rules_for("classic", options)
+        assert [(v.code, v.field) for v in error.value.violations] == [
+            ("bad-option-value", "options.target"),
+            ("bad-option-value", "options.sequences"),
+            ("unknown-option", "options.bogus"),
+        ]
+
+
+def test_an_unhashable_value_is_refused_not_crashed_on():
+    with pytest.raises(OptionError) as error:
+        rules_for("classic", {"decks": [3]})
+    assert [v.code for v in error.value.violations] == ["bad-option-value"]
+
+
+def test_options_on_top_of_options_keep_both():
+    rules = rules_for("classic", {"target": 10000}).with_options({"tough_end": True})
+    assert (rules.target, rules.tough_end) == (10000, True)
+    assert rules_for("classic", {"target": 10000}).tough_end is False
+
+
+def test_the_cache_of_option_sets_stays_bounded(monkeypatch):
+    monkeypatch.setattr(variants_module, "WITH_OPTIONS_CACHE_SIZE", 3)
+    preset = VARIANTS["classic-5p"]
+    for target in range(1000, 1050, 5):
+        assert preset.with_options({"target": target}).target == target
+        assert len(preset._with_options_cache) <= 3
+    assert preset.with_options({"target": 1000}).target == 1000
+
+
+def test_derived_rules_are_worked_out_once_and_read_only():
+    samba = VARIANTS["samba"]
+    assert samba.canasta_kinds is samba.canasta_kinds
+    assert samba.deck is samba.deck
+    with pytest.raises(TypeError):
+        samba.canasta_kinds["natural"] = samba.canasta_kinds["mixed"]  # type: ignore[index]
+    # RULES §2 samba: 500 / 300 / 1500, and three decks hold six red threes.
+    assert {key: kind.bonus for key, kind in samba.canasta_kinds.items()} == {
+        "natural": 500,
+        "mixed": 300,
+        "sequence": 1500,
+    }
+    assert samba.deck.red_threes == 6
+
+
+def test_a_variant_still_pickles_and_copies_once_its_derived_rules_are_kept():
+    rules = rules_for("classic", {"target": 10000, "wild_canasta": "1000"})
+    assert rules.canasta_kinds["wild"].bonus == 1000  # now kept on the instance
+    for copied in (pickle.loads(pickle.dumps(rules)), copy.deepcopy(rules), copy.copy(rules)):
+        assert copied == rules
+        assert copied.canasta_kinds["wild"].bonus == 1000
+        assert copied.target == 10000
+
+
+def test_a_variant_with_options_works_out_its_own_derived_rules():
+    # RULES §4 wild canastas: with "1000" a wild-card canasta is a kind of its own.
+    classic = VARIANTS["classic"]
+    assert "wild" not in classic.canasta_kinds
+    wild = rules_for("classic", {"wild_canasta": "1000"})
+    assert wild.canasta_kinds["wild"].bonus == 1000
+    assert "wild" not in classic.canasta_kinds
+
+
+# --- entries read once, the quick way agreeing with the careful way --------------------------
+# Mostly well-formed values, so that many entries take the quick reading, with the odd ones
+# the careful reading must refuse or convert (a float, a bool for a number, past the limit).
+POINTS = st.integers(min_value=0, max_value=400).map(lambda n: 5 * n)
+ODD = st.one_of(
+    st.integers(min_value=-10, max_value=10_010),
+    st.sampled_from([10_000, 10_005, 2.0, 2.5, True, False, None, "5", [1]]),
+)
+NUMBER = st.one_of(POINTS, st.integers(min_value=0, max_value=10_010), ODD)
+COUNTS = st.dictionaries(st.sampled_from(["natural", "mixed", "sevens", "K", 7]), NUMBER, max_size=3)
+FIELD_VALUES = {
+    **dict.fromkeys(canasta.entries.ENTRY_FIELDS, NUMBER),
+    "went_out": st.one_of(st.booleans(), ODD),
+    "concealed": st.one_of(st.booleans(), ODD),
+    "canastas": st.one_of(COUNTS, ODD),
+    "held_sets": st.one_of(COUNTS, ODD),
+    "melded_cards": st.one_of(COUNTS, ODD),
+    "hand_cards": st.one_of(COUNTS, ODD),
+    "special_hand": st.sampled_from([None, "pairs", 3]),
+    "incomplete": st.sampled_from([["sevens"], ["sevens", "sevens"], "sevens", []]),
+}
+ENTRY_DATA = st.lists(st.sampled_from([*FIELD_VALUES, "bogus", 3]), unique=True, max_size=6).flatmap(
+    lambda names: st.fixed_dictionaries({name: FIELD_VALUES.get(name, NUMBER) for name in names})
+)
+
+
+def _read(source):
+    try:
+        return Entry.from_dict(source)
+    except InvalidError as error:
+        return [(v.code, v.message, v.field) for v in error.violations]
+
+
+@settings(max_examples=300, deadline=None)
+@given(ENTRY_DATA)
+def test_the_quick_reading_of_an_entry_agrees_with_the_careful_one(data):
+    # A mapping that is not a dict always takes the careful path.
+    assert _read(data) == _read(MappingProxyType(data))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"melded_points": 7},  # not a multiple of 5
+        {"hand_points": 10_005},  # more than any hand holds
+        {"red_threes": -1},
+        {"red_threes": 2.0},  # a whole float counts
+        {"red_threes": True},  # a flag is not a number
+        {"went_out": 1},  # a number is not a flag
+        {"canastas": {"natural": 1.5}},
+        {"canastas": {"natural": 2.0}},
+        {"canastas": {"natural": True}},
+        {"canastas": {7: 1}},  # keys are read as text
+        {"canastas": [1]},
+        {"special_hand": 3},
+        {"special_hand": None, "melded_points": 50},
+        {"melded_cards": {"K": 3}},
+        {"bogus": 1},
+    ],
+)
+def test_entries_the_quick_reading_leaves_alone_read_as_before(data):
+    assert _read(data) == _read(MappingProxyType(data))
+
+
+def test_a_plain_entry_reads_as_the_same_entry_built_by_hand():
+    read = Entry.from_dict({"melded_points": 420, "canastas": {"natural": 1, "mixed": 0}, "went_out": True})
+    assert read == Entry(melded_points=420, canastas={"natural": 1}, went_out=True)
+    assert dict(read.canastas) == {"natural": 1}  # a zero count is dropped, as before
+    assert read.canasta_count == 1
+    assert Entry.from_dict({"red_threes": 2.0}).red_threes == 2  # whole floats, the careful way
+
+
+# --- each hand scored once ---------------------------------------------------------------
+def test_a_validated_match_scores_each_hand_once(monkeypatch):
+    calls = []
+    real = match_module.score_hand
+
+    def counting(hand, variant):
+        calls.append(hand)
+        return real(hand, variant)
+
+    monkeypatch.setattr(match_module, "score_hand", counting)
+    match = canasta.score_match("classic", [HAND] * 3)
+    assert match.totals == (3 * 1420, 3 * 215)
+    assert [result.totals for result in match.results] == [(1420, 215), (2840, 430), (4260, 645)]
+    assert len(calls) == 3
+    assert match.results is match.results
+
+
+def test_a_match_built_without_validation_still_scores_its_hands(monkeypatch):
+    calls = []
+    real = match_module.score_hand
+    monkeypatch.setattr(match_module, "score_hand", lambda hand, variant: calls.append(hand) or real(hand, variant))
+    hand = Hand.from_dict(HAND)
+    match = Match(VARIANTS["classic"], (hand, hand))
+    assert match.totals == (2840, 430)
+    assert len(calls) == 2
+
+
+# --- the value types are still frozen dataclasses --------------------------------------------
+def test_value_types_written_for_speed_are_still_frozen_dataclasses():
+    part = Part("going_out", "Going out", 100)
+    side = SideScore((part, Part("hand_points", "Cards left in hand", -65)))
+    hand = Hand([Entry(went_out=True), Entry(hand_points=65)], [0, 1])
+    result = HandResult(1, hand, (side,), (50, 50), (35, 0))
+    match = Match(VARIANTS["classic"], (hand,))
+    assert side.score == 35
+    assert repr(part) == "Part(id='going_out', label='Going out', points=100)"
+    assert part == Part("going_out", "Going out", 100) and hash(part) == hash(Part("going_out", "Going out", 100))
+    assert part != Part("going_out", "Going out", 200)
+    assert hand.entries == (Entry(went_out=True), Entry(hand_points=65)) and hand.partnership == (0, 1)
+    assert result.warnings == () and result.scores == (35,)
+    assert dataclasses.replace(part, points=200).points == 200
+    assert dataclasses.replace(side, parts=(part,)).score == 100
+    assert [f.name for f in dataclasses.fields(SideScore)] == ["parts"]
+    assert [f.name for f in dataclasses.fields(Match)] == ["variant", "hands", "starting_totals"]
+    for value, name in ((part, "points"), (side, "parts"), (hand, "entries"), (result, "number"), (match, "hands")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, name, None)
