@@ -12,7 +12,7 @@ import io
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import segno
@@ -96,6 +96,16 @@ class Sheet:
     rows: tuple[store.HandFigures, ...]
     starting_totals: tuple[int, ...] | None
     chart: export.Chart | None
+    # The hand rows as rendered for a writer (False) or a watcher (True), filled on first use.
+    rendered_rows: dict[bool, Markup] = field(default_factory=dict, compare=False)
+
+    def hand_rows(self, head: store.MatchHead, watching: bool) -> Markup:
+        """The table's rows for this version, rendered once (a version never changes)."""
+        rows = self.rendered_rows.get(watching)
+        if rows is None:
+            rows = Markup(render_template("matches/_hand_rows.html", sheet=self, stored=head, watching=watching))
+            self.rendered_rows[watching] = rows
+        return rows
 
 
 SHEET_CACHE_SIZE = 64
@@ -146,6 +156,7 @@ def score_sheet_context(head: store.MatchHead, **extra: Any) -> dict[str, Any]:
     return {
         "stored": head,
         "sheet": sheet,
+        "hand_rows": sheet.hand_rows(head, bool(extra.get("watching"))),
         "chart": sheet.chart,
         "sides": head.info.sides,
         "outcome": outcome(head),
