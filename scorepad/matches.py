@@ -54,10 +54,12 @@ class Outcome:
 
 def outcome(stored: store.StoredMatch | store.MatchHead) -> Outcome | None:
     """The winner, by how much, and Bicycle's rounded settlement; None while the match runs."""
-    summary = stored.summary if isinstance(stored, store.MatchHead) else _standing(stored.match)
+    head = isinstance(stored, store.MatchHead)
+    summary = stored.summary if head else _standing(stored.match)
     if not summary.is_finished:
         return None
-    settlement = settlement_for(summary.totals)
+    variant = stored.variant if head else stored.match.variant
+    settlement = settlement_for(summary.totals, variant.settlement_unit)
     names = [side.name for side in stored.info.sides]
     return Outcome(
         winner=None if summary.winner is None else names[summary.winner],

@@ -498,7 +498,7 @@ def match_documents(db: Database, viewer: Viewer = EVERY_MATCH) -> Iterator[dict
         if summary.is_tie:
             document["tie"] = True
         if summary.is_finished:
-            document["settlement"] = settlement_for(summary.totals)
+            document["settlement"] = settlement_for(summary.totals, _variant(row).settlement_unit)
         yield document
 
 

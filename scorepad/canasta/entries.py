@@ -21,7 +21,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
-from .cards import CLASS_NAMES, NATURAL_RANKS, CardError, card_class_name, counts_value
+from .cards import CLASS_NAMES, NATURAL_RANKS, RANK_VALUES, CardError, card_class_name, counts_value
 from .variants import Variant
 from .violations import InvalidError, Violation
 
@@ -38,9 +38,9 @@ ENTRY_FIELDS = (
 HAND_FIELDS = ("entries", "partnership")
 _HAND_FIELD_SET = frozenset(HAND_FIELDS)
 # The least a set kept in hand (three of the rank) is worth, for checking hand points.
-HELD_SET_POINTS = {"sevens": 15, "aces": 60}
-# The least an unfinished meld of a special kind is worth (three of it).
-INCOMPLETE_POINTS = {"sevens": 15, "aces": 60, "wild": 60}
+HELD_SET_POINTS = {"sevens": 3 * RANK_VALUES["7"], "aces": 3 * RANK_VALUES["A"]}
+# The least an unfinished meld of a special kind is worth (three of it; three twos for wild cards).
+INCOMPLETE_POINTS = {**HELD_SET_POINTS, "wild": 3 * RANK_VALUES["2"]}
 BLACK_THREE_MELDS = (0, 3, 4)
 CARD_SORT_WORDS = {"naturals": "natural cards", "wilds": "wild cards", "jokers": "jokers", "twos": "twos"}
 CARD_WORDS = {

@@ -18,8 +18,6 @@ from .scoring import SideScore, score_hand
 from .variants import Variant
 from .violations import InvalidError, Violation
 
-SETTLEMENT_UNIT = 100  # Bicycle: totals are settled to the nearest hundred, 50 counting up
-
 
 @dataclass(frozen=True, init=False)
 class HandResult:
@@ -49,14 +47,14 @@ class HandResult:
         return tuple(side.score for side in self.sides)
 
 
-def settle(total: int) -> int:
-    """A final total rounded to the nearest hundred, 50 rounding away from zero.
+def settle(total: int, unit: int = 100) -> int:
+    """A final total rounded to the nearest ``unit`` (the variant's ``settlement_unit``), half away from zero.
 
     >>> settle(5150), settle(5149), settle(-150), settle(-149)
     (5200, 5100, -200, -100)
     """
     sign = -1 if total < 0 else 1
-    return sign * ((abs(total) + SETTLEMENT_UNIT // 2) // SETTLEMENT_UNIT * SETTLEMENT_UNIT)
+    return sign * ((abs(total) + unit // 2) // unit * unit)
 
 
 @dataclass(frozen=True)
@@ -227,11 +225,7 @@ class Match:
         """Bicycle's club settlement: rounded totals and what each side is behind the winner."""
         if not self.is_finished:
             return None
-        rounded = [settle(total) for total in self.totals]
-        top = max(rounded)
-        behind = [top - value for value in rounded]
-        others = sorted(rounded, reverse=True)
-        return {"rounded": rounded, "margin": others[0] - others[1], "behind": behind}
+        return settlement_for(self.totals, self.variant.settlement_unit)
 
 
 # --- a match carried forward from stored figures --------------------------------------------
@@ -310,13 +304,13 @@ def standing(variant: Variant, totals: Sequence[int], played: int) -> Standing:
     return Standing(totals, played, tuple(variant.minimum_for(t) for t in totals), finished, tie, winner, margin)
 
 
-def settlement_for(totals: Sequence[int]) -> dict[str, object]:
+def settlement_for(totals: Sequence[int], unit: int) -> dict[str, object]:
     """Bicycle's club settlement of final totals, as :attr:`Match.settlement` gives it.
 
-    >>> settlement_for((5150, 3420))["rounded"]
+    >>> settlement_for((5150, 3420), 100)["rounded"]
     [5200, 3400]
     """
-    rounded = [settle(total) for total in totals]
+    rounded = [settle(total, unit) for total in totals]
     top = max(rounded)
     others = sorted(rounded, reverse=True)
     return {"rounded": rounded, "margin": others[0] - others[1], "behind": [top - value for value in rounded]}

@@ -338,6 +338,7 @@ class Variant:
     threes_in_hand_count: bool = False  # American: red threes kept in hand count 5 too
     temporary_partnerships: bool = False  # three-player classic
     choices: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # narrower option values per preset
+    settlement_unit: int = 100  # Bicycle's club settlement rounds final totals to this, half up
     option_ids: tuple[str, ...] = CLASSIC_OPTIONS
     # --- the house-rule options (RULES.md section 4), with this preset's defaults -----------
     target: int = 5000
