@@ -46,7 +46,7 @@ from pathlib import Path
 
 from scorepad import canasta, store
 from scorepad.documents import MatchInfo, Side
-from scorepad.export import all_matches_document
+from scorepad.formats import all_matches_document
 
 ROOT = Path(__file__).resolve().parent.parent
 WRK_THREADS, WRK_CONNECTIONS = 2, 16

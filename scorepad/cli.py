@@ -251,7 +251,7 @@ def export_command(args: argparse.Namespace) -> int:
     """Write every match to a file (or standard output): the JSON backup or the results CSV."""
     from datetime import UTC, datetime
 
-    from . import export, store
+    from . import formats, store
     from .db import connect
 
     db = connect(database_path(args, must_exist=True))
@@ -259,11 +259,11 @@ def export_command(args: argparse.Namespace) -> int:
         # The server's owner exports every match, read from the stored figures as the pages do.
         if args.format == "csv":
             rows = store.result_rows(db)
-            count, text = len(rows), export.summary_csv(rows)
+            count, text = len(rows), formats.summary_csv(rows)
         else:
             documents = list(store.match_documents(db))
             count = len(documents)
-            text = export.backup_json(documents, exported=datetime.now(UTC).isoformat(timespec="seconds"))
+            text = formats.backup_json(documents, exported=datetime.now(UTC).isoformat(timespec="seconds"))
     finally:
         db.close()
     if args.file == "-":

@@ -1,6 +1,6 @@
 """Pages and downloads that take results away: CSV, JSON, print, share, import, history and stats.
 
-Thin views over ``export`` (the formats) and ``store`` (the matches): they load, call one
+Thin views over ``formats`` (the file formats) and ``store`` (the matches): they load, call one
 function, and respond.
 """
 
@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from . import access, export, store
+from . import access, formats, store
 from .canasta import InvalidError, Match, Violation
 from .db import get_db
 from .documents import MatchInfo, match_document
@@ -29,18 +29,18 @@ BOM = "\ufeff"
 
 @bp.app_template_filter("thousands")
 def thousands(number: int) -> str:
-    return export.thousands(number)
+    return formats.thousands(number)
 
 
 @bp.app_template_global("progress_chart")
-def progress_chart(match: Match, info: MatchInfo) -> export.Chart | None:
+def progress_chart(match: Match, info: MatchInfo) -> formats.Chart | None:
     """The score progression chart, for any page that includes ``exports/_progress.html``.
 
     The score sheet hands the template a chart drawn from stored figures instead.
     """
     if not match.results:
         return None
-    return export.Chart(Markup(export.progress_svg(match, info)), match.variant.target)  # escaped in export.py
+    return formats.Chart(Markup(formats.progress_svg(match, info)), match.variant.target)  # escaped in formats.py
 
 
 def download(body: str, mimetype: str, filename: str) -> Response:
@@ -58,7 +58,7 @@ def today() -> str:
     return datetime.now(UTC).date().isoformat()
 
 
-def writer_match(match_id: str) -> export.Pair:
+def writer_match(match_id: str) -> formats.Pair:
     """A match opened with its write link; it joins this browser's list."""
     pair = store.load_match(get_db(), match_id)
     access.record(match_id)
@@ -72,7 +72,7 @@ def writer_match(match_id: str) -> export.Pair:
 def match_csv(match_id: str) -> Response:
     """One row per hand, for a spreadsheet."""
     match, info = writer_match(match_id)
-    return download(BOM + export.match_csv(match, info), CSV_TYPE, file_name(match, info, "csv"))
+    return download(BOM + formats.match_csv(match, info), CSV_TYPE, file_name(match, info, "csv"))
 
 
 @bp.get("/matches/<match_id>/export.json")
@@ -86,7 +86,7 @@ def match_json(match_id: str) -> Response:
 def print_sheet(match_id: str) -> str:
     """The score sheet laid out for paper: We/They columns, a page per thirty-odd hands."""
     match, info = writer_match(match_id)
-    return render_template("exports/print.html", match=match, info=info, share=export.share_text(match, info))
+    return render_template("exports/print.html", match=match, info=info, share=formats.share_text(match, info))
 
 
 @bp.get("/matches/<match_id>/result")
@@ -96,7 +96,7 @@ def result(match_id: str) -> str:
     (``/matches/<id>/share`` is the match pages' link-and-QR page; this one shares the result.)
     """
     match, info = writer_match(match_id)
-    return render_template("exports/result.html", match=match, info=info, share=export.share_text(match, info))
+    return render_template("exports/result.html", match=match, info=info, share=formats.share_text(match, info))
 
 
 # --- all matches -------------------------------------------------------------------------
@@ -106,7 +106,7 @@ def result(match_id: str) -> str:
 def all_json() -> Response:
     """Every match in one versioned document: the backup."""
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
-    text = export.backup_json(store.match_documents(get_db(), viewer=access.viewer()), exported=stamp)
+    text = formats.backup_json(store.match_documents(get_db(), viewer=access.viewer()), exported=stamp)
     return download(text, "application/json", f"scorepad-matches-{today()}.json")
 
 
@@ -114,7 +114,7 @@ def all_json() -> Response:
 def results_csv() -> Response:
     """A row per match: date, variant, sides, players, totals, winner, hands (from stored summaries)."""
     rows = store.result_rows(get_db(), viewer=access.viewer())
-    return download(BOM + export.summary_csv(rows), CSV_TYPE, f"scorepad-results-{today()}.csv")
+    return download(BOM + formats.summary_csv(rows), CSV_TYPE, f"scorepad-results-{today()}.csv")
 
 
 @bp.get("/import")
@@ -172,7 +172,7 @@ def stats() -> str:
     name = request.args.get("player", "").strip()
     viewer = access.viewer()
     page = store.match_page(db, before=request.args.get("before") or None, player=name, viewer=viewer) if name else None
-    records = export.stats_from_rows(store.player_records(db, viewer), store.count_matches(db, viewer))
+    records = formats.stats_from_rows(store.player_records(db, viewer), store.count_matches(db, viewer))
     return render_template("exports/stats.html", stats=records, name=name, page=page)
 
 
