@@ -27,13 +27,11 @@ CSV_TYPE = "text/csv; charset=utf-8"
 BOM = "\ufeff"
 
 
-@bp.app_template_filter("thousands")
-def thousands(number: int) -> str:
-    return formats.thousands(number)
+bp.add_app_template_filter(formats.thousands, "thousands")
 
 
 @bp.app_template_global("progress_chart")
-def progress_chart(match: Match, info: MatchInfo) -> formats.Chart | None:
+def chart_for(match: Match, info: MatchInfo) -> formats.Chart | None:
     """The score progression chart, for any page that includes ``exports/_progress.html``.
 
     The score sheet hands the template a chart drawn from stored figures instead.
@@ -69,14 +67,14 @@ def writer_match(match_id: str) -> formats.Pair:
 
 
 @bp.get("/matches/<match_id>/export.csv")
-def match_csv(match_id: str) -> Response:
+def download_match_csv(match_id: str) -> Response:
     """One row per hand, for a spreadsheet."""
     match, info = writer_match(match_id)
     return download(BOM + formats.match_csv(match, info), CSV_TYPE, file_name(match, info, "csv"))
 
 
 @bp.get("/matches/<match_id>/export.json")
-def match_json(match_id: str) -> Response:
+def download_match_json(match_id: str) -> Response:
     """The match document, the same one the API returns and the import reads."""
     match, info = writer_match(match_id)
     return download(_json(match_document(match, info)), "application/json", file_name(match, info, "json"))
@@ -103,7 +101,7 @@ def result(match_id: str) -> str:
 
 
 @bp.get("/export/matches.json")
-def all_json() -> Response:
+def download_backup() -> Response:
     """Every match in one versioned document: the backup."""
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     text = formats.backup_json(store.match_documents(get_db(), viewer=access.viewer()), exported=stamp)
@@ -111,7 +109,7 @@ def all_json() -> Response:
 
 
 @bp.get("/export/results.csv")
-def results_csv() -> Response:
+def download_results() -> Response:
     """A row per match: date, variant, sides, players, totals, winner, hands (from stored summaries)."""
     rows = store.result_rows(get_db(), viewer=access.viewer())
     return download(BOM + formats.summary_csv(rows), CSV_TYPE, f"scorepad-results-{today()}.csv")
@@ -163,7 +161,7 @@ def import_message(added: int, already: int) -> str:
 
 
 @bp.get("/stats")
-def stats() -> str:
+def stats_page() -> str:
     """Wins, losses and hand records by player and team; ``?player=`` lists one's matches a page at a time.
 
     Everything comes from stored figures: SQL sums over each side's figures, and summary rows.

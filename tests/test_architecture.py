@@ -123,3 +123,19 @@ def tangled(cards, rules):
         "Laid.cards",
         "Laid.cards.inner",
     ]
+
+
+# --- the layers around the core say what they are ---------------------------------------------
+SCOREPAD = CORE.parent
+
+
+def top_level_names(path: Path) -> set[str]:
+    """The functions and classes a module defines at its top level."""
+    tree = ast.parse(path.read_text())
+    return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+
+
+def test_the_pages_do_not_reuse_the_formats_names():
+    # exports.py (the pages) calls formats.match_csv; a view also called match_csv reads as the same thing.
+    shared = top_level_names(SCOREPAD / "exports.py") & top_level_names(SCOREPAD / "formats.py")
+    assert not shared, f"exports.py defines names formats.py already has: {sorted(shared)}"
