@@ -282,7 +282,7 @@ def import_command(args: argparse.Namespace) -> int:
     """Check a whole export, then add its new matches in one transaction; never overwrite."""
     from pathlib import Path
 
-    from . import store
+    from . import backups
     from .canasta import InvalidError
     from .db import connect
 
@@ -294,13 +294,13 @@ def import_command(args: argparse.Namespace) -> int:
     db = connect(database_path(args, must_exist=False))
     try:
         try:
-            plan = store.plan_import(db, raw, progress("Checked", sys.stderr))
+            plan = backups.plan_import(db, raw, progress("Checked", sys.stderr))
         except InvalidError as error:
             print(f"{args.file} was not imported; nothing was written:", file=sys.stderr)
             for problem in error.violations:
                 print(f"  {problem.field or '(whole file)'}: {problem.message}", file=sys.stderr)
             return 1
-        store.save_import(db, plan, progress("Saved", sys.stderr))
+        backups.save_import(db, plan, progress("Saved", sys.stderr))
     finally:
         db.close()
     print(f"Imported {len(plan.new)} matches; {len(plan.already)} already here.", file=sys.stderr)

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from . import access, formats, store
+from . import access, backups, formats, store
 from .canasta import InvalidError, Match, Violation
 from .db import get_db
 from .documents import MatchInfo, match_document
@@ -131,10 +131,10 @@ def import_file() -> Response | str:
         return render_template("exports/import.html", problems=problems)
     db = get_db()
     try:
-        plan = store.plan_import(db, upload.read())
+        plan = backups.plan_import(db, upload.read())
     except InvalidError as error:
         return render_template("exports/import.html", problems=error.violations, filename=upload.filename)
-    added = store.save_import(db, plan, browser=access.ensure_browser_id())
+    added = backups.save_import(db, plan, browser=access.ensure_browser_id())
     flash(import_message(added, len(plan.already)), "import")
     return redirect(url_for(".import_form"), 303)
 

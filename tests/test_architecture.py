@@ -1,8 +1,10 @@
-"""The rules core stays pure: it imports only the standard library and itself."""
+"""The layers stay layers: a pure core, a store that knows rows only, formats that know no Flask."""
 
 import ast
 import sys
 from pathlib import Path
+
+import pytest
 
 CORE = Path(__file__).parents[1] / "scorepad" / "canasta"
 
@@ -139,3 +141,39 @@ def test_the_pages_do_not_reuse_the_formats_names():
     # exports.py (the pages) calls formats.match_csv; a view also called match_csv reads as the same thing.
     shared = top_level_names(SCOREPAD / "exports.py") & top_level_names(SCOREPAD / "formats.py")
     assert not shared, f"exports.py defines names formats.py already has: {sorted(shared)}"
+
+
+def scorepad_modules(source: str) -> set[str]:
+    """The scorepad modules a module inside ``scorepad/`` imports: ``from . import a`` and ``from .b import c``."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names |= {alias.name for alias in node.names} if node.module is None else {node.module.partition(".")[0]}
+    return names
+
+
+WEB = {"flask", "flask_wtf", "wtforms", "jinja2", "markupsafe", "werkzeug"}
+BLUEPRINTS = {"api", "matches", "checker", "exports", "organiser"}
+
+
+@pytest.mark.parametrize(
+    ("module", "not_outside", "not_inside"),
+    [
+        # The store reads and writes rows: no file format, no import plan, no web.
+        ("store", WEB, {"formats", "backups", "forms", "access", *BLUEPRINTS}),
+        # The file formats and documents are pure functions over the core's objects.
+        ("formats", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "backups", *BLUEPRINTS}),
+        ("documents", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "formats", "backups", *BLUEPRINTS}),
+        # Backups join formats and store for the pages and the CLI; nothing web in them.
+        ("backups", WEB, {"forms", "access", *BLUEPRINTS}),
+    ],
+)
+def test_imports_run_one_way(module, not_outside, not_inside):
+    source = (SCOREPAD / f"{module}.py").read_text()
+    assert not imported_roots(source) & not_outside, f"{module}.py imports {imported_roots(source) & not_outside}"
+    assert not scorepad_modules(source) & not_inside, f"{module}.py imports {scorepad_modules(source) & not_inside}"
+
+
+def test_the_layer_check_reads_relative_imports():
+    source = "from . import canasta, formats\nfrom .documents import MatchInfo\nfrom .canasta.match import play_hand\n"
+    assert scorepad_modules(source) == {"canasta", "formats", "documents"}

@@ -9,9 +9,9 @@ import pytest
 import support
 from flask import render_template_string
 
-from scorepad import canasta, create_app, formats, store
+from scorepad import backups, canasta, create_app, store
 from scorepad.db import connect
-from scorepad.documents import ALL_FORMAT, FORMAT, Side, match_document
+from scorepad.documents import ALL_FORMAT, FORMAT, MatchInfo, Side, match_document
 
 # Seven hands that end Classic canasta at We 5,120 – They 3,870 (as in tests/test_formats.py).
 CLASSIC_HANDS = [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}] * 6 + [
@@ -246,7 +246,7 @@ def test_no_file_chosen(client):
 
 def test_save_import_is_one_transaction(app, monkeypatch):
     match = canasta.score_match("classic", CLASSIC_HANDS[:1])
-    infos = [formats.MatchInfo(c * 32, (Side("We"), Side("They")), created="2025-01-01") for c in "abc"]
+    infos = [MatchInfo(c * 32, (Side("We"), Side("They")), created="2025-01-01") for c in "abc"]
     calls = []
 
     def flaky(db, match, info):
@@ -259,7 +259,7 @@ def test_save_import_is_one_transaction(app, monkeypatch):
     db = connect(app.config["DATABASE"])
     try:
         with pytest.raises(RuntimeError):
-            store.save_import(db, formats.ImportPlan([(match, info) for info in infos], []))
+            backups.save_import(db, backups.ImportPlan([(match, info) for info in infos], []))
     finally:
         db.close()
     assert match_count(app) == 0

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlite_utils import Database
 
-from scorepad import canasta, formats, store
+from scorepad import backups, canasta, formats, store
 from scorepad.canasta import InvalidError
 from scorepad.documents import Side, match_document
 from scorepad.migrations import migrations
@@ -93,8 +93,8 @@ def everything(db):
 
 def import_text(db, text):
     """What the import page and command do: check it all, then write it all."""
-    plan = store.plan_import(db, text)
-    return store.save_import(db, plan), len(plan.already)
+    plan = backups.plan_import(db, text)
+    return backups.save_import(db, plan), len(plan.already)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
