@@ -1,9 +1,11 @@
 """Backups in and out: what the pages and the ``scorepad export`` / ``scorepad import`` commands share.
 
-Between the file formats (``formats.py``) and storage (``store.py``): an import is read and
-checked whole by the formats, planned here against what is stored (which matches are new,
-under which ids, and which are already here), then written by the store in one transaction.
-The store reads and writes rows only and knows no file format.
+Between the file formats (``formats.py``) and storage (``store.py``). A backup is the store's
+rows for what a viewer sees, written by one format function: the download and the command
+call the same function here, so they write the same file. An import is read and checked whole
+by the formats, planned here against what is stored (which matches are new, under which ids,
+and which are already here), then written by the store in one transaction. The store reads
+and writes rows only and knows no file format.
 """
 
 from __future__ import annotations
@@ -17,6 +19,32 @@ from sqlite_utils import Database
 from . import formats, store
 from .documents import is_well_formed_id, match_document
 from .formats import Pair
+
+
+@dataclass(frozen=True)
+class Backup:
+    """A backup file's text and how many matches it holds."""
+
+    text: str
+    count: int
+
+
+def all_matches_json(db: Database, viewer: store.Viewer = store.EVERY_MATCH, exported: str | None = None) -> Backup:
+    """Every match ``viewer`` sees, as the JSON backup (stamped ``exported``, by default now).
+
+    Read from the stored entries and figures, as the pages are: a backup does not rescore.
+    """
+    documents = list(store.match_documents(db, viewer=viewer))
+    return Backup(formats.backup_json(documents, exported=exported or store.now()), len(documents))
+
+
+def all_results_csv(db: Database, viewer: store.Viewer = store.EVERY_MATCH) -> Backup:
+    """A row per match ``viewer`` sees: the results CSV, from the stored summaries."""
+    rows = store.result_rows(db, viewer=viewer)
+    return Backup(formats.summary_csv(rows), len(rows))
+
+
+# --- bringing a backup back in ---------------------------------------------------------------
 
 
 @dataclass

@@ -6,7 +6,6 @@ function, and respond.
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import UTC, datetime
 
@@ -77,7 +76,7 @@ def download_match_csv(match_id: str) -> Response:
 def download_match_json(match_id: str) -> Response:
     """The match document, the same one the API returns and the import reads."""
     match, info = writer_match(match_id)
-    return download(_json(match_document(match, info)), "application/json", file_name(match, info, "json"))
+    return download(formats.json_file(match_document(match, info)), "application/json", file_name(match, info, "json"))
 
 
 @bp.get("/matches/<match_id>/print")
@@ -103,16 +102,15 @@ def result(match_id: str) -> str:
 @bp.get("/export/matches.json")
 def download_backup() -> Response:
     """Every match in one versioned document: the backup."""
-    stamp = datetime.now(UTC).isoformat(timespec="seconds")
-    text = formats.backup_json(store.match_documents(get_db(), viewer=access.viewer()), exported=stamp)
-    return download(text, "application/json", f"scorepad-matches-{today()}.json")
+    backup = backups.all_matches_json(get_db(), viewer=access.viewer())
+    return download(backup.text, "application/json", f"scorepad-matches-{today()}.json")
 
 
 @bp.get("/export/results.csv")
 def download_results() -> Response:
     """A row per match: date, variant, sides, players, totals, winner, hands (from stored summaries)."""
-    rows = store.result_rows(get_db(), viewer=access.viewer())
-    return download(BOM + formats.summary_csv(rows), CSV_TYPE, f"scorepad-results-{today()}.csv")
+    backup = backups.all_results_csv(get_db(), viewer=access.viewer())
+    return download(BOM + backup.text, CSV_TYPE, f"scorepad-results-{today()}.csv")
 
 
 @bp.get("/import")
@@ -172,7 +170,3 @@ def stats_page() -> str:
     page = store.match_page(db, before=request.args.get("before") or None, player=name, viewer=viewer) if name else None
     records = formats.stats_from_rows(store.player_records(db, viewer), store.count_matches(db, viewer))
     return render_template("exports/stats.html", stats=records, name=name, page=page)
-
-
-def _json(document: object) -> str:
-    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"

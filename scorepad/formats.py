@@ -276,7 +276,12 @@ def matches_document(documents: Iterable[dict[str, Any]], exported: str | None =
 
 def backup_json(documents: Iterable[dict[str, Any]], exported: str) -> str:
     """The all-matches backup as the file both the download and ``scorepad export`` write."""
-    return json.dumps(matches_document(documents, exported), ensure_ascii=False, indent=1) + "\n"
+    return json_file(matches_document(documents, exported))
+
+
+def json_file(document: Any) -> str:
+    """A document as every scorepad JSON file is written: UTF-8 text, one-space indents, a last newline."""
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
 def parse_json(raw: bytes | str) -> Any:

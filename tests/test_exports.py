@@ -346,6 +346,24 @@ def test_command_exports_results_csv_to_standard_output(app, match_id, capsys):
     assert rows[0]["winner"] == "We" and rows[0]["side 1 total"] == "5120"
 
 
+def test_the_downloads_and_the_command_write_the_same_files(app, client, match_id, tmp_path, capsys):
+    from scorepad import cli
+
+    second = add_match(app, hands=CLASSIC_HANDS[:2], title="Second")
+    support.open_links(client, match_id, second)  # this browser lists both: it sees what the command sees
+    database = app.config["DATABASE"]
+    assert cli.main(["export", str(tmp_path / "backup.json"), "--database", database]) == 0
+    assert cli.main(["export", str(tmp_path / "results.csv"), "--format", "csv", "--database", database]) == 0
+    capsys.readouterr()
+    downloaded = json.loads(client.get("/export/matches.json").data)
+    written = json.loads((tmp_path / "backup.json").read_text())
+    assert downloaded.pop("exported") and written.pop("exported")
+    assert downloaded == written and written["count"] == 2
+    results = client.get("/export/results.csv").data.decode("utf-8")
+    assert results == "\ufeff" + (tmp_path / "results.csv").read_bytes().decode(), "the download adds only a BOM"
+    assert [row["title"] for row in csv.DictReader(io.StringIO(results[1:]))] == ["Friday", "Second"]
+
+
 def test_command_refuses_a_bad_file_and_writes_nothing(client, match_id, tmp_path, capsys):
     from scorepad import cli
 
