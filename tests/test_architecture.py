@@ -177,3 +177,12 @@ def test_imports_run_one_way(module, not_outside, not_inside):
 def test_the_layer_check_reads_relative_imports():
     source = "from . import canasta, formats\nfrom .documents import MatchInfo\nfrom .canasta.match import play_hand\n"
     assert scorepad_modules(source) == {"canasta", "formats", "documents"}
+
+
+def test_every_blueprint_is_registered_by_name(tmp_path):
+    from scorepad import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "t"})
+    assert set(app.blueprints) == {"api", "matches", "checker", "exports", "organiser"}
+    # No importlib loop that skips a missing module in silence: a page that fails to import stops the app.
+    assert "importlib" not in (SCOREPAD / "__init__.py").read_text()
