@@ -73,7 +73,7 @@ PLAY_OPTIONS = (
 class Board:
     """The form's state: the question and the cards picked so far."""
 
-    variant: str = "classic"
+    variant: str = canasta.DEFAULT_VARIANT
     options: dict[str, Any] = field(default_factory=dict)
     match: str = ""
     side: int = 0
@@ -97,7 +97,7 @@ class Board:
     def from_form(cls, form: Mapping[str, str]) -> Board:
         """Read the board from form or query fields, keeping what parses and noting what does not."""
         board = cls()
-        board.variant = form.get("variant", "classic")
+        board.variant = form.get("variant", canasta.DEFAULT_VARIANT)
         text = form.get("options", "")
         if text:
             try:
@@ -345,8 +345,8 @@ def board_rules(board: Board) -> tuple[canasta.Variant | None, dict[str, Any]]:
         try:
             return canasta.find_variant(board.variant), context
         except InvalidError:
-            board.variant = "classic"
-            return canasta.VARIANTS["classic"], context
+            board.variant = canasta.DEFAULT_VARIANT
+            return canasta.VARIANTS[canasta.DEFAULT_VARIANT], context
 
 
 def play_options(rules: canasta.Variant) -> list[str]:

@@ -186,3 +186,15 @@ def test_every_blueprint_is_registered_by_name(tmp_path):
     assert set(app.blueprints) == {"api", "matches", "checker", "exports", "organiser"}
     # No importlib loop that skips a missing module in silence: a page that fails to import stops the app.
     assert "importlib" not in (SCOREPAD / "__init__.py").read_text()
+
+
+def test_the_default_variant_is_named_once():
+    # canasta.DEFAULT_VARIANT, in variants.py, is the only place that says which preset is the default.
+    spelt = []
+    for path in sorted(SCOREPAD.rglob("*.py")):
+        if path.name == "variants.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and node.value == "classic":
+                spelt.append(f"{path.relative_to(SCOREPAD)}:{node.lineno}")
+    assert not spelt, f"use canasta.DEFAULT_VARIANT instead of 'classic' at {spelt}"
