@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, render_template, request, url_for
 
 from . import canasta
-from .canasta.cards import CardError, parse_card
+from .canasta.cards import RED_SUITS, Card, CardError, parse_card
 from .canasta.plays import ACTIONS, Position, Verdict, check
 from .canasta.violations import InvalidError
 from .security import csrf
@@ -493,3 +493,13 @@ def card_label(code: str) -> str:
     if card.is_joker:
         return "Joker"
     return card.rank + (SUITS.get(card.suit, "") if card.suit else "")
+
+
+@bp.app_template_filter("card_colour")
+def card_colour(card: Card | str) -> str:
+    """``red`` for hearts and diamonds, else empty: the one place a page decides a card's colour.
+
+    Takes a card, a card code (``10H``, ``JK``) or a suit letter (``H``; empty for any suit).
+    """
+    suit = card.suit if isinstance(card, Card) else card[-1:]
+    return "red" if suit in RED_SUITS else ""
