@@ -105,9 +105,7 @@ def test_print_sheet(client, match_id):
 def test_result_page_shows_the_text_to_copy_and_the_chart(client, match_id):
     page = client.get(f"/matches/{match_id}/result").data.decode()
     assert re.search(r"<textarea[^>]*readonly>Classic canasta, 7 hands: We 5,120 – They 3,870", page)
-    assert re.search(r"<p class=\"share-actions\" hidden>\s*<button[^>]*data-copy-result", page), (
-        "buttons need JavaScript"
-    )
+    assert re.search(r"<p class=\"share-actions\" hidden>\s*<button[^>]*data-copy=", page), "buttons need JavaScript"
     assert "<svg" in page and "<title" in page
     for suffix in ("export.csv", "export.json", "print"):
         assert f"/matches/{match_id}/{suffix}" in page
@@ -361,7 +359,7 @@ def test_the_downloads_and_the_command_write_the_same_files(app, client, match_i
     assert downloaded == written and written["count"] == 2
     results = client.get("/export/results.csv").data.decode("utf-8")
     assert results == "\ufeff" + (tmp_path / "results.csv").read_bytes().decode(), "the download adds only a BOM"
-    assert [row["title"] for row in csv.DictReader(io.StringIO(results[1:]))] == ["Friday", "Second"]
+    assert sorted(row["title"] for row in csv.DictReader(io.StringIO(results[1:]))) == ["Friday", "Second"]
 
 
 def test_command_refuses_a_bad_file_and_writes_nothing(client, match_id, tmp_path, capsys):
