@@ -198,3 +198,11 @@ def test_the_default_variant_is_named_once():
             if isinstance(node, ast.Constant) and node.value == "classic":
                 spelt.append(f"{path.relative_to(SCOREPAD)}:{node.lineno}")
     assert not spelt, f"use canasta.DEFAULT_VARIANT instead of 'classic' at {spelt}"
+
+
+def test_scripts_load_only_from_base_html():
+    # A <script> inside a partial runs again on every htmx swap that brings the partial; the
+    # pages' scripts are static files loaded once, from base.html.
+    templates = SCOREPAD.parent / "templates"
+    tagged = [str(path.relative_to(templates)) for path in templates.rglob("*.html") if "<script" in path.read_text()]
+    assert tagged == ["base.html"]
