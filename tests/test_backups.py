@@ -1,12 +1,41 @@
 """The import plan: which matches of a file are new, under which ids, and which are already here."""
 
-import pytest
+import csv
+import io
+import json
 
-from scorepad import backups, canasta
+import pytest
+from support import add_match
+
+from scorepad import backups, canasta, store
+from scorepad.db import connect
 from scorepad.documents import MatchInfo, Side
 
 # The first two of the seven hands in tests/test_formats.py.
 CLASSIC_HANDS = [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}] * 2
+
+# --- the backup files: what a viewer sees, stamped --------------------------------------------
+
+
+def test_a_backup_holds_what_its_viewer_sees(app):
+    shown, hidden = add_match(app, CLASSIC_HANDS, title="Shown"), add_match(app, CLASSIC_HANDS[:1], title="Hidden")
+    db = connect(app.config["DATABASE"])
+    try:
+        store.grant_access(db, "browser-a", shown, "opened")
+        mine = store.Viewer("browser-a")
+        backup = backups.all_matches_json(db, viewer=mine, exported="2025-03-01T12:00:00+00:00")
+        results = backups.all_results_csv(db, viewer=mine)
+        everything = backups.all_matches_json(db)
+    finally:
+        db.close()
+    document = json.loads(backup.text)
+    assert backup.count == document["count"] == 1 and document["exported"] == "2025-03-01T12:00:00+00:00"
+    assert [match["id"] for match in document["matches"]] == [shown]
+    # Two hands of 650 to 500 each: We 1,300, They 1,000; nobody has won yet.
+    [row] = csv.DictReader(io.StringIO(results.text))
+    assert results.count == 1 and (row["title"], row["side 1 total"], row["side 2 total"]) == ("Shown", "1300", "1000")
+    assert everything.count == 2 and hidden in everything.text and json.loads(everything.text)["exported"]
+
 
 # --- the import id rule ------------------------------------------------------------------
 WELL_FORMED = "0123456789abcdef" * 2
