@@ -48,7 +48,7 @@ from pathlib import Path
 from scorepad import canasta, store
 from scorepad.cli import build_parser
 from scorepad.documents import MatchInfo, Side
-from scorepad.export import all_matches_document
+from scorepad.formats import all_matches_document
 
 ROOT = Path(__file__).resolve().parent.parent
 WRK_THREADS, WRK_CONNECTIONS = 2, 16

@@ -62,7 +62,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(instance)
 
-    from . import access, api, assets, db, store
+    from . import access, api, assets, checker, db, exports, matches, organiser, store
 
     security.init_app(app)  # first: the body bound is set before anything reads a form
     db.init_app(app)
@@ -70,7 +70,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     assets.init_app(app)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
-    _register_pages(app)
+    for pages in (matches.bp, checker.bp, exports.bp, organiser.bp):
+        app.register_blueprint(pages)
 
     @app.errorhandler(404)
     @app.errorhandler(store.NotFoundError)
@@ -88,17 +89,3 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return error
 
     return app
-
-
-def _register_pages(app: Flask) -> None:
-    """The HTML blueprints, each added as it is built."""
-    import importlib
-
-    for name in ("matches", "checker", "exports", "organiser"):
-        try:
-            module = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{__name__}.{name}":
-                raise
-            continue
-        app.register_blueprint(module.bp)

@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, render_template, request, url_for
 
 from . import canasta
-from .canasta.cards import CardError, parse_card
+from .canasta.cards import RED_SUITS, Card, CardError, parse_card
 from .canasta.plays import ACTIONS, Position, Verdict, check
 from .canasta.violations import InvalidError
 from .security import csrf
@@ -73,7 +73,7 @@ PLAY_OPTIONS = (
 class Board:
     """The form's state: the question and the cards picked so far."""
 
-    variant: str = "classic"
+    variant: str = canasta.DEFAULT_VARIANT
     options: dict[str, Any] = field(default_factory=dict)
     match: str = ""
     side: int = 0
@@ -97,7 +97,7 @@ class Board:
     def from_form(cls, form: Mapping[str, str]) -> Board:
         """Read the board from form or query fields, keeping what parses and noting what does not."""
         board = cls()
-        board.variant = form.get("variant", "classic")
+        board.variant = form.get("variant", canasta.DEFAULT_VARIANT)
         text = form.get("options", "")
         if text:
             try:
@@ -345,8 +345,8 @@ def board_rules(board: Board) -> tuple[canasta.Variant | None, dict[str, Any]]:
         try:
             return canasta.find_variant(board.variant), context
         except InvalidError:
-            board.variant = "classic"
-            return canasta.VARIANTS["classic"], context
+            board.variant = canasta.DEFAULT_VARIANT
+            return canasta.VARIANTS[canasta.DEFAULT_VARIANT], context
 
 
 def play_options(rules: canasta.Variant) -> list[str]:
@@ -493,3 +493,13 @@ def card_label(code: str) -> str:
     if card.is_joker:
         return "Joker"
     return card.rank + (SUITS.get(card.suit, "") if card.suit else "")
+
+
+@bp.app_template_filter("card_colour")
+def card_colour(card: Card | str) -> str:
+    """``red`` for hearts and diamonds, else empty: the one place a page decides a card's colour.
+
+    Takes a card, a card code (``10H``, ``JK``) or a suit letter (``H``; empty for any suit).
+    """
+    suit = card.suit if isinstance(card, Card) else card[-1:]
+    return "red" if suit in RED_SUITS else ""

@@ -249,32 +249,26 @@ def progress(label: str, out: TextIO) -> Callable[[int, int], None]:
 
 def export_command(args: argparse.Namespace) -> int:
     """Write every match to a file (or standard output): the JSON backup or the results CSV."""
-    from datetime import UTC, datetime
-
-    from . import export, store
+    from . import backups
     from .db import connect
 
     db = connect(database_path(args, must_exist=True))
     try:
-        # The server's owner exports every match, read from the stored figures as the pages do.
-        if args.format == "csv":
-            rows = store.result_rows(db)
-            count, text = len(rows), export.summary_csv(rows)
-        else:
-            documents = list(store.match_documents(db))
-            count = len(documents)
-            text = export.backup_json(documents, exported=datetime.now(UTC).isoformat(timespec="seconds"))
+        # The server's owner exports every match: the same files as the pages' downloads.
+        backup = backups.all_results_csv(db) if args.format == "csv" else backups.all_matches_json(db)
     finally:
         db.close()
     if args.file == "-":
-        sys.stdout.write(text)
+        sys.stdout.write(backup.text)
     else:
         try:
             with open(args.file, "w", encoding="utf-8", newline="") as out:
-                out.write(text)
+                out.write(backup.text)
         except OSError as error:
             raise CommandError(f"cannot write {args.file}: {error.strerror}.") from None
-    print(f"Exported {count} matches to {args.file if args.file != '-' else 'standard output'}.", file=sys.stderr)
+    print(
+        f"Exported {backup.count} matches to {args.file if args.file != '-' else 'standard output'}.", file=sys.stderr
+    )
     return 0
 
 
@@ -282,7 +276,7 @@ def import_command(args: argparse.Namespace) -> int:
     """Check a whole export, then add its new matches in one transaction; never overwrite."""
     from pathlib import Path
 
-    from . import store
+    from . import backups
     from .canasta import InvalidError
     from .db import connect
 
@@ -294,13 +288,13 @@ def import_command(args: argparse.Namespace) -> int:
     db = connect(database_path(args, must_exist=False))
     try:
         try:
-            plan = store.plan_import(db, raw, progress("Checked", sys.stderr))
+            plan = backups.plan_import(db, raw, progress("Checked", sys.stderr))
         except InvalidError as error:
             print(f"{args.file} was not imported; nothing was written:", file=sys.stderr)
             for problem in error.violations:
                 print(f"  {problem.field or '(whole file)'}: {problem.message}", file=sys.stderr)
             return 1
-        store.save_import(db, plan, progress("Saved", sys.stderr))
+        backups.save_import(db, plan, progress("Saved", sys.stderr))
     finally:
         db.close()
     print(f"Imported {len(plan.new)} matches; {len(plan.already)} already here.", file=sys.stderr)

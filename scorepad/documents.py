@@ -9,7 +9,7 @@ totals, hands as ENTRY objects) are read and everything else is scored again.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -196,3 +196,12 @@ def _read_sides(raw: Any, where: str, problems: list[Violation]) -> tuple[Side, 
             continue
         sides.append(Side(name.strip(), tuple(p.strip() for p in players if p.strip())))
     return tuple(sides)
+
+
+def team_name(players: Sequence[str]) -> str:
+    """A team named by its players, the same whatever order they were entered in.
+
+    >>> team_name(["Bob", "ann"])
+    'ann & Bob'
+    """
+    return " & ".join(sorted(players, key=str.casefold))

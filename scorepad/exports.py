@@ -1,19 +1,18 @@
 """Pages and downloads that take results away: CSV, JSON, print, share, import, history and stats.
 
-Thin views over ``export`` (the formats) and ``store`` (the matches): they load, call one
+Thin views over ``formats`` (the file formats) and ``store`` (the matches): they load, call one
 function, and respond.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import UTC, datetime
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from . import access, export, store
+from . import access, backups, formats, store
 from .canasta import InvalidError, Match, Violation
 from .db import get_db
 from .documents import MatchInfo, match_document
@@ -27,20 +26,18 @@ CSV_TYPE = "text/csv; charset=utf-8"
 BOM = "\ufeff"
 
 
-@bp.app_template_filter("thousands")
-def thousands(number: int) -> str:
-    return export.thousands(number)
+bp.add_app_template_filter(formats.thousands, "thousands")
 
 
 @bp.app_template_global("progress_chart")
-def progress_chart(match: Match, info: MatchInfo) -> export.Chart | None:
+def chart_for(match: Match, info: MatchInfo) -> formats.Chart | None:
     """The score progression chart, for any page that includes ``exports/_progress.html``.
 
     The score sheet hands the template a chart drawn from stored figures instead.
     """
     if not match.results:
         return None
-    return export.Chart(Markup(export.progress_svg(match, info)), match.variant.target)  # escaped in export.py
+    return formats.Chart(Markup(formats.progress_svg(match, info)), match.variant.target)  # escaped in formats.py
 
 
 def download(body: str, mimetype: str, filename: str) -> Response:
@@ -58,7 +55,7 @@ def today() -> str:
     return datetime.now(UTC).date().isoformat()
 
 
-def writer_match(match_id: str) -> export.Pair:
+def writer_match(match_id: str) -> formats.Pair:
     """A match opened with its write link; it joins this browser's list."""
     pair = store.load_match(get_db(), match_id)
     access.record(match_id)
@@ -69,24 +66,24 @@ def writer_match(match_id: str) -> export.Pair:
 
 
 @bp.get("/matches/<match_id>/export.csv")
-def match_csv(match_id: str) -> Response:
+def download_match_csv(match_id: str) -> Response:
     """One row per hand, for a spreadsheet."""
     match, info = writer_match(match_id)
-    return download(BOM + export.match_csv(match, info), CSV_TYPE, file_name(match, info, "csv"))
+    return download(BOM + formats.match_csv(match, info), CSV_TYPE, file_name(match, info, "csv"))
 
 
 @bp.get("/matches/<match_id>/export.json")
-def match_json(match_id: str) -> Response:
+def download_match_json(match_id: str) -> Response:
     """The match document, the same one the API returns and the import reads."""
     match, info = writer_match(match_id)
-    return download(_json(match_document(match, info)), "application/json", file_name(match, info, "json"))
+    return download(formats.json_file(match_document(match, info)), "application/json", file_name(match, info, "json"))
 
 
 @bp.get("/matches/<match_id>/print")
 def print_sheet(match_id: str) -> str:
     """The score sheet laid out for paper: We/They columns, a page per thirty-odd hands."""
     match, info = writer_match(match_id)
-    return render_template("exports/print.html", match=match, info=info, share=export.share_text(match, info))
+    return render_template("exports/print.html", match=match, info=info, share=formats.share_text(match, info))
 
 
 @bp.get("/matches/<match_id>/result")
@@ -96,25 +93,24 @@ def result(match_id: str) -> str:
     (``/matches/<id>/share`` is the match pages' link-and-QR page; this one shares the result.)
     """
     match, info = writer_match(match_id)
-    return render_template("exports/result.html", match=match, info=info, share=export.share_text(match, info))
+    return render_template("exports/result.html", match=match, info=info, share=formats.share_text(match, info))
 
 
 # --- all matches -------------------------------------------------------------------------
 
 
 @bp.get("/export/matches.json")
-def all_json() -> Response:
+def download_backup() -> Response:
     """Every match in one versioned document: the backup."""
-    stamp = datetime.now(UTC).isoformat(timespec="seconds")
-    text = export.backup_json(store.match_documents(get_db(), viewer=access.viewer()), exported=stamp)
-    return download(text, "application/json", f"scorepad-matches-{today()}.json")
+    backup = backups.all_matches_json(get_db(), viewer=access.viewer())
+    return download(backup.text, "application/json", f"scorepad-matches-{today()}.json")
 
 
 @bp.get("/export/results.csv")
-def results_csv() -> Response:
+def download_results() -> Response:
     """A row per match: date, variant, sides, players, totals, winner, hands (from stored summaries)."""
-    rows = store.result_rows(get_db(), viewer=access.viewer())
-    return download(BOM + export.summary_csv(rows), CSV_TYPE, f"scorepad-results-{today()}.csv")
+    backup = backups.all_results_csv(get_db(), viewer=access.viewer())
+    return download(BOM + backup.text, CSV_TYPE, f"scorepad-results-{today()}.csv")
 
 
 @bp.get("/import")
@@ -133,10 +129,10 @@ def import_file() -> Response | str:
         return render_template("exports/import.html", problems=problems)
     db = get_db()
     try:
-        plan = store.plan_import(db, upload.read())
+        plan = backups.plan_import(db, upload.read())
     except InvalidError as error:
         return render_template("exports/import.html", problems=error.violations, filename=upload.filename)
-    added = store.save_import(db, plan, browser=access.ensure_browser_id())
+    added = backups.save_import(db, plan, browser=access.ensure_browser_id())
     flash(import_message(added, len(plan.already)), "import")
     return redirect(url_for(".import_form"), 303)
 
@@ -163,7 +159,7 @@ def import_message(added: int, already: int) -> str:
 
 
 @bp.get("/stats")
-def stats() -> str:
+def stats_page() -> str:
     """Wins, losses and hand records by player and team; ``?player=`` lists one's matches a page at a time.
 
     Everything comes from stored figures: SQL sums over each side's figures, and summary rows.
@@ -172,9 +168,5 @@ def stats() -> str:
     name = request.args.get("player", "").strip()
     viewer = access.viewer()
     page = store.match_page(db, before=request.args.get("before") or None, player=name, viewer=viewer) if name else None
-    records = export.stats_from_rows(store.player_records(db, viewer), store.count_matches(db, viewer))
+    records = formats.stats_from_rows(store.player_records(db, viewer), store.count_matches(db, viewer))
     return render_template("exports/stats.html", stats=records, name=name, page=page)
-
-
-def _json(document: object) -> str:
-    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"

@@ -30,7 +30,7 @@ from flask import (
 )
 from markupsafe import Markup
 
-from . import access, canasta, export, store
+from . import access, canasta, formats, store
 from .assets import SHELL, asset_url
 from .canasta.match import Standing, game_ends, play_hand, settlement_for, standing
 from .db import get_db
@@ -97,7 +97,7 @@ class Sheet:
     hands: int
     rows: tuple[store.HandFigures, ...]
     starting_totals: tuple[int, ...] | None
-    chart: export.Chart | None
+    chart: formats.Chart | None
     # The hand rows as rendered for a writer (False) or a watcher (True), filled on first use.
     rendered_rows: dict[bool, Markup] = field(default_factory=dict, compare=False)
 
@@ -132,8 +132,8 @@ def score_sheet(head: store.MatchHead) -> Sheet:
     chart = None
     if rows:
         target = head.variant.target
-        svg = export.progress_chart(head.variant_name, target, start, [row.totals for row in rows], head.info)
-        chart = export.Chart(Markup(svg), target)  # built from escaped text in export.py
+        svg = formats.progress_chart(head.variant_name, target, start, [row.totals for row in rows], head.info)
+        chart = formats.Chart(Markup(svg), target)  # built from escaped text in formats.py
     sheet = Sheet(
         variant_name=head.variant_name,
         totals=summary.totals,

@@ -25,9 +25,9 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from . import canasta, export
+from . import canasta
 from .canasta.match import Standing, carry_forward, game_ends, play_hand, settlement_for, standing
-from .documents import FORMAT, FORMAT_VERSION, MatchInfo, Side
+from .documents import FORMAT, FORMAT_VERSION, MatchInfo, Side, team_name
 
 RESTORE_DAYS = 30  # a deleted match is offered for restoring this long
 Progress = Callable[[int, int], None]  # (done, of) for long imports
@@ -809,7 +809,7 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> 
     """Store a match read from a document under ``info.id``; False when that id exists already.
 
     ``info.origin`` (the id the match had in the file) is kept, so a re-import is recognised
-    even when the id was replaced (see :func:`export.plan_import`).
+    even when the id was replaced (see :func:`backups.plan_matches`).
     """
     with writing(db):
         if list(db.query("select 1 from matches where id = ?", [info.id])):
@@ -862,31 +862,25 @@ def matches_from(db: Database, file_id: str) -> list[tuple[canasta.Match, MatchI
     return [(stored.match, stored.info) for stored in (_stored(db, row) for row in rows)]
 
 
-def plan_import(db: Database, raw: bytes, progress: Progress | None = None) -> export.ImportPlan:
-    """Read and check a whole export file against what is stored; nothing is written.
-
-    :raises canasta.InvalidError: with every problem, each with its path in the file.
-    """
-    data = export.parse_json(raw)
-    pairs = export.read_all_matches_document(data, progress)
-    return export.plan_import(pairs, lambda file_id: matches_from(db, file_id), new_id=new_token)
-
-
 def save_import(
-    db: Database, plan: export.ImportPlan, progress: Progress | None = None, browser: str | None = None
+    db: Database,
+    new: Sequence[tuple[canasta.Match, MatchInfo]],
+    already: Sequence[tuple[canasta.Match, MatchInfo]] = (),
+    progress: Progress | None = None,
+    browser: str | None = None,
 ) -> int:
-    """Write every new match of a checked import in one transaction; returns how many were added.
+    """Write the new matches of a checked import in one transaction; returns how many were added.
 
-    With ``browser``, every match of the file (new or already here) joins that browser's list.
+    With ``browser``, every match of the file (``new`` and ``already`` here) joins that browser's list.
     """
     added = 0
     with writing(db):
-        for done, (match, info) in enumerate(plan.new, start=1):
+        for done, (match, info) in enumerate(new, start=1):
             added += save_imported_match(db, match, info)
             if progress:
-                progress(done, len(plan.new))
+                progress(done, len(new))
         if browser:
-            for _, info in [*plan.new, *plan.already]:
+            for _, info in [*new, *already]:
                 grant_access(db, browser, info.id, "imported")
     return added
 
@@ -993,7 +987,7 @@ def _write_figures(db: Database, row: dict[str, Any], match: canasta.Match, hand
             spelt = next(name for name in names if search_key(name) == key)
             players.append({"match_id": match_id, "side": index, "kind": "player", "key": key, "name": spelt})
         if len(names) >= 2:
-            team = export.team_name(names)
+            team = team_name(names)
             players.append({"match_id": match_id, "side": index, "kind": "team", "key": search_key(team), "name": team})
     db.table("match_players").insert_all(players)
     db.table("side_figures").insert_all(

@@ -32,11 +32,44 @@
       return;
     }
     var copy = event.target.closest("[data-copy]");
-    if (copy && navigator.clipboard) {
-      var field = document.getElementById(copy.dataset.copy);
-      navigator.clipboard.writeText(field.value).then(function () { copy.textContent = "Copied"; });
+    if (copy) { copyField(copy); return; }
+    var share = event.target.closest("[data-share]");
+    if (share) {
+      var text = document.getElementById(share.dataset.share).value;
+      navigator.share({ text: text }).catch(function () { /* the person closed the share sheet */ });
     }
   });
+
+  // Copy and share buttons: [data-copy] copies the field it names, [data-share] opens the phone's
+  // share sheet. A .share-actions group is hidden until this runs (without JavaScript the text is
+  // there to select), and a share button stays hidden where the phone cannot share.
+  function reveal() {
+    document.querySelectorAll(".share-actions[hidden]").forEach(function (actions) { actions.hidden = false; });
+    if (navigator.share) {
+      document.querySelectorAll("[data-share][hidden]").forEach(function (button) { button.hidden = false; });
+    }
+  }
+  document.addEventListener("DOMContentLoaded", reveal);
+  document.addEventListener("htmx:afterSettle", reveal);
+
+  function say(button, message) {
+    var status = button.parentElement.querySelector(".share-status");
+    if (status) { status.textContent = message; } else { button.textContent = message; }
+  }
+
+  function copyField(button) {
+    var field = document.getElementById(button.dataset.copy);
+    var done = function () { say(button, "Copied."); };
+    var fallback = function () {
+      field.focus();
+      field.select();
+      try {
+        if (document.execCommand("copy")) { done(); return; }
+      } catch (error) { /* fall through to the hint */ }
+      say(button, "Selected: copy it with your phone's menu.");
+    };
+    if (navigator.clipboard) { navigator.clipboard.writeText(field.value).then(done, fallback); } else { fallback(); }
+  }
 
   // Card counter: the counts fill the pile's points box (the server values the counts itself).
   document.addEventListener("input", function (event) {

@@ -1,8 +1,10 @@
-"""The rules core stays pure: it imports only the standard library and itself."""
+"""The layers stay layers: a pure core, a store that knows rows only, formats that know no Flask."""
 
 import ast
 import sys
 from pathlib import Path
+
+import pytest
 
 CORE = Path(__file__).parents[1] / "scorepad" / "canasta"
 
@@ -123,3 +125,84 @@ def tangled(cards, rules):
         "Laid.cards",
         "Laid.cards.inner",
     ]
+
+
+# --- the layers around the core say what they are ---------------------------------------------
+SCOREPAD = CORE.parent
+
+
+def top_level_names(path: Path) -> set[str]:
+    """The functions and classes a module defines at its top level."""
+    tree = ast.parse(path.read_text())
+    return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+
+
+def test_the_pages_do_not_reuse_the_formats_names():
+    # exports.py (the pages) calls formats.match_csv; a view also called match_csv reads as the same thing.
+    shared = top_level_names(SCOREPAD / "exports.py") & top_level_names(SCOREPAD / "formats.py")
+    assert not shared, f"exports.py defines names formats.py already has: {sorted(shared)}"
+
+
+def scorepad_modules(source: str) -> set[str]:
+    """The scorepad modules a module inside ``scorepad/`` imports: ``from . import a`` and ``from .b import c``."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names |= {alias.name for alias in node.names} if node.module is None else {node.module.partition(".")[0]}
+    return names
+
+
+WEB = {"flask", "flask_wtf", "wtforms", "jinja2", "markupsafe", "werkzeug"}
+BLUEPRINTS = {"api", "matches", "checker", "exports", "organiser"}
+
+
+@pytest.mark.parametrize(
+    ("module", "not_outside", "not_inside"),
+    [
+        # The store reads and writes rows: no file format, no import plan, no web.
+        ("store", WEB, {"formats", "backups", "forms", "access", *BLUEPRINTS}),
+        # The file formats and documents are pure functions over the core's objects.
+        ("formats", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "backups", *BLUEPRINTS}),
+        ("documents", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "formats", "backups", *BLUEPRINTS}),
+        # Backups join formats and store for the pages and the CLI; nothing web in them.
+        ("backups", WEB, {"forms", "access", *BLUEPRINTS}),
+    ],
+)
+def test_imports_run_one_way(module, not_outside, not_inside):
+    source = (SCOREPAD / f"{module}.py").read_text()
+    assert not imported_roots(source) & not_outside, f"{module}.py imports {imported_roots(source) & not_outside}"
+    assert not scorepad_modules(source) & not_inside, f"{module}.py imports {scorepad_modules(source) & not_inside}"
+
+
+def test_the_layer_check_reads_relative_imports():
+    source = "from . import canasta, formats\nfrom .documents import MatchInfo\nfrom .canasta.match import play_hand\n"
+    assert scorepad_modules(source) == {"canasta", "formats", "documents"}
+
+
+def test_every_blueprint_is_registered_by_name(tmp_path):
+    from scorepad import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "t"})
+    assert set(app.blueprints) == {"api", "matches", "checker", "exports", "organiser"}
+    # No importlib loop that skips a missing module in silence: a page that fails to import stops the app.
+    assert "importlib" not in (SCOREPAD / "__init__.py").read_text()
+
+
+def test_the_default_variant_is_named_once():
+    # canasta.DEFAULT_VARIANT, in variants.py, is the only place that says which preset is the default.
+    spelt = []
+    for path in sorted(SCOREPAD.rglob("*.py")):
+        if path.name == "variants.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and node.value == "classic":
+                spelt.append(f"{path.relative_to(SCOREPAD)}:{node.lineno}")
+    assert not spelt, f"use canasta.DEFAULT_VARIANT instead of 'classic' at {spelt}"
+
+
+def test_scripts_load_only_from_base_html():
+    # A <script> inside a partial runs again on every htmx swap that brings the partial; the
+    # pages' scripts are static files loaded once, from base.html.
+    templates = SCOREPAD.parent / "templates"
+    tagged = [str(path.relative_to(templates)) for path in templates.rglob("*.html") if "<script" in path.read_text()]
+    assert tagged == ["base.html"]

@@ -251,3 +251,61 @@ def test_took_pile_removes_the_one_turn_exemption_from_the_minimum(client):
     html = client.post("/check", data={**data, "took_pile": "1"}).get_data(as_text=True)
     assert answer_of(html) == "No" and "counts 35, but your side needs 50" in html
     assert 'name="took_pile" value="1" checked' in html
+
+
+def test_card_colour_is_decided_from_the_suit_alone():
+    from scorepad.canasta.cards import parse_card
+    from scorepad.checker import card_colour
+
+    # Hearts and diamonds are red, whether given as a card, a card code or a suit letter.
+    assert [card_colour(x) for x in ("10H", "3D", "H", "D", parse_card("QD"))] == ["red"] * 5
+    # Spades and clubs, jokers, rank-only cards and "any suit" take no colour class.
+    assert [card_colour(x) for x in ("KS", "3C", "S", "JK", "2", "K", "", parse_card("K"))] == [""] * 8
+
+
+def classes(html, pattern):
+    """The class attribute of each element whose aria-label matches ``pattern``, by that label."""
+    return {
+        label: cls
+        for cls, label in re.findall(r'class="([^"]*)"[^>]*?(?:aria-label="([^"]*)")', html)
+        if re.search(pattern, label)
+    }
+
+
+def test_red_cards_are_red_everywhere_on_the_board(client):
+    data = {"variant": "samba", "hand": "10H KS JK 3D", "op": "check"}
+    html = client.post("/check", data=data).get_data(as_text=True)
+    chips = classes(html, r"^Remove ")
+    assert chips == {
+        "Remove 10♥ from hand": "tap chip red",
+        "Remove K♠ from hand": "tap chip",
+        "Remove Joker from hand": "tap chip",
+        "Remove 3♦ from hand": "tap chip red",
+    }
+    assert classes(html, r"^Suit: ") == {
+        "Suit: any": "tap suit",
+        "Suit: spades": "tap suit",
+        "Suit: hearts": "tap suit red",
+        "Suit: diamonds": "tap suit red",
+        "Suit: clubs": "tap suit",
+    }
+    assert classes(html, r"^Add 3") == {
+        "Add 3H": "tap key three red",
+        "Add 3D": "tap key three red",
+        "Add 3S": "tap key three",
+        "Add 3C": "tap key three",
+    }
+
+
+def test_red_cards_are_red_in_the_verdicts_melds(client):
+    data = {"action": "pickup", "hand": "K K Q Q 2H", "top": "K", "score": "0", "op": "check"}
+    html = client.post("/check", data=data).get_data(as_text=True)
+    how = re.search(r'<p class="how">(.*?)</p>', html).group(1)
+    assert re.findall(r'<span class="(card[^"]*)">([^<]*)</span>', how) == [
+        ("card", "K"),
+        ("card", "K"),
+        ("card", "K"),
+        ("card", "Q"),
+        ("card", "Q"),
+        ("card red", "2♥"),
+    ]

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import pytest
 
-from scorepad import canasta, create_app, store
+from scorepad import backups, canasta, create_app, store
 from scorepad.db import connect
 from scorepad.documents import MatchInfo, Side, match_document
 
@@ -205,8 +205,8 @@ def test_concurrent_writes_queue_and_none_is_lost(app):
             for index in range(ROUNDS):
                 store.restore_match(db, random.choice(saving))
                 match_id, raw = backup(1 + 2 * index)
-                plan = store.plan_import(db, raw)
-                assert store.save_import(db, plan) == 1
+                plan = backups.plan_import(db, raw)
+                assert backups.save_import(db, plan) == 1
                 run.imported[match_id] = [1 + 2 * index, 2 + 2 * index]
         finally:
             db.close()

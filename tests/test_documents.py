@@ -1,8 +1,10 @@
 """The match document: what the API returns for a stored match, and what import reads back."""
 
+import doctest
+
 import pytest
 
-from scorepad import canasta
+from scorepad import canasta, documents
 from scorepad.canasta import InvalidError
 from scorepad.documents import MatchInfo, Side, is_well_formed_id, match_document, read_match_document
 
@@ -70,3 +72,7 @@ def test_a_bad_document_names_where_the_problem_is(changes, field):
 def test_any_short_text_id_is_read_so_an_import_can_replace_it(match_id):
     _, info = read_match_document(a_document(id=match_id))
     assert info.id == match_id and not is_well_formed_id(match_id)
+
+
+def test_module_examples_hold():
+    assert doctest.testmod(documents).failed == 0

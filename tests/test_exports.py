@@ -9,11 +9,11 @@ import pytest
 import support
 from flask import render_template_string
 
-from scorepad import canasta, create_app, export, store
+from scorepad import backups, canasta, create_app, store
 from scorepad.db import connect
-from scorepad.documents import ALL_FORMAT, FORMAT, Side, match_document
+from scorepad.documents import ALL_FORMAT, FORMAT, MatchInfo, Side, match_document
 
-# Seven hands that end Classic canasta at We 5,120 – They 3,870 (as in tests/test_export.py).
+# Seven hands that end Classic canasta at We 5,120 – They 3,870 (as in tests/test_formats.py).
 CLASSIC_HANDS = [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}] * 6 + [
     {
         "entries": [
@@ -105,9 +105,7 @@ def test_print_sheet(client, match_id):
 def test_result_page_shows_the_text_to_copy_and_the_chart(client, match_id):
     page = client.get(f"/matches/{match_id}/result").data.decode()
     assert re.search(r"<textarea[^>]*readonly>Classic canasta, 7 hands: We 5,120 – They 3,870", page)
-    assert re.search(r"<p class=\"share-actions\" hidden>\s*<button[^>]*data-copy-result", page), (
-        "buttons need JavaScript"
-    )
+    assert re.search(r"<p class=\"share-actions\" hidden>\s*<button[^>]*data-copy=", page), "buttons need JavaScript"
     assert "<svg" in page and "<title" in page
     for suffix in ("export.csv", "export.json", "print"):
         assert f"/matches/{match_id}/{suffix}" in page
@@ -246,7 +244,7 @@ def test_no_file_chosen(client):
 
 def test_save_import_is_one_transaction(app, monkeypatch):
     match = canasta.score_match("classic", CLASSIC_HANDS[:1])
-    infos = [export.MatchInfo(c * 32, (Side("We"), Side("They")), created="2025-01-01") for c in "abc"]
+    infos = [MatchInfo(c * 32, (Side("We"), Side("They")), created="2025-01-01") for c in "abc"]
     calls = []
 
     def flaky(db, match, info):
@@ -259,7 +257,7 @@ def test_save_import_is_one_transaction(app, monkeypatch):
     db = connect(app.config["DATABASE"])
     try:
         with pytest.raises(RuntimeError):
-            store.save_import(db, export.ImportPlan([(match, info) for info in infos], []))
+            backups.save_import(db, backups.ImportPlan([(match, info) for info in infos], []))
     finally:
         db.close()
     assert match_count(app) == 0
@@ -344,6 +342,24 @@ def test_command_exports_results_csv_to_standard_output(app, match_id, capsys):
     assert cli.main(["export", "--format", "csv", "--database", app.config["DATABASE"]]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert rows[0]["winner"] == "We" and rows[0]["side 1 total"] == "5120"
+
+
+def test_the_downloads_and_the_command_write_the_same_files(app, client, match_id, tmp_path, capsys):
+    from scorepad import cli
+
+    second = add_match(app, hands=CLASSIC_HANDS[:2], title="Second")
+    support.open_links(client, match_id, second)  # this browser lists both: it sees what the command sees
+    database = app.config["DATABASE"]
+    assert cli.main(["export", str(tmp_path / "backup.json"), "--database", database]) == 0
+    assert cli.main(["export", str(tmp_path / "results.csv"), "--format", "csv", "--database", database]) == 0
+    capsys.readouterr()
+    downloaded = json.loads(client.get("/export/matches.json").data)
+    written = json.loads((tmp_path / "backup.json").read_text())
+    assert downloaded.pop("exported") and written.pop("exported")
+    assert downloaded == written and written["count"] == 2
+    results = client.get("/export/results.csv").data.decode("utf-8")
+    assert results == "\ufeff" + (tmp_path / "results.csv").read_bytes().decode(), "the download adds only a BOM"
+    assert sorted(row["title"] for row in csv.DictReader(io.StringIO(results[1:]))) == ["Friday", "Second"]
 
 
 def test_command_refuses_a_bad_file_and_writes_nothing(client, match_id, tmp_path, capsys):

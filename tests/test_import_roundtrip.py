@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlite_utils import Database
 
-from scorepad import canasta, export, store
+from scorepad import backups, canasta, formats, store
 from scorepad.canasta import InvalidError
 from scorepad.documents import Side, match_document
 from scorepad.migrations import migrations
@@ -93,8 +93,8 @@ def everything(db):
 
 def import_text(db, text):
     """What the import page and command do: check it all, then write it all."""
-    plan = store.plan_import(db, text)
-    return store.save_import(db, plan), len(plan.already)
+    plan = backups.plan_import(db, text)
+    return backups.save_import(db, plan), len(plan.already)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -104,7 +104,7 @@ def test_export_then_import_reproduces_every_match(played):
         for match in played:
             play(source, *match)
         before = everything(source)
-        text = json.dumps(export.all_matches_document(before, exported="2025-01-01T00:00:00+00:00"))
+        text = json.dumps(formats.all_matches_document(before, exported="2025-01-01T00:00:00+00:00"))
         assert import_text(target, text) == (len(played), 0)
         after = everything(target)
         assert sorted(map(_facts, after)) == sorted(map(_facts, before))

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from scorepad import canasta, store
+from scorepad import backups, canasta, store
 from scorepad.db import connect, migrate
 from scorepad.documents import MatchInfo, Side, match_document
 
@@ -238,13 +238,13 @@ def test_count_unlisted_counts_live_matches_no_browser_lists(db, match_id):
 def test_an_import_stores_its_origin_and_joins_the_browsers_list(db, match_id):
     store.add_hand(db, match_id, hand(), 1)
     document = json.dumps(match_document(*store.load_match(db, match_id)) | {"id": "0000000000000000"})
-    plan = store.plan_import(db, document.encode())
+    plan = backups.plan_import(db, document.encode())
     [(_, info)] = plan.new
-    assert store.save_import(db, plan, browser=BROWSER) == 1
+    assert backups.save_import(db, plan, browser=BROWSER) == 1
     assert info.id != "0000000000000000" and re.fullmatch(r"[0-9a-f]{32}", info.id)
     assert store.all_match_ids(db, viewer=store.Viewer(BROWSER)) == [info.id]
     assert [pair[1].id for pair in store.matches_from(db, "0000000000000000")] == [info.id]
-    again = store.plan_import(db, document.encode())
+    again = backups.plan_import(db, document.encode())
     assert again.new == [] and [pair[1].id for pair in again.already] == [info.id], "a re-import is recognised"
-    assert store.save_import(db, again, browser=OTHER) == 0
+    assert backups.save_import(db, again, browser=OTHER) == 0
     assert store.all_match_ids(db, viewer=store.Viewer(OTHER)) == [info.id], "the file's holder lists it too"

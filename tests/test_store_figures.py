@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorepad import canasta, store
+from scorepad import backups, canasta, store
 from scorepad.db import connect, migrate
 from scorepad.documents import MatchInfo, Side, match_document
 
@@ -197,8 +197,8 @@ def apply(db, ids: list[str], operation: tuple) -> None:
     elif kind == "import":
         document = match_document(stored.match, stored.info)
         document["id"] = store.new_token()
-        plan = store.plan_import(db, json.dumps(document).encode())
-        assert store.save_import(db, plan) == 1
+        plan = backups.plan_import(db, json.dumps(document).encode())
+        assert backups.save_import(db, plan) == 1
         ids.append(document["id"])
 
 

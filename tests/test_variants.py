@@ -5,7 +5,15 @@ Expected values are RULES.md's tables, read by hand, never the code's own output
 
 import pytest
 
-from scorepad.canasta import OPTIONS, VARIANTS, OptionError, UnknownVariantError, find_variant, rules_for
+from scorepad.canasta import (
+    DEFAULT_VARIANT,
+    OPTIONS,
+    VARIANTS,
+    OptionError,
+    UnknownVariantError,
+    find_variant,
+    rules_for,
+)
 
 CLASSIC_FAMILY = ("classic", "classic-2p", "classic-3p", "classic-5p", "classic-6p-3x2", "classic-6p-2x3")
 
@@ -24,6 +32,11 @@ def test_every_required_variant_exists():
         "bolivia",
         "chile",
     }
+
+
+def test_the_default_variant_is_classic_as_the_api_documents():
+    # docs/api.md: a check's `variant` is "`classic` when left out"; the checker's page starts there too.
+    assert DEFAULT_VARIANT == "classic" and VARIANTS[DEFAULT_VARIANT].name == "Classic canasta"
 
 
 @pytest.mark.parametrize(

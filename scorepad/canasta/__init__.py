@@ -21,6 +21,7 @@ from .entries import Entry, Hand, check_hand, hand_warnings
 from .match import HandResult, Match, settle
 from .scoring import Part, SideScore, score_hand
 from .variants import (
+    DEFAULT_VARIANT,
     OPTIONS,
     VARIANTS,
     Option,
@@ -62,7 +63,7 @@ def score_match(
 
 
 __all__ = [
-    "OPTIONS", "VARIANTS", "Card", "CardError", "Decks", "Entry", "Hand", "HandResult",
+    "DEFAULT_VARIANT", "OPTIONS", "VARIANTS", "Card", "CardError", "Decks", "Entry", "Hand", "HandResult",
     "InvalidError", "Match", "Option", "OptionError", "Part", "SideScore", "UnknownVariantError",
     "Variant", "Violation", "check_hand", "find_variant", "hand_warnings", "parse_card",
     "parse_cards", "rules_for", "score_hand", "score_match", "settle",

@@ -752,6 +752,8 @@ VARIANTS: Mapping[str, Variant] = {
         CHILE,
     )
 }
+# The preset a check request or the checker's page uses when it names none (API.md: "classic when left out").
+DEFAULT_VARIANT = CLASSIC.key
 
 
 class UnknownVariantError(InvalidError):

@@ -117,6 +117,23 @@ def test_copy_button_copies_the_result(page, context, live_server, match_id):
     assert copied == "Classic canasta, 7 hands: We 5,120 – They 3,870. We win by 1,250."
 
 
+def test_the_result_page_reached_by_a_boosted_link_shows_its_buttons(page, live_server, match_id):
+    # The page arrives by an htmx swap, not a load: scorepad.js reveals the buttons after the swap.
+    page.goto(f"{live_server}/matches/{match_id}")
+    page.get_by_role("link", name="Result to share").click()
+    page.wait_for_url(f"**/matches/{match_id}/result")
+    page.get_by_role("button", name="Copy").wait_for(state="visible")
+
+
+def test_the_share_pages_copy_button_uses_the_same_handler(page, context, live_server, match_id):
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page.goto(f"{live_server}/matches/{match_id}/share")
+    watch_link = page.input_value("#watch-link")
+    page.locator("[data-copy=watch-link]").click()
+    wait_until(page, "document.querySelector('[data-copy=watch-link]').textContent === 'Copied.'")
+    assert page.evaluate("navigator.clipboard.readText()") == watch_link and "/watch/" in watch_link
+
+
 def test_without_javascript_the_text_is_there_to_select(no_js_page, live_server, match_id):
     no_js_page.goto(f"{live_server}/matches/{match_id}/result")
     assert no_js_page.input_value("#share-text").startswith("Classic canasta, 7 hands")

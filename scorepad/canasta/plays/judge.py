@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..variants import Variant, rules_for
+from ..variants import DEFAULT_VARIANT, Variant, rules_for
 from ..violations import InvalidError, Violation
 from .discard import check_discard
 from .going_out import check_go_out
@@ -42,7 +42,7 @@ def check_request(data: Any) -> Verdict:
         raise InvalidError([Violation("body-not-object", "A check is a JSON object.", "")])
     problems = []
     rules = None
-    variant = data.get("variant", "classic")
+    variant = data.get("variant", DEFAULT_VARIANT)
     try:
         rules = rules_for(variant, data.get("options"))
     except InvalidError as error:

@@ -2,7 +2,7 @@
 
 Pure functions over scored matches (``canasta.Match``) and what storage knows about them
 (``documents.MatchInfo``): no Flask, no database. The blueprint in ``exports.py`` and the
-``scorepad export`` / ``scorepad import`` commands only call these.
+``scorepad export`` / ``scorepad import`` commands (through ``backups.py``) only call these.
 
 >>> from scorepad import canasta
 >>> from scorepad.documents import MatchInfo, Side
@@ -21,13 +21,13 @@ import hashlib
 import io
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
 from .canasta import InvalidError, Match, Violation
 from .canasta.entries import Entry
-from .documents import ALL_FORMAT, FORMAT, MatchInfo, is_well_formed_id, match_document, read_match_document
+from .documents import ALL_FORMAT, FORMAT, MatchInfo, match_document, read_match_document, team_name
 
 ALL_FORMAT_VERSION = 1
 # Spreadsheets run a cell that starts with one of these as a formula; names typed at the table
@@ -276,7 +276,12 @@ def matches_document(documents: Iterable[dict[str, Any]], exported: str | None =
 
 def backup_json(documents: Iterable[dict[str, Any]], exported: str) -> str:
     """The all-matches backup as the file both the download and ``scorepad export`` write."""
-    return json.dumps(matches_document(documents, exported), ensure_ascii=False, indent=1) + "\n"
+    return json_file(matches_document(documents, exported))
+
+
+def json_file(document: Any) -> str:
+    """A document as every scorepad JSON file is written: UTF-8 text, one-space indents, a last newline."""
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
 def parse_json(raw: bytes | str) -> Any:
@@ -365,43 +370,6 @@ def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | 
     if problems:
         raise InvalidError(problems)
     return pairs
-
-
-@dataclass
-class ImportPlan:
-    """What an import will do: matches to add (under the id each will have here), and the stored
-    matches that a file's match already is."""
-
-    new: list[Pair]
-    already: list[Pair]
-
-
-def plan_import(pairs: Sequence[Pair], find: Callable[[str], Sequence[Pair]], new_id: Callable[[], str]) -> ImportPlan:
-    """Sort read matches into new ones and ones already stored; choose each new match's id.
-
-    ``find(file_id)`` returns the stored matches that id may name: the match with that id, and
-    matches imported from a file where they had it. One whose document is identical, apart
-    from its id, is "already here" (a re-import); nothing stored is ever overwritten. A new
-    match keeps its id only when it is well formed (:func:`documents.is_well_formed_id`) and
-    not taken, so links from the old server keep working; otherwise it gets ``new_id()``.
-    Either way ``origin`` remembers the file's id, so importing the file again is recognised.
-    """
-    plan = ImportPlan([], [])
-    for match, info in pairs:
-        stored = find(info.id)
-        document = _without_id(match_document(match, info))
-        same = next((pair for pair in stored if _without_id(match_document(*pair)) == document), None)
-        if same is not None:
-            plan.already.append(same)
-            continue
-        taken = any(stored_info.id == info.id for _, stored_info in stored)
-        keep = is_well_formed_id(info.id) and not taken
-        plan.new.append((match, replace(info, id=info.id if keep else new_id(), origin=info.id)))
-    return plan
-
-
-def _without_id(document: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in document.items() if key != "id"}
 
 
 # --- share text --------------------------------------------------------------------------
@@ -611,15 +579,6 @@ def _add(record: Record, match: Match, info: MatchInfo, side: int) -> None:
         record.biggest_hand = score if record.biggest_hand is None else max(record.biggest_hand, score)
         record.canastas += entry.canasta_count
         record.red_threes += entry.red_threes
-
-
-def team_name(players: Sequence[str]) -> str:
-    """A team named by its players, the same whatever order they were entered in.
-
-    >>> team_name(["Bob", "ann"])
-    'ann & Bob'
-    """
-    return " & ".join(sorted(players, key=str.casefold))
 
 
 def stats(pairs: Iterable[Pair]) -> Stats:

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scorepad import canasta, export
+from scorepad import canasta, formats
 from scorepad.canasta import InvalidError
 from scorepad.documents import ALL_FORMAT, FORMAT, MatchInfo, Side, match_document
 
@@ -50,7 +50,7 @@ def read_csv(text):
 
 
 def test_module_examples_hold():
-    assert doctest.testmod(export).failed == 0
+    assert doctest.testmod(formats).failed == 0
 
 
 # --- one match as CSV --------------------------------------------------------------------
@@ -58,7 +58,7 @@ def test_module_examples_hold():
 
 def test_match_csv_has_one_row_per_hand_and_a_totals_row(finished):
     match, match_info = finished
-    header, rows = read_csv(export.match_csv(match, match_info))
+    header, rows = read_csv(formats.match_csv(match, match_info))
     assert len(header) == len(set(header)), "every column heading is unique"
     assert [row["hand"] for row in rows] == [str(n) for n in range(1, 8)] + ["total"]
     assert [int(row["We total"]) for row in rows[:-1]] == [650 * n for n in range(1, 7)] + [5120]
@@ -69,7 +69,7 @@ def test_match_csv_has_one_row_per_hand_and_a_totals_row(finished):
 
 def test_match_csv_has_every_entry_field_and_a_breakdown_that_adds_up(finished):
     match, match_info = finished
-    header, rows = read_csv(export.match_csv(match, match_info))
+    header, rows = read_csv(formats.match_csv(match, match_info))
     fields = "melded_points hand_points canastas.natural canastas.mixed red_threes went_out concealed special_hand"
     for field in [*fields.split(), "incomplete", "penalty_points", "melded_cards", "hand_cards"]:
         assert f"We {field}" in header and f"They {field}" in header
@@ -84,7 +84,7 @@ def test_match_csv_has_every_entry_field_and_a_breakdown_that_adds_up(finished):
 
 def test_match_csv_starts_from_carried_over_totals():
     match = canasta.score_match("classic", CLASSIC_HANDS[:1], starting_totals=[1000, -200])
-    _, rows = read_csv(export.match_csv(match, info()))
+    _, rows = read_csv(formats.match_csv(match, info()))
     assert rows[0]["hand"] == "start" and rows[0]["We total"] == "1000" and rows[0]["We hand score"] == ""
     assert rows[1]["We total"] == "1650" and rows[-1]["They total"] == "300"
 
@@ -102,7 +102,7 @@ def test_match_csv_card_counts_and_american_fields():
             }
         ],
     )  # fmt: skip
-    header, rows = read_csv(export.match_csv(match, info()))
+    header, rows = read_csv(formats.match_csv(match, info()))
     first = rows[0]
     assert first["We special_hand"] == "pairs" and first["We score: special_hand"] == "2500"
     assert first["They melded_cards"] == "K:5 joker:1" and first["They melded_points"] == "100"
@@ -116,7 +116,7 @@ def test_match_csv_three_sides_and_names_that_look_like_formulas():
         [{"entries": [{"melded_points": 600, "canastas": {"natural": 1}, "went_out": True}, {}, {}]}],
     )
     sides = (("=SUM(A1)", ()), ("North", ()), ("North", ()))
-    header, rows = read_csv(export.match_csv(match, info(sides=sides)))
+    header, rows = read_csv(formats.match_csv(match, info(sides=sides)))
     assert "'=SUM(A1) total" in header and "North total" in header and "North (3) total" in header
     assert rows[0]["'=SUM(A1) hand score"] == "1200"
 
@@ -132,7 +132,7 @@ def test_results_csv_one_row_per_match(finished):
         (playing, info("b" * 16, title="@home")),
         (three, info("c" * 16, sides=(("N", ("Ann",)), ("E", ("Bo",)), ("W", ("Cy",))))),
     ]
-    header, rows = read_csv(export.results_csv(pairs))
+    header, rows = read_csv(formats.results_csv(pairs))
     assert header[:10] == ["id", "created", "finished", "title", "variant", "variant name", "hands", "status",
                            "winner", "margin"]  # fmt: skip
     assert header[-3:] == ["side 3", "side 3 players", "side 3 total"]
@@ -147,17 +147,17 @@ def test_results_csv_reports_a_tie():
     hands = TIE_HANDS
     match = canasta.score_match("classic", hands)
     assert match.is_tie
-    _, rows = read_csv(export.results_csv([(match, info())]))
+    _, rows = read_csv(formats.results_csv([(match, info())]))
     assert rows[0]["winner"] == "tie" and rows[0]["margin"] == "0"
 
 
 def test_results_csv_of_nothing_is_just_the_header():
-    header, rows = read_csv(export.results_csv([]))
+    header, rows = read_csv(formats.results_csv([]))
     assert rows == [] and header[-1] == "side 2 total"
 
 
 def test_all_matches_document_holds_each_match_document(finished):
-    document = export.all_matches_document([finished], exported="2025-02-01T10:00:00Z")
+    document = formats.all_matches_document([finished], exported="2025-02-01T10:00:00Z")
     assert document["format"] == ALL_FORMAT and document["format_version"] == 1 and document["count"] == 1
     assert document["matches"] == [match_document(*finished)]
     assert json.loads(json.dumps(document)) == document
@@ -165,13 +165,13 @@ def test_all_matches_document_holds_each_match_document(finished):
 
 def test_reading_back_an_export_gives_the_same_matches(finished):
     other = (canasta.score_match("samba", [], {"target": 15000}), info("d" * 20, title="Samba night"))
-    document = json.loads(json.dumps(export.all_matches_document([finished, other])))
-    pairs = export.read_all_matches_document(document)
+    document = json.loads(json.dumps(formats.all_matches_document([finished, other])))
+    pairs = formats.read_all_matches_document(document)
     assert [match_document(*pair) for pair in pairs] == document["matches"]
 
 
 def test_a_single_match_document_is_also_an_import(finished):
-    [(match, match_info)] = export.read_all_matches_document(match_document(*finished))
+    [(match, match_info)] = formats.read_all_matches_document(match_document(*finished))
     assert match.totals == (5120, 3870) and match_info.id == "a" * 16
     assert match_document(match, match_info)["format"] == FORMAT
 
@@ -183,7 +183,7 @@ def test_every_problem_is_reported_with_its_path(finished):
     no_sides = good | {"id": "f" * 16, "sides": []}
     document = {"format": ALL_FORMAT, "format_version": 1, "matches": [good, bad_hand, no_sides, good, "x"]}
     with pytest.raises(InvalidError) as caught:
-        export.read_all_matches_document(document)
+        formats.read_all_matches_document(document)
     fields = [v.field for v in caught.value.violations]
     assert "matches[1].hands[2].entries[0].red_threes" in fields or any(
         f.startswith("matches[1].hands[2]") for f in fields
@@ -197,7 +197,7 @@ def test_unknown_entry_fields_point_into_the_entry(finished):
     document = json.loads(json.dumps(match_document(*finished)))
     document["hands"][0]["entries"][1]["red_threez"] = 1
     with pytest.raises(InvalidError) as caught:
-        export.read_all_matches_document({"format": ALL_FORMAT, "format_version": 1, "matches": [document]})
+        formats.read_all_matches_document({"format": ALL_FORMAT, "format_version": 1, "matches": [document]})
     assert [v.field for v in caught.value.violations] == ["matches[0].hands[0].entries[1].red_threez"]
 
 
@@ -212,7 +212,7 @@ def test_unknown_entry_fields_point_into_the_entry(finished):
 )
 def test_documents_that_are_not_exports(data, field):
     with pytest.raises(InvalidError) as caught:
-        export.read_all_matches_document(data)
+        formats.read_all_matches_document(data)
     assert field in [v.field for v in caught.value.violations]
 
 
@@ -226,19 +226,19 @@ def test_documents_that_are_not_exports(data, field):
 )
 def test_files_that_are_not_json_say_where(raw, words):
     with pytest.raises(InvalidError) as caught:
-        export.parse_json(raw)
+        formats.parse_json(raw)
     assert words in caught.value.violations[0].message
 
 
 def test_parse_json_skips_a_byte_order_mark():
-    assert export.parse_json("\ufeff{}".encode()) == {}
+    assert formats.parse_json("\ufeff{}".encode()) == {}
 
 
 # --- share text --------------------------------------------------------------------------
 
 
 def test_share_text_matches_the_issue(finished):
-    assert export.share_text(*finished) == "Classic canasta, 7 hands: We 5,120 – They 3,870. We win by 1,250."
+    assert formats.share_text(*finished) == "Classic canasta, 7 hands: We 5,120 – They 3,870. We win by 1,250."
 
 
 @pytest.mark.parametrize(
@@ -267,15 +267,15 @@ def test_share_text_matches_the_issue(finished):
 )
 def test_share_text_while_playing(variant, hands, sides, expected):
     match = canasta.score_match(variant, hands)
-    assert export.share_text(match, info(sides=[(name, ()) for name in sides])) == expected
+    assert formats.share_text(match, info(sides=[(name, ()) for name in sides])) == expected
 
 
 def test_share_text_of_a_named_winner_and_a_tie():
     hands = TIE_HANDS
     tie = canasta.score_match("classic", hands)
-    assert export.share_text(tie, info()) == "Classic canasta, 5 hands: We 6,000 – They 6,000. It's a tie."
+    assert formats.share_text(tie, info()) == "Classic canasta, 5 hands: We 6,000 – They 6,000. It's a tie."
     won = canasta.score_match("classic", CLASSIC_HANDS)
-    text = export.share_text(won, info(sides=(("Ann", ()), ("Bob", ()))))
+    text = formats.share_text(won, info(sides=(("Ann", ()), ("Bob", ()))))
     assert text.endswith("Ann wins by 1,250.")
 
 
@@ -288,12 +288,12 @@ def parse_svg(markup):
 
 def test_progress_svg_has_a_line_per_side_a_target_and_a_title(finished):
     match, match_info = finished
-    svg = parse_svg(export.progress_svg(match, match_info))
+    svg = parse_svg(formats.progress_svg(match, match_info))
     assert svg.get("viewBox") == "0 0 360 250" and svg.get("role") == "img"
     title = svg.find(f"{SVG}title")
     assert "target 5,000" in title.text
     assert svg.get("aria-labelledby").split()[0] == title.get("id")
-    assert match_info.id not in export.progress_svg(match, match_info), "watchers must not learn the match id"
+    assert match_info.id not in formats.progress_svg(match, match_info), "watchers must not learn the match id"
     lines = svg.findall(f"{SVG}polyline")
     assert len(lines) == 2
     assert all(len(line.get("points").split()) == 8 for line in lines), "the start and each of 7 hands"
@@ -302,7 +302,7 @@ def test_progress_svg_has_a_line_per_side_a_target_and_a_title(finished):
 
 
 def test_progress_svg_climbs_as_totals_grow(finished):
-    svg = parse_svg(export.progress_svg(*finished))
+    svg = parse_svg(formats.progress_svg(*finished))
     we = [tuple(map(float, p.split(","))) for p in svg.find(f"{SVG}polyline").get("points").split()]
     xs, ys = zip(*we, strict=True)
     assert list(xs) == sorted(xs) and list(ys) == sorted(ys, reverse=True), "SVG y grows downwards"
@@ -311,7 +311,7 @@ def test_progress_svg_climbs_as_totals_grow(finished):
 
 def test_progress_svg_escapes_names_and_handles_negatives_and_no_hands():
     sides = (("<script>alert(1)</script>", ()), ("They & co", ()))
-    markup = export.progress_svg(canasta.score_match("classic", [], starting_totals=[-500, 0]), info(sides=sides))
+    markup = formats.progress_svg(canasta.score_match("classic", [], starting_totals=[-500, 0]), info(sides=sides))
     assert "<script>" not in markup and "&lt;script&gt;" in markup and "They &amp; co" in markup
     svg = parse_svg(markup)
     assert len(svg.findall(f"{SVG}polyline")) == 2
@@ -321,7 +321,7 @@ def test_progress_svg_escapes_names_and_handles_negatives_and_no_hands():
 def test_progress_svg_three_sides_and_many_hands():
     hands = [{"entries": [{"melded_points": 50}, {"melded_points": 40}, {"melded_points": 30}]}] * 60
     svg = parse_svg(
-        export.progress_svg(canasta.score_match("classic-3p", hands), info(sides=[("N", ()), ("E", ()), ("W", ())]))
+        formats.progress_svg(canasta.score_match("classic-3p", hands), info(sides=[("N", ()), ("E", ()), ("W", ())]))
     )
     assert len(svg.findall(f"{SVG}polyline")) == 3
     hand_labels = [t.text for t in svg.iter(f"{SVG}text") if t.text.isdigit() and t.get("text-anchor") == "middle"]
@@ -335,7 +335,7 @@ def test_stats_by_player_and_team(finished):
     again = canasta.score_match("classic", CLASSIC_HANDS)
     swapped = info("b" * 16, sides=(("We", ("cy", "Ann")), ("They", ("Bob", "Di"))))
     playing = (canasta.score_match("classic", CLASSIC_HANDS[:1]), info("c" * 16))
-    result = export.stats([finished, (again, swapped), playing])
+    result = formats.stats([finished, (again, swapped), playing])
     players = {record.name: record for record in result.players}
     assert result.matches == 3
     ann = players["Ann"]
@@ -352,67 +352,13 @@ def test_stats_by_player_and_team(finished):
 def test_stats_counts_ties_and_skips_unnamed_sides():
     hands = TIE_HANDS
     tie = canasta.score_match("classic", hands)
-    result = export.stats([(tie, info()), (tie, info("b" * 16, sides=(("We", ()), ("They", ()))))])
+    result = formats.stats([(tie, info()), (tie, info("b" * 16, sides=(("We", ()), ("They", ()))))])
     assert {r.name: (r.ties, r.matches) for r in result.players} == {n: (1, 1) for n in ("Ann", "Bob", "Cy", "Di")}
-    assert export.stats([]).players == [] and export.Record("x").average_hand is None
+    assert formats.stats([]).players == [] and formats.Record("x").average_hand is None
 
 
 def test_matches_for_a_player_or_team(finished):
     other = (canasta.score_match("classic", []), info("b" * 16, sides=(("We", ("Eve",)), ("They", ("Fay",)))))
-    assert export.records_for("ann", [finished, other]) == [finished]
-    assert export.records_for("Bob & Ann", [finished, other]) == []
-    assert export.records_for("Ann & Bob", [finished, other]) == [finished]
-
-
-# --- the import id rule ------------------------------------------------------------------
-WELL_FORMED = "0123456789abcdef" * 2
-FRESH = "f" * 32
-
-
-def imported(match_id, title="Friday"):
-    match = canasta.score_match("classic", CLASSIC_HANDS[:2])
-    return match, MatchInfo(match_id, (Side("We"), Side("They")), created="2025-01-04T20:00:00+00:00", title=title)
-
-
-def plan(pairs, stored=()):
-    """Plan with ``stored`` as what the database holds, looked up by id or by origin."""
-
-    def find(file_id):
-        return [pair for pair in stored if file_id in (pair[1].id, pair[1].origin)]
-
-    return export.plan_import(pairs, find, new_id=lambda: FRESH)
-
-
-def test_a_well_formed_free_id_is_kept_so_old_links_work():
-    [(_, info)] = plan([imported(WELL_FORMED)]).new
-    assert (info.id, info.origin) == (WELL_FORMED, WELL_FORMED)
-
-
-@pytest.mark.parametrize(
-    "file_id",
-    [
-        "0000000000000000",  # the issue's example: sixteen zeros would become a match URL
-        "0123456789ABCDEF" * 2,  # upper case: not what store.new_token() makes
-        "0123456789abcdef",  # 64 bits, not 128
-        "0123456789abcdef" * 2 + "0",  # 33 digits
-        "g123456789abcdef" * 2,  # not hex
-    ],
-)
-def test_any_other_id_is_replaced_and_remembered_as_the_origin(file_id):
-    [(_, info)] = plan([imported(file_id)]).new
-    assert (info.id, info.origin) == (FRESH, file_id)
-
-
-def test_a_taken_id_is_replaced_and_nothing_stored_is_overwritten():
-    here = imported(WELL_FORMED, title="Played here")
-    result = plan([imported(WELL_FORMED, title="Played elsewhere")], stored=[here])
-    [(_, info)] = result.new
-    assert (info.id, info.origin, info.title) == (FRESH, WELL_FORMED, "Played elsewhere") and result.already == []
-
-
-def test_a_re_import_is_recognised_whether_its_id_was_kept_or_replaced():
-    kept = imported(WELL_FORMED)
-    match, info = imported("0000000000000000")
-    replaced = (match, MatchInfo(FRESH, info.sides, info.created, title=info.title, origin="0000000000000000"))
-    result = plan([imported(WELL_FORMED), imported("0000000000000000")], stored=[kept, replaced])
-    assert result.new == [] and [pair[1].id for pair in result.already] == [WELL_FORMED, FRESH]
+    assert formats.records_for("ann", [finished, other]) == [finished]
+    assert formats.records_for("Bob & Ann", [finished, other]) == []
+    assert formats.records_for("Ann & Bob", [finished, other]) == [finished]

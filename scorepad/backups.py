@@ -1,0 +1,103 @@
+"""Backups in and out: what the pages and the ``scorepad export`` / ``scorepad import`` commands share.
+
+Between the file formats (``formats.py``) and storage (``store.py``). A backup is the store's
+rows for what a viewer sees, written by one format function: the download and the command
+call the same function here, so they write the same file. An import is read and checked whole
+by the formats, planned here against what is stored (which matches are new, under which ids,
+and which are already here), then written by the store in one transaction. The store reads
+and writes rows only and knows no file format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlite_utils import Database
+
+from . import formats, store
+from .documents import is_well_formed_id, match_document
+from .formats import Pair
+
+
+@dataclass(frozen=True)
+class Backup:
+    """A backup file's text and how many matches it holds."""
+
+    text: str
+    count: int
+
+
+def all_matches_json(db: Database, viewer: store.Viewer = store.EVERY_MATCH, exported: str | None = None) -> Backup:
+    """Every match ``viewer`` sees, as the JSON backup (stamped ``exported``, by default now).
+
+    Read from the stored entries and figures, as the pages are: a backup does not rescore.
+    """
+    documents = list(store.match_documents(db, viewer=viewer))
+    return Backup(formats.backup_json(documents, exported=exported or store.now()), len(documents))
+
+
+def all_results_csv(db: Database, viewer: store.Viewer = store.EVERY_MATCH) -> Backup:
+    """A row per match ``viewer`` sees: the results CSV, from the stored summaries."""
+    rows = store.result_rows(db, viewer=viewer)
+    return Backup(formats.summary_csv(rows), len(rows))
+
+
+# --- bringing a backup back in ---------------------------------------------------------------
+
+
+@dataclass
+class ImportPlan:
+    """What an import will do: matches to add (under the id each will have here), and the stored
+    matches that a file's match already is."""
+
+    new: list[Pair]
+    already: list[Pair]
+
+
+def plan_matches(pairs: Sequence[Pair], find: Callable[[str], Sequence[Pair]], new_id: Callable[[], str]) -> ImportPlan:
+    """Sort read matches into new ones and ones already stored; choose each new match's id.
+
+    ``find(file_id)`` returns the stored matches that id may name: the match with that id, and
+    matches imported from a file where they had it. One whose document is identical, apart
+    from its id, is "already here" (a re-import); nothing stored is ever overwritten. A new
+    match keeps its id only when it is well formed (:func:`documents.is_well_formed_id`) and
+    not taken, so links from the old server keep working; otherwise it gets ``new_id()``.
+    Either way ``origin`` remembers the file's id, so importing the file again is recognised.
+    """
+    plan = ImportPlan([], [])
+    for match, info in pairs:
+        stored = find(info.id)
+        document = _without_id(match_document(match, info))
+        same = next((pair for pair in stored if _without_id(match_document(*pair)) == document), None)
+        if same is not None:
+            plan.already.append(same)
+            continue
+        taken = any(stored_info.id == info.id for _, stored_info in stored)
+        keep = is_well_formed_id(info.id) and not taken
+        plan.new.append((match, replace(info, id=info.id if keep else new_id(), origin=info.id)))
+    return plan
+
+
+def _without_id(document: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in document.items() if key != "id"}
+
+
+def plan_import(db: Database, raw: bytes | str, progress: store.Progress | None = None) -> ImportPlan:
+    """Read and check a whole export file against what is stored; nothing is written.
+
+    :raises canasta.InvalidError: with every problem, each with its path in the file.
+    """
+    pairs = formats.read_all_matches_document(formats.parse_json(raw), progress)
+    return plan_matches(pairs, lambda file_id: store.matches_from(db, file_id), new_id=store.new_token)
+
+
+def save_import(
+    db: Database, plan: ImportPlan, progress: store.Progress | None = None, browser: str | None = None
+) -> int:
+    """Write every new match of a checked import in one transaction; returns how many were added.
+
+    With ``browser``, every match of the file (new or already here) joins that browser's list.
+    """
+    return store.save_import(db, plan.new, plan.already, progress=progress, browser=browser)
