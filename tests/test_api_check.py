@@ -132,3 +132,11 @@ def test_any_json_gives_no_500(client, body):
     response = client.post("/api/v1/check", data=json.dumps(body), content_type="application/json")
     assert response.status_code in (200, 400, 422)
     assert response.is_json
+
+
+@pytest.mark.parametrize("pile", [False, 0, [], ""])
+def test_a_pile_that_is_not_an_object_is_refused(client, pile):
+    """API.md: "pile" is an object ({"top", "frozen", "size"}); a falsy non-object is not "no pile"."""
+    response = post(client, {"variant": "classic", "action": "meld", "hand": ["K", "K", "K"], "pile": pile})
+    assert response.status_code == 422
+    assert [e["field"] for e in response.get_json()["errors"]] == ["pile"]

@@ -120,7 +120,8 @@ def _score(data: Mapping[str, Any], problems: list[Violation]) -> int:
 
 def _pile(data: Mapping[str, Any], problems: list[Violation]) -> tuple[Card | None, bool, int | None]:
     """The pile's top card, whether it is frozen, and its size."""
-    pile = data.get("pile") or {}
+    pile = data.get("pile")
+    pile = {} if pile is None else pile  # false, 0 or [] is not a pile: refused below, not taken for none
     if not isinstance(pile, Mapping):
         problems.append(Violation("bad-pile", 'The pile is an object like {"top": "K", "size": 12}.', "pile"))
         return None, False, None
