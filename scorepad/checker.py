@@ -343,7 +343,8 @@ def _by_rank(codes: list[str], has_runs: bool) -> list[list[str]]:
         if card.is_wild:
             wilds.append(code)
         else:
-            groups.setdefault(f"{card.rank}{card.suit if card.rank == '3' and card.suit in 'HD' else ''}", []).append(code)
+            red_three = card.rank == "3" and card.suit in ("H", "D")
+            groups.setdefault(card.rank + (card.suit if red_three else ""), []).append(code)
     melds = sorted(groups.values(), key=len, reverse=True)
     if wilds:
         if melds:

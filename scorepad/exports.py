@@ -147,8 +147,9 @@ def import_message(added: int, already: int, similar: int = 0) -> str:
 
     >>> import_message(2, 1)
     'Imported 2 matches; 1 match was already here and was left as it is.'
-    >>> import_message(1, 0, 1)[-96:]
-    'looks like a match already here (same start and sides) under another id: delete it if it is a copy.'
+    >>> print(import_message(1, 0, 1).replace(": ", ":\n"))
+    Imported 1 match. 1 imported match looks like a match already here (same start and sides) under another id:
+    delete it if it is a copy.
     """
 
     def matches(count: int) -> str:
@@ -161,7 +162,9 @@ def import_message(added: int, already: int, similar: int = 0) -> str:
         message += f"; {already} matches were already here and were left as they are"
     if similar:
         which = "1 imported match looks" if similar == 1 else f"{similar} imported matches look"
-        message += f". {which} like a match already here (same start and sides) under another id: delete it if it is a copy"
+        message += (
+            f". {which} like a match already here (same start and sides) under another id: delete it if it is a copy"
+        )
     return message + "."
 
 

@@ -871,9 +871,12 @@ def lookalikes(db: Database, pairs: Sequence[tuple[canasta.Match, MatchInfo]]) -
     found = 0
     for _match, info in pairs:
         sides = json.dumps([side.to_dict() for side in info.sides])
-        if info.created and db.execute(
-            "select 1 from matches where created = ? and sides = ? limit 1", [info.created, sides]
-        ).fetchone():
+        if (
+            info.created
+            and db.execute(
+                "select 1 from matches where created = ? and sides = ? limit 1", [info.created, sides]
+            ).fetchone()
+        ):
             found += 1
     return found
 

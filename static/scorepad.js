@@ -53,6 +53,13 @@
     if (target && any) target.value = String(sum);
   });
 
+  // Saving leaves the form: a live preview still on its way would land on the next page.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail && event.detail.boosted && event.detail.elt;
+    if (!form || form.tagName !== "FORM") return;
+    form.querySelectorAll("[hx-target='#preview']").forEach(function (el) { htmx.trigger(el, "htmx:abort"); });
+  });
+
   // After a boosted page swap, what the tap led to is in view: the winner once a hand ends the
   // game, otherwise the first problem on a refused form (htmx itself shows the page's top).
   document.addEventListener("htmx:afterSettle", function (event) {

@@ -340,7 +340,9 @@ def ask(page, taps, *buttons, total=None):
         ("go out?", None, ["Q"] * 7, "Go out?", "Yes", "natural canasta"),
     ],
 )
-def test_a_typical_question_takes_its_cards_plus_the_action(page, live_server, question, total, cards, action, answer, says):
+def test_a_typical_question_takes_its_cards_plus_the_action(
+    page, live_server, question, total, cards, action, answer, says
+):
     page.goto(f"{live_server}/check")
     taps = Taps(page)
     ask(page, taps, *[f"Add {card}" for card in cards], total=total)
@@ -420,7 +422,7 @@ def phone_scale(page):
         """() => ({width: document.documentElement.scrollWidth,
                    viewport: !!document.querySelector('meta[name=viewport]'),
                    mains: document.querySelectorAll('main').length,
-                   sheet: document.querySelector('#sheet') && Math.round(document.querySelector('#sheet').getBoundingClientRect().width)})"""
+                   sheet: Math.round(document.querySelector('#sheet').getBoundingClientRect().width)})"""
     )
 
 
