@@ -18,7 +18,7 @@ from flask import Blueprint, render_template, request, url_for
 
 from . import canasta
 from .canasta.cards import RED_SUITS, Card, CardError, parse_card
-from .canasta.plays import ACTIONS, Position, Verdict, check
+from .canasta.plays import Position, Verdict, best_melds, check
 from .canasta.violations import InvalidError
 from .security import csrf
 
@@ -27,6 +27,8 @@ bp = Blueprint("checker", __name__)
 # the API's /check. A form token would only add a way to lose the board, so it carries none.
 csrf.exempt(bp)
 
+# The questions, worded as the table asks them; the keys are the API's actions.
+ACTIONS = {"meld": "Meld these?", "pickup": "Take the pile?", "go_out": "Go out?", "discard": "Discard?"}
 TARGETS = {"hand": "Hand", "melds": "Melds", "table": "On the table", "top": "Top of pile", "discard": "Discard"}
 FIELD_LABELS = {
     "hand": "Hand",
@@ -82,6 +84,7 @@ class Board:
     target: str = "hand"
     suit: str = ""
     hand: list[str] = field(default_factory=list)
+    picked: list[int] = field(default_factory=list)  # positions in ``hand`` tapped to meld
     melds: list[list[str]] = field(default_factory=list)
     table: list[list[str]] = field(default_factory=list)
     top: str = ""
@@ -112,6 +115,8 @@ class Board:
         board.target = form.get("target") if form.get("target") in TARGETS else ASKS[board.action][0]
         board.suit = form.get("suit") if form.get("suit") in SUITS else ""
         board.hand = _cards(form.get("hand", ""))
+        positions = {_number(part, -1) for part in str(form.get("picked", "")).split()}
+        board.picked = sorted(i for i in positions if 0 <= i < len(board.hand))
         board.melds = _groups(form.get("melds", ""))
         board.table = _groups(form.get("table", ""))
         board.top = (_cards(form.get("top", "")) or [""])[0]
@@ -164,12 +169,20 @@ class Board:
         elif verb == "suit" and rest in SUITS:
             self.suit = rest
         elif verb == "action" and rest in ACTIONS:
+            # The cards are picked once: asking another question keeps them, and the pad moves
+            # to what this question still needs (the top of the pile, the discard).
             self.action = rest
-            self.target = ASKS[rest][0]
+            self.target = self._next_target()
+        elif verb == "pick" and rest.isdigit() and int(rest) < len(self.hand):
+            index = int(rest)
+            self.picked = sorted(set(self.picked) ^ {index})
+        elif verb == "back":
+            self._take_back()
         elif verb == "toggle" and rest in ("frozen", "one_card_pile"):
             setattr(self, rest, not getattr(self, rest))
         elif verb == "clear":
             self.hand, self.melds, self.table, self.top, self.discard = [], [], [], "", ""
+            self.picked = []
             self.target = ASKS[self.action][0]
 
     def _add(self, code: str) -> None:
@@ -193,17 +206,35 @@ class Board:
             self.target = self._next_target()
 
     def _next_target(self) -> str:
-        """After the one card of the top or the discard, the pad moves on to what is still empty."""
+        """The first of the question's piles still empty: after the hand, the top or the discard."""
         for name in ASKS[self.action]:
             if name == "hand" and not self.hand or name in ("top", "discard") and not getattr(self, name):
                 return name
-        return "melds" if self.action != "discard" else "hand"
+        return "hand"
+
+    def _take_back(self) -> None:
+        """Undo the last card added to the pile the pad is filling."""
+        if self.target == "hand" and self.hand:
+            self.hand.pop()
+            self.picked = [i for i in self.picked if i < len(self.hand)]
+        elif self.target in ("melds", "table") and getattr(self, self.target):
+            groups = getattr(self, self.target)
+            if groups[-1]:
+                groups[-1].pop()
+            if not groups[-1]:
+                groups.pop()
+        elif self.target in ("top", "discard") and getattr(self, self.target):
+            setattr(self, self.target, "")
+        elif self.hand:
+            self.hand.pop()
+            self.picked = [i for i in self.picked if i < len(self.hand)]
 
     def _remove(self, where: str) -> None:
         name, _, place = where.partition(":")
         numbers = [_number(part, -1) for part in place.split(":")] if place else []
         if name == "hand" and numbers and 0 <= numbers[0] < len(self.hand):
             del self.hand[numbers[0]]
+            self.picked = [i - (i > numbers[0]) for i in self.picked if i != numbers[0]]
         elif name in ("melds", "table") and len(numbers) == 2:
             groups = getattr(self, name)
             group, index = numbers
@@ -217,9 +248,32 @@ class Board:
     def card_count(self) -> int:
         return len(self.hand) + sum(map(len, self.melds)) + sum(map(len, self.table)) + 2
 
-    def request(self) -> dict[str, Any]:
-        """The board as a rules-check request (API.md), melds with the top card where it goes."""
+    def picked_cards(self) -> list[str]:
+        return [self.hand[i] for i in self.picked]
+
+    def chosen_melds(self, rules: canasta.Variant | None = None) -> list[list[str]]:
+        """The melds in question: those tapped into Melds, else the hand's picked cards grouped
+        into melds, else (to meld or go out) the cards a way is found for.
+
+        To meld, the best melds the hand makes are judged (``best_melds``); to go out, every card
+        but the discard is laid down by rank, as the player would.
+        """
         melds = [group for group in self.melds if group]
+        if melds:
+            return melds
+        has_runs = rules is not None and rules.has_sequences
+        if self.picked:
+            return _by_rank(self.picked_cards(), has_runs)
+        if self.action == "meld" and rules is not None and self.hand:
+            cards = [parse_card(code) for code in self.hand]
+            return [[str(card) for card in meld] for meld in best_melds(rules, rules.play_rules, cards)]
+        if self.action == "go_out" and self.hand:
+            return _by_rank(self.hand, has_runs)
+        return []
+
+    def request(self, rules: canasta.Variant | None = None) -> dict[str, Any]:
+        """The board as a rules-check request (API.md), melds with the top card where it goes."""
+        melds = self.chosen_melds(rules)
         if self.action == "pickup" and self.top and melds:
             melds = _with_top(melds, self.top)
         hand = list(self.hand)
@@ -252,8 +306,6 @@ class Board:
             return "Tap the cards in your hand."
         if self.action == "pickup" and not self.top:
             return "Tap the top card of the pile."
-        if self.action == "meld" and not any(self.melds):
-            return "Tap the cards you want to meld."
         return None
 
 
@@ -277,6 +329,29 @@ def _cards(text: str) -> list[str]:
 
 def _groups(text: str) -> list[list[str]]:
     return [_cards(part) for part in str(text).split("|")][:20] if text.strip() else []
+
+
+def _by_rank(codes: list[str], has_runs: bool) -> list[list[str]]:
+    """Cards laid down as the player would: naturals by rank, threes apart, wild cards with the
+    largest meld (a game with runs keeps the picked cards as one meld)."""
+    if has_runs:
+        return [list(codes)]
+    groups: dict[str, list[str]] = {}
+    wilds = []
+    for code in codes:
+        card = parse_card(code)
+        if card.is_wild:
+            wilds.append(code)
+        else:
+            red_three = card.rank == "3" and card.suit in ("H", "D")
+            groups.setdefault(card.rank + (card.suit if red_three else ""), []).append(code)
+    melds = sorted(groups.values(), key=len, reverse=True)
+    if wilds:
+        if melds:
+            melds[0] = melds[0] + wilds
+        else:
+            melds = [wilds]
+    return melds
 
 
 def _with_top(melds: list[list[str]], top: str) -> list[list[str]]:
@@ -309,7 +384,7 @@ def judge(board: Board, rules: canasta.Variant | None) -> Outcome:
     if prompt:
         return Outcome(prompt=prompt)
     try:
-        return Outcome(verdict=check(rules, Position.from_dict(board.request())))
+        return Outcome(verdict=check(rules, Position.from_dict(board.request(rules))))
     except InvalidError as error:
         return Outcome(errors=tuple((_label(v.field), v.message) for v in error.violations))
 
@@ -414,12 +489,6 @@ def _match_rules(board: Board) -> tuple[canasta.Variant, dict[str, Any]] | None:
     return match.variant, {"side_names": names, "match_url": url_for("matches.show", match_id=board.match)}
 
 
-def score_choices(rules: canasta.Variant, score: int) -> list[tuple[int, str]]:
-    """Totals to choose from, one per initial-meld step, plus the side's own total."""
-    lowest = sorted({-5, 0, *(step for step, _ in rules.ladder)} | {score})
-    return [(total, f"{total} (needs {rules.minimum_for(total)})") for total in lowest]
-
-
 def render(page: bool) -> str:
     """Read the board, make the tap, judge it, and render the page or the board alone."""
     source = request.form if request.method == "POST" else request.args
@@ -437,7 +506,7 @@ def render(page: bool) -> str:
         "threes": THREES,
         "suits": SUITS if rules is not None and rules.has_sequences else {},
         "variants": canasta.VARIANTS,
-        "score_choices": score_choices(rules, board.score) if rules is not None else [],
+        "ladder": rules.ladder if rules is not None else (),
         "house_rules": house_rules(board, rules) if rules is not None else [],
         **extra,
     }
@@ -472,6 +541,7 @@ def board_fields(board: Board) -> dict[str, str]:
         "target": board.target,
         "suit": board.suit,
         "hand": " ".join(board.hand),
+        "picked": " ".join(str(i) for i in board.picked),
         "melds": "|".join(" ".join(group) for group in board.melds),
         "table": "|".join(" ".join(group) for group in board.table),
         "top": board.top,

@@ -132,16 +132,19 @@ def import_file() -> Response | str:
         plan = backups.plan_import(db, upload.read())
     except InvalidError as error:
         return render_template("exports/import.html", problems=error.violations, filename=upload.filename)
+    similar = store.lookalikes(db, plan.new)
     added = backups.save_import(db, plan, browser=access.ensure_browser_id())
-    flash(import_message(added, len(plan.already)), "import")
+    flash(import_message(added, len(plan.already), similar), "import")
     return redirect(url_for(".import_form"), 303)
 
 
-def import_message(added: int, already: int) -> str:
-    """What an import did, in a sentence.
+def import_message(added: int, already: int, similar: int = 0) -> str:
+    """What an import did, in a sentence; a match added that looks like one already here is named.
 
     >>> import_message(2, 1)
     'Imported 2 matches; 1 match was already here and was left as it is.'
+    >>> "1 imported match looks like a match already here" in import_message(1, 0, 1)
+    True
     """
 
     def matches(count: int) -> str:
@@ -152,6 +155,11 @@ def import_message(added: int, already: int) -> str:
         message += "; 1 match was already here and was left as it is"
     elif already:
         message += f"; {already} matches were already here and were left as they are"
+    if similar:
+        which = "1 imported match looks" if similar == 1 else f"{similar} imported matches look"
+        message += (
+            f". {which} like a match already here (same start and sides) under another id: delete it if it is a copy"
+        )
     return message + "."
 
 

@@ -99,7 +99,43 @@ def entry_columns(match: Match) -> list[str]:
     ]
 
 
-def entry_cell(entry: Entry, column: str) -> int | str:
+# The hand form's card counter counts "K Q J 10 9 8" and "7 6 5 4" as one box each, and the
+# entry keeps such a count spread over the ranks in order (10 high cards: K 8, Q 2).
+COUNTED_TOGETHER = (("K", "Q", "J", "10", "9", "8"), ("7", "6", "5", "4"))
+
+
+def card_counts_text(counts: dict[str, int], per_rank: int) -> str:
+    """Card counts as they were entered: a count spread over a group by the counter shows as the group.
+
+    >>> card_counts_text({"joker": 1, "K": 8, "Q": 2}, per_rank=8)
+    'joker:1 K Q J 10 9 8:10'
+    >>> card_counts_text({"K": 3, "9": 2, "7": 8, "6": 6}, per_rank=8)
+    'K:3 9:2 7 6 5 4:14'
+    """
+    shown: dict[str, int] = {}
+    for name, count in counts.items():
+        group = next((g for g in COUNTED_TOGETHER if name in g), None)
+        values = [counts.get(rank, 0) for rank in group] if group else []
+        # More than one rank of the group filled in the counter's order is a count of the
+        # group; a count within one rank stays as it is (the API may name ranks one by one).
+        if group and sum(values) > per_rank and values == _spread(sum(values), per_rank, len(group)):
+            shown[" ".join(group)] = sum(values)
+        else:
+            shown[name] = count
+    return " ".join(f"{name}:{count}" for name, count in shown.items())
+
+
+def _spread(total: int, per_rank: int, ranks: int) -> list[int]:
+    """How the counter spreads a group's count: each rank full in turn, the last takes the rest."""
+    out = []
+    for position in range(ranks):
+        take = total if position == ranks - 1 else min(total, per_rank)
+        out.append(take)
+        total -= take
+    return out
+
+
+def entry_cell(entry: Entry, column: str, per_rank: int = 8) -> int | str:
     """One ENTRY field as a spreadsheet cell: numbers, 1/0 for yes/no, text for the rest."""
     group, _, kind = column.partition(".")
     if kind:
@@ -108,7 +144,7 @@ def entry_cell(entry: Entry, column: str) -> int | str:
     if isinstance(value, bool):
         return int(value)
     if column in ("melded_cards", "hand_cards"):
-        return " ".join(f"{name}:{count}" for name, count in value.items()) if value else ""
+        return card_counts_text(value, per_rank) if value else ""
     if column == "incomplete":
         return " ".join(value)
     if column == "special_hand":
@@ -158,7 +194,7 @@ def match_csv(match: Match, info: MatchInfo) -> str:
             points = {}
             for part in side.parts:
                 points[part.id] = points.get(part.id, 0) + part.points
-            cells = [entry_cell(entry, name) for name in fields]
+            cells = [entry_cell(entry, name, match.variant.deck.per_rank) for name in fields]
             cells += [points.get(part, 0) for part in parts]
             cells.append(side.score)
             for position, cell in enumerate(cells):
@@ -211,7 +247,7 @@ def results_csv(pairs: Iterable[Pair]) -> str:
             len(match.results),
             "finished" if match.is_finished else "playing",
             safe_text(result_word(match, info)),
-            "" if match.margin is None else match.margin,
+            "" if match.margin is None or not match.is_finished else match.margin,
         ]
         for index in range(most):
             if index < len(info.sides):
@@ -246,7 +282,7 @@ def summary_csv(rows: Iterable[Any]) -> str:
             summary.played,
             "finished" if summary.is_finished else "playing",
             safe_text(winner),
-            "" if summary.margin is None else summary.margin,
+            "" if summary.margin is None or not summary.is_finished else summary.margin,
         ]
         for index in range(most):
             if index < len(info.sides):

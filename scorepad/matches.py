@@ -7,6 +7,7 @@ htmx only adds the live preview and the self-refreshing sheet.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
@@ -310,7 +311,10 @@ def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) ->
     index = len(hands) if number is None else number - 1
     hands[index : index + 1] = [hand]
     try:
-        return canasta.Match.validated(stored.match.variant, hands, stored.match.starting_totals)
+        # The core words problems with the variant's side names: give it this match's names.
+        names = tuple(side.name for side in stored.info.sides)
+        variant = dataclasses.replace(stored.match.variant, side_names=names)
+        return canasta.Match.validated(variant, hands, stored.match.starting_totals)
     except canasta.InvalidError as error:
         form.attach(error.violations, hand_index=index)
         return None

@@ -862,6 +862,25 @@ def matches_from(db: Database, file_id: str) -> list[tuple[canasta.Match, MatchI
     return [(stored.match, stored.info) for stored in (_stored(db, row) for row in rows)]
 
 
+def lookalikes(db: Database, pairs: Sequence[tuple[canasta.Match, MatchInfo]]) -> int:
+    """How many of these matches look like one stored under another id: same start and sides.
+
+    A file whose ids were changed (edited, or exported again elsewhere) is not recognised as
+    already here; the import page says so instead of adding copies silently.
+    """
+    found = 0
+    for _match, info in pairs:
+        sides = json.dumps([side.to_dict() for side in info.sides])
+        if (
+            info.created
+            and db.execute(
+                "select 1 from matches where created = ? and sides = ? limit 1", [info.created, sides]
+            ).fetchone()
+        ):
+            found += 1
+    return found
+
+
 def save_import(
     db: Database,
     new: Sequence[tuple[canasta.Match, MatchInfo]],

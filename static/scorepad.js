@@ -86,6 +86,23 @@
     if (target && any) target.value = String(sum);
   });
 
+  // Saving leaves the form: a live preview still on its way would land on the next page.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail && event.detail.boosted && event.detail.elt;
+    if (!form || form.tagName !== "FORM") return;
+    form.querySelectorAll("[hx-target='#preview']").forEach(function (el) { htmx.trigger(el, "htmx:abort"); });
+  });
+
+  // After a boosted page swap, what the tap led to is in view: the winner once a hand ends the
+  // game, otherwise the first problem on a refused form (htmx itself shows the page's top).
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!event.detail || !event.detail.boosted) return;
+    var result = document.querySelector(".outcome, .problems:not(:empty), .errors:not(:empty)");
+    if (!result) return;
+    var box = result.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) result.scrollIntoView({ block: "center" });
+  });
+
   // Installable: a service worker keeps the app shell for when the network drops.
   var script = document.currentScript;
   if ("serviceWorker" in navigator && script && script.dataset.sw) {

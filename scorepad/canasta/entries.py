@@ -769,10 +769,11 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
         counts_cards = counts_cards or entry.melded_cards is not None or entry.hand_cards is not None
     if len(out) > 1:
         second = entries[out[1]]
+        names = [variant.side_names[i] if i < len(variant.side_names) else f"Side {i + 1}" for i in out[:2]]
         problems.append(
             Violation(
                 "two-sides-went-out",
-                f"Only one player goes out in a hand, but sides {out[0] + 1} and {out[1] + 1} both say they went out.",
+                f"Only one player goes out in a hand, but {names[0]} and {names[1]} both say they went out.",
                 f"entries[{out[1]}].{'went_out' if second.went_out else 'special_hand'}",
             )
         )
