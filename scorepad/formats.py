@@ -23,10 +23,12 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from types import SimpleNamespace
 from typing import Any
 
 from .canasta import InvalidError, Match, Violation
 from .canasta.entries import Entry
+from .canasta.match import standing
 from .documents import ALL_FORMAT, FORMAT, MatchInfo, match_document, read_match_document, team_name
 
 ALL_FORMAT_VERSION = 1
@@ -217,50 +219,24 @@ def match_csv(match: Match, info: MatchInfo) -> str:
 # --- all matches: results CSV and the JSON document -------------------------------------
 
 
-def result_word(match: Match, info: MatchInfo) -> str:
-    """Who won, ``tie``, or empty while the match is still being played."""
-    if match.is_tie:
-        return "tie"
-    if match.winner is None:
-        return ""
-    return info.sides[match.winner].name
-
-
 def results_csv(pairs: Iterable[Pair]) -> str:
-    """One row per match: date, variant, sides with players and final totals, winner, hands."""
-    pairs = list(pairs)
-    most = max((len(info.sides) for _, info in pairs), default=2)
-    header = ["id", "created", "finished", "title", "variant", "variant name", "hands", "status", "winner", "margin"]
-    for number in range(1, most + 1):
-        header += [f"side {number}", f"side {number} players", f"side {number} total"]
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(header)
-    for match, info in pairs:
-        row: list[int | str] = [
-            info.id,
-            info.created,
-            info.finished or "",
-            safe_text(info.title),
-            match.variant.key,
-            match.variant.name,
-            len(match.results),
-            "finished" if match.is_finished else "playing",
-            safe_text(result_word(match, info)),
-            "" if match.margin is None or not match.is_finished else match.margin,
-        ]
-        for index in range(most):
-            if index < len(info.sides):
-                side = info.sides[index]
-                row += [safe_text(side.name), safe_text(", ".join(side.players)), match.totals[index]]
-            else:
-                row += ["", "", ""]
-        writer.writerow(row)
-    return out.getvalue()
+    """One row per match: date, variant, sides with players and final totals, winner, hands.
+
+    For scored matches; the same columns as :func:`summary_csv` writes from stored summaries.
+    """
+    return summary_csv(
+        SimpleNamespace(
+            info=info,
+            variant_key=match.variant.key,
+            variant_name=match.variant.name,
+            summary=standing(match.variant, match.totals, len(match.results)),
+        )
+        for match, info in pairs
+    )
 
 
 def summary_csv(rows: Iterable[Any]) -> str:
-    """:func:`results_csv` from stored summaries (``store.ResultRow``): the same columns, nothing rescored."""
+    """One row per match from stored summaries (``store.ResultRow``): nothing rescored."""
     rows = list(rows)
     most = max((len(row.info.sides) for row in rows), default=2)
     header = ["id", "created", "finished", "title", "variant", "variant name", "hands", "status", "winner", "margin"]
