@@ -4,6 +4,18 @@ from scorepad import canasta, store
 from scorepad.db import connect
 from scorepad.documents import Side
 
+# The new-match form's house rules left at the classic defaults.
+DEFAULTS = {"option_target": "5000", "option_canastas_to_go_out": "1", "option_restore_pile_penalty": "0"}
+# A classic hand through the form. RULES.md: We 620 + natural canasta 500 + going out 100 = 1220;
+# They 260 - 95 in hand = 165.
+HAND = {
+    "sides-0-melded_points": "620",
+    "sides-0-canasta_natural": "1",
+    "sides-0-went_out": "y",
+    "sides-1-melded_points": "260",
+    "sides-1-hand_points": "95",
+}
+
 
 def add_match(app, hands, variant="classic", sides=None, title="Friday"):
     """Store a match the way the pages do, hand by hand; returns its id."""

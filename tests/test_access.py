@@ -14,20 +14,13 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 import support
+from support import DEFAULTS, HAND
 
 from scorepad import access, create_app, store
 from scorepad.db import connect, migrate
 from scorepad.migrations import migrations
 
 PASSPHRASE = "red threes and black threes"
-DEFAULTS = {"option_target": "5000", "option_canastas_to_go_out": "1", "option_restore_pile_penalty": "0"}
-HAND = {
-    "sides-0-melded_points": "620",
-    "sides-0-canasta_natural": "1",
-    "sides-0-went_out": "y",
-    "sides-1-melded_points": "260",
-    "sides-1-hand_points": "95",
-}
 LINK = re.compile(r'(?:href|src|hx-get|data-sw)="([^"]+)"')
 
 

@@ -3,17 +3,9 @@
 import re
 
 import pytest
+from support import DEFAULTS, HAND
 
 from scorepad.assets import asset_url
-
-HAND = {
-    "sides-0-melded_points": "620",
-    "sides-0-canasta_natural": "1",
-    "sides-0-went_out": "y",
-    "sides-1-melded_points": "260",
-    "sides-1-hand_points": "95",
-}
-DEFAULTS = {"option_target": "5000", "option_canastas_to_go_out": "1", "option_restore_pile_penalty": "0"}
 
 
 @pytest.fixture
