@@ -80,6 +80,7 @@ class Board:
     match: str = ""
     side: int = 0
     score: int = 0
+    score_typed: str = ""  # the total as typed, shown again when it was refused
     action: str = "meld"
     target: str = "hand"
     suit: str = ""
@@ -110,7 +111,7 @@ class Board:
                 board.problems.append("House rules: these are not house rules scorepad can read.")
         board.match = form.get("match", "")[:64]
         board.side = _number(form.get("side"), 0)
-        board.score = _number(form.get("score"), 0)
+        board.score, board.score_typed = _total(form.get("score"), board.problems)
         board.action = form.get("action") if form.get("action") in ACTIONS else "meld"
         board.target = form.get("target") if form.get("target") in TARGETS else ASKS[board.action][0]
         board.suit = form.get("suit") if form.get("suit") in SUITS else ""
@@ -307,6 +308,24 @@ class Board:
         if self.action == "pickup" and not self.top:
             return "Tap the top card of the pile."
         return None
+
+
+TOTAL_LIMIT = 1_000_000
+
+
+def _total(text: Any, problems: list[str]) -> tuple[int, str]:
+    """The side's total as typed: a whole number, or 0 with a problem naming the box (what was typed is kept)."""
+    typed = str(text if text is not None else "").strip()
+    if not typed:
+        return 0, ""
+    try:
+        value = int(typed)
+    except ValueError:
+        value = None
+    if value is None or not -TOTAL_LIMIT <= value <= TOTAL_LIMIT:
+        problems.append(f"Your side's total: type a whole number from -{TOTAL_LIMIT:,} to {TOTAL_LIMIT:,}.")
+        return 0, typed
+    return value, typed
 
 
 def _number(text: Any, default: int) -> int:
