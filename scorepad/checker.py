@@ -526,6 +526,7 @@ def render(page: bool) -> str:
         "suits": SUITS if rules is not None and rules.has_sequences else {},
         "variants": canasta.VARIANTS,
         "ladder": rules.ladder if rules is not None else (),
+        "minimum": rules.minimum_for(board.score) if rules is not None else None,  # the core's, not the template's
         "house_rules": house_rules(board, rules) if rules is not None else [],
         **extra,
     }
