@@ -520,29 +520,55 @@ def _check_partnership(hand: Hand, variant: Variant) -> list[Violation]:
 
 
 def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
-    """Rules about one player's or side's own entry."""
-    problems = []
+    """Rules about one player's or side's own entry: each check of ENTRY_CHECKS, in order."""
+    extras = (  # fields that only the checks missing from PLAIN_ENTRY_CHECKS look at
+        entry.special_hand is not None
+        or entry.incomplete
+        or entry.held_sets
+        or entry.concealed
+        or entry.hand_cards
+        or entry.black_threes_in_hand
+        or entry.hand_points < 0  # then even no black threes or sets are more than the hand holds
+    )
+    problems: list[Violation] = []
+    for check in ENTRY_CHECKS if extras else PLAIN_ENTRY_CHECKS:
+        problems += check(entry, variant, index)
+    return problems
+
+
+def _known_canasta_kinds(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Every canasta is of a kind the variant has."""
     kinds = variant.canasta_kinds
-    for kind in entry.canastas:
-        if kind not in kinds:
-            problems.append(
-                Violation(
-                    "unknown-canasta-kind",
-                    f"{variant.name} has no '{kind}' canastas; its kinds are {', '.join(kinds)}.",
-                    f"canastas.{kind}",
-                )
-            )
-    specials = variant.special_hand_values
-    if entry.special_hand is not None and entry.special_hand not in specials:
-        known = f"Its special hands are {', '.join(specials)}." if specials else "It has no special hands."
-        problems.append(
-            Violation(
-                "unknown-special-hand",
-                f"{variant.name} has no special hand '{entry.special_hand}'. {known}",
-                "special_hand",
-            )
+    return [
+        Violation(
+            "unknown-canasta-kind",
+            f"{variant.name} has no '{kind}' canastas; its kinds are {', '.join(kinds)}.",
+            f"canastas.{kind}",
         )
+        for kind in entry.canastas
+        if kind not in kinds
+    ]
+
+
+def _known_special_hand(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """A special hand is one the variant has."""
+    specials = variant.special_hand_values
+    if entry.special_hand is None or entry.special_hand in specials:
+        return []
+    known = f"Its special hands are {', '.join(specials)}." if specials else "It has no special hands."
+    return [
+        Violation(
+            "unknown-special-hand",
+            f"{variant.name} has no special hand '{entry.special_hand}'. {known}",
+            "special_hand",
+        )
+    ]
+
+
+def _known_incomplete_kinds(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """An unfinished meld costs a penalty only where the variant names one for its kind."""
     penalised = variant.incomplete_penalties
+    problems = []
     for position, kind in enumerate(entry.incomplete):
         if kind not in penalised:
             known = f"only {', '.join(penalised)}" if penalised else "none"
@@ -553,8 +579,14 @@ def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
                     f"incomplete[{position}]",
                 )
             )
+    return problems
+
+
+def _known_held_sets(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Sets kept in hand are of a kind the variant penalises, at most one per player of the side."""
     held = variant.held_set_values
     players = variant.players_per_side[index]
+    problems = []
     for kind, count in entry.held_sets.items():
         if kind not in held:
             problems.append(
@@ -570,67 +602,120 @@ def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
                     f"held_sets.{kind}",
                 )
             )
-    if entry.concealed and not entry.went_out:
-        problems.append(
-            Violation(
-                "concealed-without-going-out",
-                "Concealed is only for the side that went out: tick went out too, or untick concealed.",
-                "concealed",
-            )
+    return problems
+
+
+def _concealed_only_going_out(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Only the side that went out can have gone out concealed."""
+    if not (entry.concealed and not entry.went_out):
+        return []
+    return [
+        Violation(
+            "concealed-without-going-out",
+            "Concealed is only for the side that went out: tick went out too, or untick concealed.",
+            "concealed",
         )
-    if entry.concealed and variant.concealed is None:
-        problems.append(
-            Violation("no-concealed-bonus", f"{variant.name} has no bonus for going out concealed.", "concealed")
+    ]
+
+
+def _concealed_has_bonus(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Going out concealed is entered only where the variant pays for it."""
+    if not (entry.concealed and variant.concealed is None):
+        return []
+    return [Violation("no-concealed-bonus", f"{variant.name} has no bonus for going out concealed.", "concealed")]
+
+
+def _red_threes_in_the_decks(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """A side cannot hold more red threes than the decks have."""
+    if not entry.red_threes > variant.deck.red_threes:
+        return []
+    return [
+        Violation(
+            "too-many-red-threes",
+            f"Only {variant.deck.red_threes} red threes exist in a "
+            f"{variant.decks}-deck game; {entry.red_threes} entered.",
+            "red_threes",
         )
-    if entry.red_threes > variant.deck.red_threes:
-        problems.append(
-            Violation(
-                "too-many-red-threes",
-                f"Only {variant.deck.red_threes} red threes exist in a "
-                f"{variant.decks}-deck game; {entry.red_threes} entered.",
-                "red_threes",
-            )
+    ]
+
+
+def _out_with_no_cards(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """A player who went out alone holds no cards (partners may still hold theirs)."""
+    if not (entry.went_out and variant.players_per_side[index] == 1 and entry.hand_points):
+        return []
+    return [
+        Violation(
+            "went-out-with-cards",
+            "The player who went out has no cards left, so their cards in hand are 0.",
+            "hand_points",
         )
-    if entry.went_out and players == 1 and entry.hand_points:
-        problems.append(
-            Violation(
-                "went-out-with-cards",
-                "The player who went out has no cards left, so their cards in hand are 0.",
-                "hand_points",
-            )
+    ]
+
+
+def _black_threes_fit_in_hand(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Black threes left in hand, 5 points each, are part of the points left in hand."""
+    if not entry.black_threes_in_hand * 5 > entry.hand_points:
+        return []
+    return [
+        Violation(
+            "black-threes-exceed-hand",
+            f"{entry.black_threes_in_hand} black threes in "
+            f"hand are worth {entry.black_threes_in_hand * 5} points, more than the "
+            f"{entry.hand_points} entered for cards in hand.",
+            "black_threes_in_hand",
         )
-    if entry.black_threes_in_hand * 5 > entry.hand_points:
-        problems.append(
-            Violation(
-                "black-threes-exceed-hand",
-                f"{entry.black_threes_in_hand} black threes in "
-                f"hand are worth {entry.black_threes_in_hand * 5} points, more than the "
-                f"{entry.hand_points} entered for cards in hand.",
-                "black_threes_in_hand",
-            )
-        )
+    ]
+
+
+def _held_sets_fit_in_hand(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Sets kept in hand are part of the points left in hand."""
     held_points = (
         sum(HELD_SET_POINTS.get(kind, 0) * count for kind, count in entry.held_sets.items()) if entry.held_sets else 0
     )
-    if held_points > entry.hand_points:
-        problems.append(
-            Violation(
-                "held-sets-exceed-hand",
-                f"The sets kept in hand are worth at least "
-                f"{held_points} points, more than the {entry.hand_points} entered for cards "
-                "in hand.",
-                "held_sets",
-            )
+    if not held_points > entry.hand_points:
+        return []
+    return [
+        Violation(
+            "held-sets-exceed-hand",
+            f"The sets kept in hand are worth at least "
+            f"{held_points} points, more than the {entry.hand_points} entered for cards "
+            "in hand.",
+            "held_sets",
         )
-    if entry.hand_cards and entry.black_threes_in_hand > entry.hand_cards.get("black3", 0):
-        problems.append(
-            Violation(
-                "black-threes-not-counted",
-                "Black threes in hand must also be counted among the hand's cards (black3).",
-                "black_threes_in_hand",
-            )
+    ]
+
+
+def _black_threes_counted(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """A side that counted its hand's cards counts its black threes among them."""
+    if not (entry.hand_cards and entry.black_threes_in_hand > entry.hand_cards.get("black3", 0)):
+        return []
+    return [
+        Violation(
+            "black-threes-not-counted",
+            "Black threes in hand must also be counted among the hand's cards (black3).",
+            "black_threes_in_hand",
         )
-    return problems
+    ]
+
+
+# The rules of one entry, in the order their problems are reported.
+ENTRY_CHECKS = (
+    _known_canasta_kinds,
+    _known_special_hand,
+    _known_incomplete_kinds,
+    _known_held_sets,
+    _concealed_only_going_out,
+    _concealed_has_bonus,
+    _red_threes_in_the_decks,
+    _out_with_no_cards,
+    _black_threes_fit_in_hand,
+    _held_sets_fit_in_hand,
+    _black_threes_counted,
+)
+# What an entry with none of the rarer fields _check_entry looks for can break: the other checks
+# find nothing there, and most entries are like that, so they skip them (every hand is checked).
+PLAIN_ENTRY_CHECKS = (_known_canasta_kinds, _red_threes_in_the_decks, _out_with_no_cards)
+
 
 
 def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
