@@ -720,89 +720,45 @@ PLAIN_ENTRY_CHECKS = (_known_canasta_kinds, _red_threes_in_the_decks, _out_with_
 
 def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
     """Rules about a scoring side as a whole (partners pooled in three-player canasta)."""
-    problems = []
     who = "This partnership" if partnership else "This side"
-    kinds = variant.canasta_kinds
     if entry.special_hand is not None:
-        if entry.has_melded or entry.black_threes:
-            problems.append(
-                Violation(
-                    "special-hand-with-melds",
-                    "A special hand is the side's only meld: leave melded points and canastas empty.",
-                    "special_hand",
-                )
-            )
-        if entry.incomplete:
-            problems.append(
-                Violation(
-                    "special-hand-with-melds",
-                    "A side that went out with a special hand has no unfinished melds.",
-                    "incomplete",
-                )
-            )
-        return problems
-    if entry.went_out:
-        problems += _check_going_out(entry, variant, who)
-    needed = 0
-    of_ranks = 0  # canastas of one rank each: a side has one meld per rank
-    for kind, count in entry.canastas.items():
-        spec = kinds.get(kind)
-        if spec is not None:
-            needed += spec.min_points * count
-            if spec.naturals and kind != "sequence":
-                of_ranks += count
-    if entry.incomplete:
-        needed += sum(INCOMPLETE_POINTS.get(kind, 0) for kind in entry.incomplete)
-    needed += 0 if variant.black_threes_scored else 5 * entry.black_threes
-    if entry.melded_points < needed:
-        problems.append(
-            Violation(
-                "melded-points-too-low",
-                f"{who}'s canastas and melds hold at least {needed} "
-                f"points of cards, but melded points are {entry.melded_points} (a natural "
-                "canasta holds at least 35, a mixed one at least 50).",
-                "melded_points",
-            )
-        )
-    if of_ranks > len(NATURAL_RANKS):
-        problems.append(
-            Violation(
-                "too-many-canastas",
-                f"A side has one meld per rank, so at most {len(NATURAL_RANKS)} canastas of ranks.",
-                "canastas",
-            )
-        )
-    for kind in entry.canastas:
-        rank = kinds[kind].rank if kind in kinds else None
-        if rank and (entry.canastas[kind] > 1 or kind in entry.incomplete):
-            problems.append(
-                Violation(
-                    "one-meld-per-rank",
-                    f"A side has only one meld of {kind}, so it cannot "
-                    f"have {entry.canastas[kind]} canastas of {kind}"
-                    f"{' and an unfinished one' if kind in entry.incomplete else ''}.",
-                    f"canastas.{kind}",
-                )
-            )
-    if not variant.black_threes_scored and entry.black_threes:
-        if entry.black_threes not in BLACK_THREE_MELDS:
-            problems.append(
-                Violation(
-                    "black-three-meld-size", "Black threes are melded as a group of three or four.", "black_threes"
-                )
-            )
-        if not entry.went_out:
-            problems.append(
-                Violation(
-                    "black-threes-without-going-out",
-                    "Black threes can only be melded by the player going out.",
-                    "black_threes",
-                )
-            )
+        checks = SPECIAL_HAND_CHECKS
+    else:
+        checks = GOING_OUT_SIDE_CHECKS if entry.went_out else SIDE_CHECKS
+    problems: list[Violation] = []
+    for check in checks:
+        problems += check(entry, variant, who)
     return problems
 
 
-def _check_going_out(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+def _special_hand_alone(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """A special hand is the side's only meld."""
+    if not (entry.has_melded or entry.black_threes):
+        return []
+    return [
+        Violation(
+            "special-hand-with-melds",
+            "A special hand is the side's only meld: leave melded points and canastas empty.",
+            "special_hand",
+        )
+    ]
+
+
+def _special_hand_finished(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """A side that went out with a special hand has no other melds, so none unfinished."""
+    if not entry.incomplete:
+        return []
+    return [
+        Violation(
+            "special-hand-with-melds",
+            "A side that went out with a special hand has no unfinished melds.",
+            "incomplete",
+        )
+    ]
+
+
+def _out_with_the_canastas_needed(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """Going out needs the variant's number of canastas, of the kind it names, past a tough end."""
     count = entry.canasta_count
     needed = variant.canastas_to_go_out
     problems = []
@@ -832,72 +788,191 @@ def _check_going_out(entry: Entry, variant: Variant, who: str) -> list[Violation
     return problems
 
 
+def _melds_hold_their_points(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """Melded points hold at least the cards of the canastas, unfinished melds and black threes."""
+    kinds = variant.canasta_kinds
+    needed = 0
+    for kind, count in entry.canastas.items():
+        spec = kinds.get(kind)
+        if spec is not None:
+            needed += spec.min_points * count
+    if entry.incomplete:
+        needed += sum(INCOMPLETE_POINTS.get(kind, 0) for kind in entry.incomplete)
+    needed += 0 if variant.black_threes_scored else 5 * entry.black_threes
+    if not entry.melded_points < needed:
+        return []
+    return [
+        Violation(
+            "melded-points-too-low",
+            f"{who}'s canastas and melds hold at least {needed} "
+            f"points of cards, but melded points are {entry.melded_points} (a natural "
+            "canasta holds at least 35, a mixed one at least 50).",
+            "melded_points",
+        )
+    ]
+
+
+def _one_meld_per_rank(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """A side has one meld per rank: no more canastas of ranks than ranks, one of each rank."""
+    kinds = variant.canasta_kinds
+    problems = []
+    of_ranks = 0  # canastas of one rank each
+    for kind, count in entry.canastas.items():
+        spec = kinds.get(kind)
+        if spec is not None and spec.naturals and kind != "sequence":
+            of_ranks += count
+    if of_ranks > len(NATURAL_RANKS):
+        problems.append(
+            Violation(
+                "too-many-canastas",
+                f"A side has one meld per rank, so at most {len(NATURAL_RANKS)} canastas of ranks.",
+                "canastas",
+            )
+        )
+    for kind in entry.canastas:
+        rank = kinds[kind].rank if kind in kinds else None
+        if rank and (entry.canastas[kind] > 1 or kind in entry.incomplete):
+            problems.append(
+                Violation(
+                    "one-meld-per-rank",
+                    f"A side has only one meld of {kind}, so it cannot "
+                    f"have {entry.canastas[kind]} canastas of {kind}"
+                    f"{' and an unfinished one' if kind in entry.incomplete else ''}.",
+                    f"canastas.{kind}",
+                )
+            )
+    return problems
+
+
+def _black_threes_melded_going_out(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """Where black threes are not scored, only the player going out melds them, three or four."""
+    if variant.black_threes_scored or not entry.black_threes:
+        return []
+    problems = []
+    if entry.black_threes not in BLACK_THREE_MELDS:
+        problems.append(
+            Violation("black-three-meld-size", "Black threes are melded as a group of three or four.", "black_threes")
+        )
+    if not entry.went_out:
+        problems.append(
+            Violation(
+                "black-threes-without-going-out",
+                "Black threes can only be melded by the player going out.",
+                "black_threes",
+            )
+        )
+    return problems
+
+
+# A side with a special hand: nothing else is melded (and its canasta rules do not apply).
+SPECIAL_HAND_CHECKS = (_special_hand_alone, _special_hand_finished)
+# Any other side, in the order problems are reported; the side that went out checks its
+# canastas for going out first.
+SIDE_CHECKS = (_melds_hold_their_points, _one_meld_per_rank, _black_threes_melded_going_out)
+GOING_OUT_SIDE_CHECKS = (_out_with_the_canastas_needed, *SIDE_CHECKS)
+
+
 def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
     """Rules across all sides: one goes out, and the decks hold everything entered.
 
     A limit broken by the sides together is reported on the entry whose value goes past it
     (the last one contributing), as API.md's own example does.
     """
-    problems = []
-    deck = variant.deck
-    entries = hand.entries
-    across = "both sides" if len(entries) == 2 else f"all {len(entries)} sides"  # for the messages
-    out = []  # the sides that went out
-    red = black = points = 0
-    counts_cards = False
-    for index, entry in enumerate(entries):
-        if entry.went_out or entry.special_hand is not None:
-            out.append(index)
-        red += entry.red_threes
-        black += entry.black_threes + entry.black_threes_in_hand
-        points += entry.melded_points + entry.hand_points
-        counts_cards = counts_cards or entry.melded_cards is not None or entry.hand_cards is not None
-    if len(out) > 1:
-        second = entries[out[1]]
-        names = [variant.side_names[i] if i < len(variant.side_names) else f"Side {i + 1}" for i in out[:2]]
-        problems.append(
-            Violation(
-                "two-sides-went-out",
-                f"Only one player goes out in a hand, but {names[0]} and {names[1]} both say they went out.",
-                f"entries[{out[1]}].{'went_out' if second.went_out else 'special_hand'}",
-            )
-        )
-    if red > deck.red_threes and all(entry.red_threes <= deck.red_threes for entry in entries):
-        problems.append(
-            Violation(
-                "too-many-red-threes",
-                f"Only {deck.red_threes} red threes exist in a {variant.decks}-deck game; {red} entered "
-                f"across {across}.",
-                _last_field(entries, ("red_threes",)),
-            )
-        )
-    if black > deck.black_threes:
-        problems.append(
-            Violation(
-                "too-many-black-threes",
-                f"Only {deck.black_threes} black threes exist in a {variant.decks}-deck game; {black} entered "
-                f"across {across}.",
-                _last_field(entries, ("black_threes", "black_threes_in_hand")),
-            )
-        )
-    limit = deck.points + (5 * deck.red_threes if variant.threes_in_hand_count else 0)
-    if points > limit:
-        problems.append(
-            Violation(
-                "too-many-points",
-                f"All the cards of {variant.decks} decks are worth {limit} points, but {points} were entered "
-                f"across {across}.",
-                _last_field(entries, ("melded_points", "hand_points"), counted_as=CARD_FIELDS),
-            )
-        )
-    if counts_cards:
-        problems += _check_card_counts(entries, variant, across)
-    problems += _check_canasta_cards(hand, variant)
+    table = _Table(hand.entries)
+    problems: list[Violation] = []
+    for check in TABLE_CHECKS:
+        problems += check(table, variant)
     return problems
 
 
-def _check_card_counts(entries: tuple[Entry, ...], variant: Variant, across: str) -> list[Violation]:
+class _Table:
+    """What the sides entered, added up once for the checks across the table."""
+
+    __slots__ = ("entries", "across", "out", "red_threes", "black_threes", "points", "counts_cards")
+
+    def __init__(self, entries: tuple[Entry, ...]) -> None:
+        self.entries = entries
+        self.across = "both sides" if len(entries) == 2 else f"all {len(entries)} sides"  # for the messages
+        self.out = []  # the sides that went out
+        red = black = points = 0
+        counts_cards = False
+        for index, entry in enumerate(entries):
+            if entry.went_out or entry.special_hand is not None:
+                self.out.append(index)
+            red += entry.red_threes
+            black += entry.black_threes + entry.black_threes_in_hand
+            points += entry.melded_points + entry.hand_points
+            counts_cards = counts_cards or entry.melded_cards is not None or entry.hand_cards is not None
+        self.red_threes, self.black_threes, self.points, self.counts_cards = red, black, points, counts_cards
+
+
+def _one_side_out(table: _Table, variant: Variant) -> list[Violation]:
+    """Only one player goes out in a hand."""
+    out = table.out
+    if not len(out) > 1:
+        return []
+    second = table.entries[out[1]]
+    names = [variant.side_names[i] if i < len(variant.side_names) else f"Side {i + 1}" for i in out[:2]]
+    return [
+        Violation(
+            "two-sides-went-out",
+            f"Only one player goes out in a hand, but {names[0]} and {names[1]} both say they went out.",
+            f"entries[{out[1]}].{'went_out' if second.went_out else 'special_hand'}",
+        )
+    ]
+
+
+def _red_threes_in_the_decks_across(table: _Table, variant: Variant) -> list[Violation]:
+    """The sides together hold no more red threes than the decks have (one side alone is its own check)."""
+    deck, red = variant.deck, table.red_threes
+    if not (red > deck.red_threes and all(entry.red_threes <= deck.red_threes for entry in table.entries)):
+        return []
+    return [
+        Violation(
+            "too-many-red-threes",
+            f"Only {deck.red_threes} red threes exist in a {variant.decks}-deck game; {red} entered "
+            f"across {table.across}.",
+            _last_field(table.entries, ("red_threes",)),
+        )
+    ]
+
+
+def _black_threes_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
+    """The sides together hold no more black threes, melded or in hand, than the decks have."""
+    deck, black = variant.deck, table.black_threes
+    if not black > deck.black_threes:
+        return []
+    return [
+        Violation(
+            "too-many-black-threes",
+            f"Only {deck.black_threes} black threes exist in a {variant.decks}-deck game; {black} entered "
+            f"across {table.across}.",
+            _last_field(table.entries, ("black_threes", "black_threes_in_hand")),
+        )
+    ]
+
+
+def _points_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
+    """The sides' points add up to no more than all the cards are worth."""
+    deck, points = variant.deck, table.points
+    limit = deck.points + (5 * deck.red_threes if variant.threes_in_hand_count else 0)
+    if not points > limit:
+        return []
+    return [
+        Violation(
+            "too-many-points",
+            f"All the cards of {variant.decks} decks are worth {limit} points, but {points} were entered "
+            f"across {table.across}.",
+            _last_field(table.entries, ("melded_points", "hand_points"), counted_as=CARD_FIELDS),
+        )
+    ]
+
+
+def _counted_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
     """The decks must hold every card the sides counted, card class by card class."""
+    if not table.counts_cards:
+        return []
+    entries, across = table.entries, table.across
     deck = variant.deck
     counted: Counter[str] = Counter()
     for entry in entries:
@@ -942,13 +1017,14 @@ def _last_field(
     return "entries"
 
 
-def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
+def _canasta_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
     """The decks must hold enough cards for every canasta entered, on all sides together."""
+    entries = table.entries
     deck = variant.deck
     kinds = variant.canasta_kinds
     naturals = wilds = jokers = twos = 0
     per_rank: dict[str, int] = {}
-    for entry in hand.entries:
+    for entry in entries:
         for kind, count in entry.canastas.items():
             spec = kinds.get(kind)
             if spec is not None:
@@ -968,7 +1044,7 @@ def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
                 "too-many-canastas",
                 f"The canastas entered need at least {need[sort]} {CARD_SORT_WORDS[sort]}, but "
                 f"{variant.decks} decks hold {have[sort]}.",
-                _last_field(hand.entries, ("canastas",)),
+                _last_field(entries, ("canastas",)),
             )
             for sort in have
             if need[sort] > have[sort]
@@ -980,7 +1056,18 @@ def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
                     "too-many-canastas",
                     f"The canastas entered need {cards} cards of rank {rank},"
                     f" but {variant.decks} decks hold {deck.per_rank}.",
-                    _last_field(hand.entries, ("canastas",)),
+                    _last_field(entries, ("canastas",)),
                 )
             )
     return problems
+
+
+# The rules across the table, in the order their problems are reported.
+TABLE_CHECKS = (
+    _one_side_out,
+    _red_threes_in_the_decks_across,
+    _black_threes_in_the_decks,
+    _points_in_the_decks,
+    _counted_cards_in_the_decks,
+    _canasta_cards_in_the_decks,
+)
