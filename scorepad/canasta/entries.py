@@ -185,47 +185,9 @@ class Entry:
         if not isinstance(data, Mapping):
             raise InvalidError([Violation("entry-not-object", "Each entry is an object of fields.")])
         problems: list[Violation] = []
-        values = {}
-        for name in data:
-            if name not in ENTRY_FIELDS:
-                problems.append(
-                    Violation(
-                        "unknown-field",
-                        f"'{name}' is not an entry field. Known fields: {', '.join(ENTRY_FIELDS)}.",
-                        str(name),
-                    )
-                )
-        for name in POINT_FIELDS:
-            if name in data:
-                values[name] = _points(data[name], name, problems)
-        for name in COUNT_FIELDS:
-            if name in data:
-                values[name] = _count(data[name], name, problems)
-        for name in FLAG_FIELDS:
-            if name in data:
-                if isinstance(data[name], bool):
-                    values[name] = data[name]
-                else:
-                    problems.append(Violation("not-a-flag", f"{_label(name)} is true or false.", name))
-        for name in ("canastas", "held_sets"):
-            if name in data:
-                values[name] = _count_map(data[name], name, problems)
-        for name, points in CARD_FIELDS.items():
-            if name in data:
-                if points in data:
-                    problems.append(
-                        Violation("points-and-cards", f"Give either {points} or {name} for this pile, not both.", name)
-                    )
-                values[name] = _card_counts(data[name], name, problems)
-        if "special_hand" in data and data["special_hand"] is not None:
-            if isinstance(data["special_hand"], str):
-                values["special_hand"] = data["special_hand"]
-            else:
-                problems.append(
-                    Violation("not-text", 'The special hand is named as text, e.g. "pairs".', "special_hand")
-                )
-        if "incomplete" in data:
-            values["incomplete"] = _kind_list(data["incomplete"], problems)
+        values: dict[str, Any] = {}
+        for read in ENTRY_READERS:
+            read(data, values, problems)
         if problems:
             raise InvalidError(problems)
         return cls._from_values(values)
@@ -293,35 +255,12 @@ class Hand:
         if type(data) is not dict and not isinstance(data, Mapping):
             raise InvalidError([Violation("hand-not-object", "Each hand is an object with its entries.")])
         problems: list[Violation] = []
-        known = type(data) is dict and data.keys() <= _HAND_FIELD_SET  # the usual case, at once
-        unknown = [] if known else [name for name in data if name not in HAND_FIELDS]
-        for name in unknown:
-            problems.append(
-                Violation("unknown-field", f"'{name}' is not a hand field; use entries and partnership.", str(name))
-            )
-        raw = data.get("entries")
-        entries = []
-        if not isinstance(raw, list) or not raw:
-            problems.append(Violation("entries-missing", "Give one entry per side in 'entries'.", "entries"))
-        else:
-            for index, item in enumerate(raw):
-                try:
-                    entries.append(Entry.from_dict(item))
-                except InvalidError as error:
-                    problems.extend(v.under(f"entries[{index}]") for v in error.violations)
+        if not (type(data) is dict and data.keys() <= _HAND_FIELD_SET):  # the usual case, at once
+            problems += _unknown_hand_fields(data)
+        entries = _read_entries(data.get("entries"), problems)
         partnership = data.get("partnership")
         if partnership is not None:
-            if not (
-                isinstance(partnership, list)
-                and len(partnership) == 2
-                and all(isinstance(i, int) and not isinstance(i, bool) for i in partnership)
-            ):
-                problems.append(
-                    Violation(
-                        "bad-partnership", "A partnership names two players by their index, e.g. [0, 2].", "partnership"
-                    )
-                )
-                partnership = None
+            partnership = _read_partnership(partnership, problems)
         if problems:
             raise InvalidError(problems)
         return cls(tuple(entries), tuple(partnership) if partnership else None)
@@ -364,6 +303,119 @@ class Hand:
             penalty_points=sum(e.penalty_points for e in members),
             restored_piles=sum(e.restored_piles for e in members),
         )
+
+
+# --- reading an entry: one reader per sort of field, each adding what it finds ---------------
+def _unknown_entry_fields(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name in data:
+        if name not in ENTRY_FIELDS:
+            problems.append(
+                Violation(
+                    "unknown-field",
+                    f"'{name}' is not an entry field. Known fields: {', '.join(ENTRY_FIELDS)}.",
+                    str(name),
+                )
+            )
+
+
+def _read_points(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name in POINT_FIELDS:
+        if name in data:
+            values[name] = _points(data[name], name, problems)
+
+
+def _read_counts(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name in COUNT_FIELDS:
+        if name in data:
+            values[name] = _count(data[name], name, problems)
+
+
+def _read_flags(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name in FLAG_FIELDS:
+        if name in data:
+            if isinstance(data[name], bool):
+                values[name] = data[name]
+            else:
+                problems.append(Violation("not-a-flag", f"{_label(name)} is true or false.", name))
+
+
+def _read_count_maps(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name in ("canastas", "held_sets"):
+        if name in data:
+            values[name] = _count_map(data[name], name, problems)
+
+
+def _read_card_counts(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name, points in CARD_FIELDS.items():
+        if name in data:
+            if points in data:
+                problems.append(
+                    Violation("points-and-cards", f"Give either {points} or {name} for this pile, not both.", name)
+                )
+            values[name] = _card_counts(data[name], name, problems)
+
+
+def _read_special_hand(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    if "special_hand" in data and data["special_hand"] is not None:
+        if isinstance(data["special_hand"], str):
+            values["special_hand"] = data["special_hand"]
+        else:
+            problems.append(Violation("not-text", 'The special hand is named as text, e.g. "pairs".', "special_hand"))
+
+
+def _read_incomplete(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    if "incomplete" in data:
+        values["incomplete"] = _kind_list(data["incomplete"], problems)
+
+
+# The careful reading of an entry, in the order its problems are reported.
+ENTRY_READERS = (
+    _unknown_entry_fields,
+    _read_points,
+    _read_counts,
+    _read_flags,
+    _read_count_maps,
+    _read_card_counts,
+    _read_special_hand,
+    _read_incomplete,
+)
+
+
+# --- reading a hand ----------------------------------------------------------------------------
+def _unknown_hand_fields(data: Mapping[Any, Any]) -> list[Violation]:
+    return [
+        Violation("unknown-field", f"'{name}' is not a hand field; use entries and partnership.", str(name))
+        for name in data
+        if name not in HAND_FIELDS
+    ]
+
+
+def _read_entries(raw: Any, problems: list[Violation]) -> list[Entry]:
+    """Every entry that reads well; the others' problems, placed under their index."""
+    entries: list[Entry] = []
+    if not isinstance(raw, list) or not raw:
+        problems.append(Violation("entries-missing", "Give one entry per side in 'entries'.", "entries"))
+        return entries
+    for index, item in enumerate(raw):
+        try:
+            entries.append(Entry.from_dict(item))
+        except InvalidError as error:
+            problems.extend(v.under(f"entries[{index}]") for v in error.violations)
+    return entries
+
+
+def _read_partnership(partnership: Any, problems: list[Violation]) -> list[int] | None:
+    """Two player indexes, or None after noting the problem."""
+    if (
+        isinstance(partnership, list)
+        and len(partnership) == 2
+        and all(isinstance(i, int) and not isinstance(i, bool) for i in partnership)
+    ):
+        return partnership
+    problems.append(
+        Violation("bad-partnership", "A partnership names two players by their index, e.g. [0, 2].", "partnership")
+    )
+    return None
 
 
 # --- reading values --------------------------------------------------------------------------
@@ -715,7 +767,6 @@ ENTRY_CHECKS = (
 # What an entry with none of the rarer fields _check_entry looks for can break: the other checks
 # find nothing there, and most entries are like that, so they skip them (every hand is checked).
 PLAIN_ENTRY_CHECKS = (_known_canasta_kinds, _red_threes_in_the_decks, _out_with_no_cards)
-
 
 
 def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
