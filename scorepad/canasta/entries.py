@@ -774,8 +774,10 @@ def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Viola
     who = "This partnership" if partnership else "This side"
     if entry.special_hand is not None:
         checks = SPECIAL_HAND_CHECKS
+    elif entry.went_out:
+        checks = GOING_OUT_SIDE_CHECKS
     else:
-        checks = GOING_OUT_SIDE_CHECKS if entry.went_out else SIDE_CHECKS
+        checks = SIDE_CHECKS if entry.canastas or entry.black_threes else BARE_SIDE_CHECKS
     problems: list[Violation] = []
     for check in checks:
         problems += check(entry, variant, who)
@@ -921,6 +923,9 @@ SPECIAL_HAND_CHECKS = (_special_hand_alone, _special_hand_finished)
 # canastas for going out first.
 SIDE_CHECKS = (_melds_hold_their_points, _one_meld_per_rank, _black_threes_melded_going_out)
 GOING_OUT_SIDE_CHECKS = (_out_with_the_canastas_needed, *SIDE_CHECKS)
+# A side with no canastas and no black threes: the others find nothing there (and each side is
+# checked in every hand).
+BARE_SIDE_CHECKS = (_melds_hold_their_points,)
 
 
 def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
@@ -931,7 +936,7 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
     """
     table = _Table(hand.entries)
     problems: list[Violation] = []
-    for check in TABLE_CHECKS:
+    for check in TABLE_CHECKS if table.out[1:] or table.counts_cards else PLAIN_TABLE_CHECKS:
         problems += check(table, variant)
     return problems
 
@@ -939,11 +944,10 @@ def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
 class _Table:
     """What the sides entered, added up once for the checks across the table."""
 
-    __slots__ = ("entries", "across", "out", "red_threes", "black_threes", "points", "counts_cards")
+    __slots__ = ("entries", "out", "red_threes", "black_threes", "points", "counts_cards")
 
     def __init__(self, entries: tuple[Entry, ...]) -> None:
         self.entries = entries
-        self.across = "both sides" if len(entries) == 2 else f"all {len(entries)} sides"  # for the messages
         self.out = []  # the sides that went out
         red = black = points = 0
         counts_cards = False
@@ -955,6 +959,12 @@ class _Table:
             points += entry.melded_points + entry.hand_points
             counts_cards = counts_cards or entry.melded_cards is not None or entry.hand_cards is not None
         self.red_threes, self.black_threes, self.points, self.counts_cards = red, black, points, counts_cards
+
+    @property
+    def across(self) -> str:
+        """The sides, as the messages name them all."""
+        count = len(self.entries)
+        return "both sides" if count == 2 else f"all {count} sides"
 
 
 def _one_side_out(table: _Table, variant: Variant) -> list[Violation]:
@@ -1120,5 +1130,13 @@ TABLE_CHECKS = (
     _black_threes_in_the_decks,
     _points_in_the_decks,
     _counted_cards_in_the_decks,
+    _canasta_cards_in_the_decks,
+)
+# A table where at most one side went out and no side counted cards: the other two checks find
+# nothing there, and most hands are like that.
+PLAIN_TABLE_CHECKS = (
+    _red_threes_in_the_decks_across,
+    _black_threes_in_the_decks,
+    _points_in_the_decks,
     _canasta_cards_in_the_decks,
 )
