@@ -34,19 +34,6 @@ def test_the_check_itself_catches_an_io_import():
 # --- every function in the core fits on a screen and can be read against the rulebook ---------
 MAX_LINES = 50
 MAX_COMPLEXITY = 15
-# Over the limits today and not yet split: entries.py, scoring.py and variants.py belong to other
-# work in progress, so their split is a follow-up of issue 10 ("no function in the core over about
-# 50 lines or complexity 15"). Remove a name here when its function is split; the test below
-# fails until you do, so the list only shrinks.
-NOT_YET_SPLIT = {
-    "entries.py:_check_entry",  # 110 lines, complexity 25: follow-up, a list of named entry checks
-    "entries.py:_check_side",  # 75 lines, complexity 28: follow-up, as _check_entry
-    "entries.py:_check_table",  # 68 lines, complexity 20: follow-up, as _check_entry
-    "entries.py:Entry.from_dict",  # 52 lines, complexity 21: follow-up, field readers
-    "entries.py:Hand.from_dict",  # complexity 18: follow-up, field readers
-    "scoring.py:side_parts",  # complexity 17: follow-up, one function per part
-    "variants.py:_coerce",  # complexity 17: follow-up, one coercion per option kind
-}
 
 
 def complexity(function: ast.AST) -> int:
@@ -95,13 +82,8 @@ def oversized() -> dict[str, str]:
 
 
 def test_no_core_function_is_too_long_or_too_tangled():
-    over = {name: what for name, what in oversized().items() if name not in NOT_YET_SPLIT}
+    over = oversized()
     assert not over, f"split these into named checks (limits {MAX_LINES} lines, complexity {MAX_COMPLEXITY}): {over}"
-
-
-def test_the_not_yet_split_list_only_names_functions_still_over():
-    done = NOT_YET_SPLIT - set(oversized())
-    assert not done, f"within the limits now: remove {sorted(done)} from NOT_YET_SPLIT"
 
 
 def test_the_measure_counts_each_decision():

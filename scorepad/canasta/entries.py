@@ -185,47 +185,9 @@ class Entry:
         if not isinstance(data, Mapping):
             raise InvalidError([Violation("entry-not-object", "Each entry is an object of fields.")])
         problems: list[Violation] = []
-        values = {}
-        for name in data:
-            if name not in ENTRY_FIELDS:
-                problems.append(
-                    Violation(
-                        "unknown-field",
-                        f"'{name}' is not an entry field. Known fields: {', '.join(ENTRY_FIELDS)}.",
-                        str(name),
-                    )
-                )
-        for name in POINT_FIELDS:
-            if name in data:
-                values[name] = _points(data[name], name, problems)
-        for name in COUNT_FIELDS:
-            if name in data:
-                values[name] = _count(data[name], name, problems)
-        for name in FLAG_FIELDS:
-            if name in data:
-                if isinstance(data[name], bool):
-                    values[name] = data[name]
-                else:
-                    problems.append(Violation("not-a-flag", f"{_label(name)} is true or false.", name))
-        for name in ("canastas", "held_sets"):
-            if name in data:
-                values[name] = _count_map(data[name], name, problems)
-        for name, points in CARD_FIELDS.items():
-            if name in data:
-                if points in data:
-                    problems.append(
-                        Violation("points-and-cards", f"Give either {points} or {name} for this pile, not both.", name)
-                    )
-                values[name] = _card_counts(data[name], name, problems)
-        if "special_hand" in data and data["special_hand"] is not None:
-            if isinstance(data["special_hand"], str):
-                values["special_hand"] = data["special_hand"]
-            else:
-                problems.append(
-                    Violation("not-text", 'The special hand is named as text, e.g. "pairs".', "special_hand")
-                )
-        if "incomplete" in data:
-            values["incomplete"] = _kind_list(data["incomplete"], problems)
+        values: dict[str, Any] = {}
+        for read in ENTRY_READERS:
+            read(data, values, problems)
         if problems:
             raise InvalidError(problems)
         return cls._from_values(values)
@@ -293,35 +255,12 @@ class Hand:
         if type(data) is not dict and not isinstance(data, Mapping):
             raise InvalidError([Violation("hand-not-object", "Each hand is an object with its entries.")])
         problems: list[Violation] = []
-        known = type(data) is dict and data.keys() <= _HAND_FIELD_SET  # the usual case, at once
-        unknown = [] if known else [name for name in data if name not in HAND_FIELDS]
-        for name in unknown:
-            problems.append(
-                Violation("unknown-field", f"'{name}' is not a hand field; use entries and partnership.", str(name))
-            )
-        raw = data.get("entries")
-        entries = []
-        if not isinstance(raw, list) or not raw:
-            problems.append(Violation("entries-missing", "Give one entry per side in 'entries'.", "entries"))
-        else:
-            for index, item in enumerate(raw):
-                try:
-                    entries.append(Entry.from_dict(item))
-                except InvalidError as error:
-                    problems.extend(v.under(f"entries[{index}]") for v in error.violations)
+        if not (type(data) is dict and data.keys() <= _HAND_FIELD_SET):  # the usual case, at once
+            problems += _unknown_hand_fields(data)
+        entries = _read_entries(data.get("entries"), problems)
         partnership = data.get("partnership")
         if partnership is not None:
-            if not (
-                isinstance(partnership, list)
-                and len(partnership) == 2
-                and all(isinstance(i, int) and not isinstance(i, bool) for i in partnership)
-            ):
-                problems.append(
-                    Violation(
-                        "bad-partnership", "A partnership names two players by their index, e.g. [0, 2].", "partnership"
-                    )
-                )
-                partnership = None
+            partnership = _read_partnership(partnership, problems)
         if problems:
             raise InvalidError(problems)
         return cls(tuple(entries), tuple(partnership) if partnership else None)
@@ -364,6 +303,119 @@ class Hand:
             penalty_points=sum(e.penalty_points for e in members),
             restored_piles=sum(e.restored_piles for e in members),
         )
+
+
+# --- reading an entry: one reader per sort of field, each adding what it finds ---------------
+def _unknown_entry_fields(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name in data:
+        if name not in ENTRY_FIELDS:
+            problems.append(
+                Violation(
+                    "unknown-field",
+                    f"'{name}' is not an entry field. Known fields: {', '.join(ENTRY_FIELDS)}.",
+                    str(name),
+                )
+            )
+
+
+def _read_points(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name in POINT_FIELDS:
+        if name in data:
+            values[name] = _points(data[name], name, problems)
+
+
+def _read_counts(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name in COUNT_FIELDS:
+        if name in data:
+            values[name] = _count(data[name], name, problems)
+
+
+def _read_flags(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name in FLAG_FIELDS:
+        if name in data:
+            if isinstance(data[name], bool):
+                values[name] = data[name]
+            else:
+                problems.append(Violation("not-a-flag", f"{_label(name)} is true or false.", name))
+
+
+def _read_count_maps(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name in ("canastas", "held_sets"):
+        if name in data:
+            values[name] = _count_map(data[name], name, problems)
+
+
+def _read_card_counts(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    for name, points in CARD_FIELDS.items():
+        if name in data:
+            if points in data:
+                problems.append(
+                    Violation("points-and-cards", f"Give either {points} or {name} for this pile, not both.", name)
+                )
+            values[name] = _card_counts(data[name], name, problems)
+
+
+def _read_special_hand(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    if "special_hand" in data and data["special_hand"] is not None:
+        if isinstance(data["special_hand"], str):
+            values["special_hand"] = data["special_hand"]
+        else:
+            problems.append(Violation("not-text", 'The special hand is named as text, e.g. "pairs".', "special_hand"))
+
+
+def _read_incomplete(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
+    if "incomplete" in data:
+        values["incomplete"] = _kind_list(data["incomplete"], problems)
+
+
+# The careful reading of an entry, in the order its problems are reported.
+ENTRY_READERS = (
+    _unknown_entry_fields,
+    _read_points,
+    _read_counts,
+    _read_flags,
+    _read_count_maps,
+    _read_card_counts,
+    _read_special_hand,
+    _read_incomplete,
+)
+
+
+# --- reading a hand ----------------------------------------------------------------------------
+def _unknown_hand_fields(data: Mapping[Any, Any]) -> list[Violation]:
+    return [
+        Violation("unknown-field", f"'{name}' is not a hand field; use entries and partnership.", str(name))
+        for name in data
+        if name not in HAND_FIELDS
+    ]
+
+
+def _read_entries(raw: Any, problems: list[Violation]) -> list[Entry]:
+    """Every entry that reads well; the others' problems, placed under their index."""
+    entries: list[Entry] = []
+    if not isinstance(raw, list) or not raw:
+        problems.append(Violation("entries-missing", "Give one entry per side in 'entries'.", "entries"))
+        return entries
+    for index, item in enumerate(raw):
+        try:
+            entries.append(Entry.from_dict(item))
+        except InvalidError as error:
+            problems.extend(v.under(f"entries[{index}]") for v in error.violations)
+    return entries
+
+
+def _read_partnership(partnership: Any, problems: list[Violation]) -> list[int] | None:
+    """Two player indexes, or None after noting the problem."""
+    if (
+        isinstance(partnership, list)
+        and len(partnership) == 2
+        and all(isinstance(i, int) and not isinstance(i, bool) for i in partnership)
+    ):
+        return partnership
+    problems.append(
+        Violation("bad-partnership", "A partnership names two players by their index, e.g. [0, 2].", "partnership")
+    )
+    return None
 
 
 # --- reading values --------------------------------------------------------------------------
@@ -520,29 +572,55 @@ def _check_partnership(hand: Hand, variant: Variant) -> list[Violation]:
 
 
 def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
-    """Rules about one player's or side's own entry."""
-    problems = []
+    """Rules about one player's or side's own entry: each check of ENTRY_CHECKS, in order."""
+    extras = (  # fields that only the checks missing from PLAIN_ENTRY_CHECKS look at
+        entry.special_hand is not None
+        or entry.incomplete
+        or entry.held_sets
+        or entry.concealed
+        or entry.hand_cards
+        or entry.black_threes_in_hand
+        or entry.hand_points < 0  # then even no black threes or sets are more than the hand holds
+    )
+    problems: list[Violation] = []
+    for check in ENTRY_CHECKS if extras else PLAIN_ENTRY_CHECKS:
+        problems += check(entry, variant, index)
+    return problems
+
+
+def _known_canasta_kinds(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Every canasta is of a kind the variant has."""
     kinds = variant.canasta_kinds
-    for kind in entry.canastas:
-        if kind not in kinds:
-            problems.append(
-                Violation(
-                    "unknown-canasta-kind",
-                    f"{variant.name} has no '{kind}' canastas; its kinds are {', '.join(kinds)}.",
-                    f"canastas.{kind}",
-                )
-            )
-    specials = variant.special_hand_values
-    if entry.special_hand is not None and entry.special_hand not in specials:
-        known = f"Its special hands are {', '.join(specials)}." if specials else "It has no special hands."
-        problems.append(
-            Violation(
-                "unknown-special-hand",
-                f"{variant.name} has no special hand '{entry.special_hand}'. {known}",
-                "special_hand",
-            )
+    return [
+        Violation(
+            "unknown-canasta-kind",
+            f"{variant.name} has no '{kind}' canastas; its kinds are {', '.join(kinds)}.",
+            f"canastas.{kind}",
         )
+        for kind in entry.canastas
+        if kind not in kinds
+    ]
+
+
+def _known_special_hand(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """A special hand is one the variant has."""
+    specials = variant.special_hand_values
+    if entry.special_hand is None or entry.special_hand in specials:
+        return []
+    known = f"Its special hands are {', '.join(specials)}." if specials else "It has no special hands."
+    return [
+        Violation(
+            "unknown-special-hand",
+            f"{variant.name} has no special hand '{entry.special_hand}'. {known}",
+            "special_hand",
+        )
+    ]
+
+
+def _known_incomplete_kinds(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """An unfinished meld costs a penalty only where the variant names one for its kind."""
     penalised = variant.incomplete_penalties
+    problems = []
     for position, kind in enumerate(entry.incomplete):
         if kind not in penalised:
             known = f"only {', '.join(penalised)}" if penalised else "none"
@@ -553,8 +631,14 @@ def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
                     f"incomplete[{position}]",
                 )
             )
+    return problems
+
+
+def _known_held_sets(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Sets kept in hand are of a kind the variant penalises, at most one per player of the side."""
     held = variant.held_set_values
     players = variant.players_per_side[index]
+    problems = []
     for kind, count in entry.held_sets.items():
         if kind not in held:
             problems.append(
@@ -570,154 +654,164 @@ def _check_entry(entry: Entry, variant: Variant, index: int) -> list[Violation]:
                     f"held_sets.{kind}",
                 )
             )
-    if entry.concealed and not entry.went_out:
-        problems.append(
-            Violation(
-                "concealed-without-going-out",
-                "Concealed is only for the side that went out: tick went out too, or untick concealed.",
-                "concealed",
-            )
+    return problems
+
+
+def _concealed_only_going_out(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Only the side that went out can have gone out concealed."""
+    if not (entry.concealed and not entry.went_out):
+        return []
+    return [
+        Violation(
+            "concealed-without-going-out",
+            "Concealed is only for the side that went out: tick went out too, or untick concealed.",
+            "concealed",
         )
-    if entry.concealed and variant.concealed is None:
-        problems.append(
-            Violation("no-concealed-bonus", f"{variant.name} has no bonus for going out concealed.", "concealed")
+    ]
+
+
+def _concealed_has_bonus(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Going out concealed is entered only where the variant pays for it."""
+    if not (entry.concealed and variant.concealed is None):
+        return []
+    return [Violation("no-concealed-bonus", f"{variant.name} has no bonus for going out concealed.", "concealed")]
+
+
+def _red_threes_in_the_decks(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """A side cannot hold more red threes than the decks have."""
+    if not entry.red_threes > variant.deck.red_threes:
+        return []
+    return [
+        Violation(
+            "too-many-red-threes",
+            f"Only {variant.deck.red_threes} red threes exist in a "
+            f"{variant.decks}-deck game; {entry.red_threes} entered.",
+            "red_threes",
         )
-    if entry.red_threes > variant.deck.red_threes:
-        problems.append(
-            Violation(
-                "too-many-red-threes",
-                f"Only {variant.deck.red_threes} red threes exist in a "
-                f"{variant.decks}-deck game; {entry.red_threes} entered.",
-                "red_threes",
-            )
+    ]
+
+
+def _out_with_no_cards(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """A player who went out alone holds no cards (partners may still hold theirs)."""
+    if not (entry.went_out and variant.players_per_side[index] == 1 and entry.hand_points):
+        return []
+    return [
+        Violation(
+            "went-out-with-cards",
+            "The player who went out has no cards left, so their cards in hand are 0.",
+            "hand_points",
         )
-    if entry.went_out and players == 1 and entry.hand_points:
-        problems.append(
-            Violation(
-                "went-out-with-cards",
-                "The player who went out has no cards left, so their cards in hand are 0.",
-                "hand_points",
-            )
+    ]
+
+
+def _black_threes_fit_in_hand(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Black threes left in hand, 5 points each, are part of the points left in hand."""
+    if not entry.black_threes_in_hand * 5 > entry.hand_points:
+        return []
+    return [
+        Violation(
+            "black-threes-exceed-hand",
+            f"{entry.black_threes_in_hand} black threes in "
+            f"hand are worth {entry.black_threes_in_hand * 5} points, more than the "
+            f"{entry.hand_points} entered for cards in hand.",
+            "black_threes_in_hand",
         )
-    if entry.black_threes_in_hand * 5 > entry.hand_points:
-        problems.append(
-            Violation(
-                "black-threes-exceed-hand",
-                f"{entry.black_threes_in_hand} black threes in "
-                f"hand are worth {entry.black_threes_in_hand * 5} points, more than the "
-                f"{entry.hand_points} entered for cards in hand.",
-                "black_threes_in_hand",
-            )
-        )
+    ]
+
+
+def _held_sets_fit_in_hand(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """Sets kept in hand are part of the points left in hand."""
     held_points = (
         sum(HELD_SET_POINTS.get(kind, 0) * count for kind, count in entry.held_sets.items()) if entry.held_sets else 0
     )
-    if held_points > entry.hand_points:
-        problems.append(
-            Violation(
-                "held-sets-exceed-hand",
-                f"The sets kept in hand are worth at least "
-                f"{held_points} points, more than the {entry.hand_points} entered for cards "
-                "in hand.",
-                "held_sets",
-            )
+    if not held_points > entry.hand_points:
+        return []
+    return [
+        Violation(
+            "held-sets-exceed-hand",
+            f"The sets kept in hand are worth at least "
+            f"{held_points} points, more than the {entry.hand_points} entered for cards "
+            "in hand.",
+            "held_sets",
         )
-    if entry.hand_cards and entry.black_threes_in_hand > entry.hand_cards.get("black3", 0):
-        problems.append(
-            Violation(
-                "black-threes-not-counted",
-                "Black threes in hand must also be counted among the hand's cards (black3).",
-                "black_threes_in_hand",
-            )
+    ]
+
+
+def _black_threes_counted(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+    """A side that counted its hand's cards counts its black threes among them."""
+    if not (entry.hand_cards and entry.black_threes_in_hand > entry.hand_cards.get("black3", 0)):
+        return []
+    return [
+        Violation(
+            "black-threes-not-counted",
+            "Black threes in hand must also be counted among the hand's cards (black3).",
+            "black_threes_in_hand",
         )
-    return problems
+    ]
+
+
+# The rules of one entry, in the order their problems are reported.
+ENTRY_CHECKS = (
+    _known_canasta_kinds,
+    _known_special_hand,
+    _known_incomplete_kinds,
+    _known_held_sets,
+    _concealed_only_going_out,
+    _concealed_has_bonus,
+    _red_threes_in_the_decks,
+    _out_with_no_cards,
+    _black_threes_fit_in_hand,
+    _held_sets_fit_in_hand,
+    _black_threes_counted,
+)
+# What an entry with none of the rarer fields _check_entry looks for can break: the other checks
+# find nothing there, and most entries are like that, so they skip them (every hand is checked).
+PLAIN_ENTRY_CHECKS = (_known_canasta_kinds, _red_threes_in_the_decks, _out_with_no_cards)
 
 
 def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
     """Rules about a scoring side as a whole (partners pooled in three-player canasta)."""
-    problems = []
     who = "This partnership" if partnership else "This side"
-    kinds = variant.canasta_kinds
     if entry.special_hand is not None:
-        if entry.has_melded or entry.black_threes:
-            problems.append(
-                Violation(
-                    "special-hand-with-melds",
-                    "A special hand is the side's only meld: leave melded points and canastas empty.",
-                    "special_hand",
-                )
-            )
-        if entry.incomplete:
-            problems.append(
-                Violation(
-                    "special-hand-with-melds",
-                    "A side that went out with a special hand has no unfinished melds.",
-                    "incomplete",
-                )
-            )
-        return problems
-    if entry.went_out:
-        problems += _check_going_out(entry, variant, who)
-    needed = 0
-    of_ranks = 0  # canastas of one rank each: a side has one meld per rank
-    for kind, count in entry.canastas.items():
-        spec = kinds.get(kind)
-        if spec is not None:
-            needed += spec.min_points * count
-            if spec.naturals and kind != "sequence":
-                of_ranks += count
-    if entry.incomplete:
-        needed += sum(INCOMPLETE_POINTS.get(kind, 0) for kind in entry.incomplete)
-    needed += 0 if variant.black_threes_scored else 5 * entry.black_threes
-    if entry.melded_points < needed:
-        problems.append(
-            Violation(
-                "melded-points-too-low",
-                f"{who}'s canastas and melds hold at least {needed} "
-                f"points of cards, but melded points are {entry.melded_points} (a natural "
-                "canasta holds at least 35, a mixed one at least 50).",
-                "melded_points",
-            )
-        )
-    if of_ranks > len(NATURAL_RANKS):
-        problems.append(
-            Violation(
-                "too-many-canastas",
-                f"A side has one meld per rank, so at most {len(NATURAL_RANKS)} canastas of ranks.",
-                "canastas",
-            )
-        )
-    for kind in entry.canastas:
-        rank = kinds[kind].rank if kind in kinds else None
-        if rank and (entry.canastas[kind] > 1 or kind in entry.incomplete):
-            problems.append(
-                Violation(
-                    "one-meld-per-rank",
-                    f"A side has only one meld of {kind}, so it cannot "
-                    f"have {entry.canastas[kind]} canastas of {kind}"
-                    f"{' and an unfinished one' if kind in entry.incomplete else ''}.",
-                    f"canastas.{kind}",
-                )
-            )
-    if not variant.black_threes_scored and entry.black_threes:
-        if entry.black_threes not in BLACK_THREE_MELDS:
-            problems.append(
-                Violation(
-                    "black-three-meld-size", "Black threes are melded as a group of three or four.", "black_threes"
-                )
-            )
-        if not entry.went_out:
-            problems.append(
-                Violation(
-                    "black-threes-without-going-out",
-                    "Black threes can only be melded by the player going out.",
-                    "black_threes",
-                )
-            )
+        checks = SPECIAL_HAND_CHECKS
+    elif entry.went_out:
+        checks = GOING_OUT_SIDE_CHECKS
+    else:
+        checks = SIDE_CHECKS if entry.canastas or entry.black_threes else BARE_SIDE_CHECKS
+    problems: list[Violation] = []
+    for check in checks:
+        problems += check(entry, variant, who)
     return problems
 
 
-def _check_going_out(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+def _special_hand_alone(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """A special hand is the side's only meld."""
+    if not (entry.has_melded or entry.black_threes):
+        return []
+    return [
+        Violation(
+            "special-hand-with-melds",
+            "A special hand is the side's only meld: leave melded points and canastas empty.",
+            "special_hand",
+        )
+    ]
+
+
+def _special_hand_finished(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """A side that went out with a special hand has no other melds, so none unfinished."""
+    if not entry.incomplete:
+        return []
+    return [
+        Violation(
+            "special-hand-with-melds",
+            "A side that went out with a special hand has no unfinished melds.",
+            "incomplete",
+        )
+    ]
+
+
+def _out_with_the_canastas_needed(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """Going out needs the variant's number of canastas, of the kind it names, past a tough end."""
     count = entry.canasta_count
     needed = variant.canastas_to_go_out
     problems = []
@@ -747,72 +841,199 @@ def _check_going_out(entry: Entry, variant: Variant, who: str) -> list[Violation
     return problems
 
 
+def _melds_hold_their_points(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """Melded points hold at least the cards of the canastas, unfinished melds and black threes."""
+    kinds = variant.canasta_kinds
+    needed = 0
+    for kind, count in entry.canastas.items():
+        spec = kinds.get(kind)
+        if spec is not None:
+            needed += spec.min_points * count
+    if entry.incomplete:
+        needed += sum(INCOMPLETE_POINTS.get(kind, 0) for kind in entry.incomplete)
+    needed += 0 if variant.black_threes_scored else 5 * entry.black_threes
+    if not entry.melded_points < needed:
+        return []
+    return [
+        Violation(
+            "melded-points-too-low",
+            f"{who}'s canastas and melds hold at least {needed} "
+            f"points of cards, but melded points are {entry.melded_points} (a natural "
+            "canasta holds at least 35, a mixed one at least 50).",
+            "melded_points",
+        )
+    ]
+
+
+def _one_meld_per_rank(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """A side has one meld per rank: no more canastas of ranks than ranks, one of each rank."""
+    kinds = variant.canasta_kinds
+    problems = []
+    of_ranks = 0  # canastas of one rank each
+    for kind, count in entry.canastas.items():
+        spec = kinds.get(kind)
+        if spec is not None and spec.naturals and kind != "sequence":
+            of_ranks += count
+    if of_ranks > len(NATURAL_RANKS):
+        problems.append(
+            Violation(
+                "too-many-canastas",
+                f"A side has one meld per rank, so at most {len(NATURAL_RANKS)} canastas of ranks.",
+                "canastas",
+            )
+        )
+    for kind in entry.canastas:
+        rank = kinds[kind].rank if kind in kinds else None
+        if rank and (entry.canastas[kind] > 1 or kind in entry.incomplete):
+            problems.append(
+                Violation(
+                    "one-meld-per-rank",
+                    f"A side has only one meld of {kind}, so it cannot "
+                    f"have {entry.canastas[kind]} canastas of {kind}"
+                    f"{' and an unfinished one' if kind in entry.incomplete else ''}.",
+                    f"canastas.{kind}",
+                )
+            )
+    return problems
+
+
+def _black_threes_melded_going_out(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+    """Where black threes are not scored, only the player going out melds them, three or four."""
+    if variant.black_threes_scored or not entry.black_threes:
+        return []
+    problems = []
+    if entry.black_threes not in BLACK_THREE_MELDS:
+        problems.append(
+            Violation("black-three-meld-size", "Black threes are melded as a group of three or four.", "black_threes")
+        )
+    if not entry.went_out:
+        problems.append(
+            Violation(
+                "black-threes-without-going-out",
+                "Black threes can only be melded by the player going out.",
+                "black_threes",
+            )
+        )
+    return problems
+
+
+# A side with a special hand: nothing else is melded (and its canasta rules do not apply).
+SPECIAL_HAND_CHECKS = (_special_hand_alone, _special_hand_finished)
+# Any other side, in the order problems are reported; the side that went out checks its
+# canastas for going out first.
+SIDE_CHECKS = (_melds_hold_their_points, _one_meld_per_rank, _black_threes_melded_going_out)
+GOING_OUT_SIDE_CHECKS = (_out_with_the_canastas_needed, *SIDE_CHECKS)
+# A side with no canastas and no black threes: the others find nothing there (and each side is
+# checked in every hand).
+BARE_SIDE_CHECKS = (_melds_hold_their_points,)
+
+
 def _check_table(hand: Hand, variant: Variant) -> list[Violation]:
     """Rules across all sides: one goes out, and the decks hold everything entered.
 
     A limit broken by the sides together is reported on the entry whose value goes past it
     (the last one contributing), as API.md's own example does.
     """
-    problems = []
-    deck = variant.deck
-    entries = hand.entries
-    across = "both sides" if len(entries) == 2 else f"all {len(entries)} sides"  # for the messages
-    out = []  # the sides that went out
-    red = black = points = 0
-    counts_cards = False
-    for index, entry in enumerate(entries):
-        if entry.went_out or entry.special_hand is not None:
-            out.append(index)
-        red += entry.red_threes
-        black += entry.black_threes + entry.black_threes_in_hand
-        points += entry.melded_points + entry.hand_points
-        counts_cards = counts_cards or entry.melded_cards is not None or entry.hand_cards is not None
-    if len(out) > 1:
-        second = entries[out[1]]
-        names = [variant.side_names[i] if i < len(variant.side_names) else f"Side {i + 1}" for i in out[:2]]
-        problems.append(
-            Violation(
-                "two-sides-went-out",
-                f"Only one player goes out in a hand, but {names[0]} and {names[1]} both say they went out.",
-                f"entries[{out[1]}].{'went_out' if second.went_out else 'special_hand'}",
-            )
-        )
-    if red > deck.red_threes and all(entry.red_threes <= deck.red_threes for entry in entries):
-        problems.append(
-            Violation(
-                "too-many-red-threes",
-                f"Only {deck.red_threes} red threes exist in a {variant.decks}-deck game; {red} entered "
-                f"across {across}.",
-                _last_field(entries, ("red_threes",)),
-            )
-        )
-    if black > deck.black_threes:
-        problems.append(
-            Violation(
-                "too-many-black-threes",
-                f"Only {deck.black_threes} black threes exist in a {variant.decks}-deck game; {black} entered "
-                f"across {across}.",
-                _last_field(entries, ("black_threes", "black_threes_in_hand")),
-            )
-        )
-    limit = deck.points + (5 * deck.red_threes if variant.threes_in_hand_count else 0)
-    if points > limit:
-        problems.append(
-            Violation(
-                "too-many-points",
-                f"All the cards of {variant.decks} decks are worth {limit} points, but {points} were entered "
-                f"across {across}.",
-                _last_field(entries, ("melded_points", "hand_points"), counted_as=CARD_FIELDS),
-            )
-        )
-    if counts_cards:
-        problems += _check_card_counts(entries, variant, across)
-    problems += _check_canasta_cards(hand, variant)
+    table = _Table(hand.entries)
+    problems: list[Violation] = []
+    for check in TABLE_CHECKS if table.out[1:] or table.counts_cards else PLAIN_TABLE_CHECKS:
+        problems += check(table, variant)
     return problems
 
 
-def _check_card_counts(entries: tuple[Entry, ...], variant: Variant, across: str) -> list[Violation]:
+class _Table:
+    """What the sides entered, added up once for the checks across the table."""
+
+    __slots__ = ("entries", "out", "red_threes", "black_threes", "points", "counts_cards")
+
+    def __init__(self, entries: tuple[Entry, ...]) -> None:
+        self.entries = entries
+        self.out = []  # the sides that went out
+        red = black = points = 0
+        counts_cards = False
+        for index, entry in enumerate(entries):
+            if entry.went_out or entry.special_hand is not None:
+                self.out.append(index)
+            red += entry.red_threes
+            black += entry.black_threes + entry.black_threes_in_hand
+            points += entry.melded_points + entry.hand_points
+            counts_cards = counts_cards or entry.melded_cards is not None or entry.hand_cards is not None
+        self.red_threes, self.black_threes, self.points, self.counts_cards = red, black, points, counts_cards
+
+    @property
+    def across(self) -> str:
+        """The sides, as the messages name them all."""
+        count = len(self.entries)
+        return "both sides" if count == 2 else f"all {count} sides"
+
+
+def _one_side_out(table: _Table, variant: Variant) -> list[Violation]:
+    """Only one player goes out in a hand."""
+    out = table.out
+    if not len(out) > 1:
+        return []
+    second = table.entries[out[1]]
+    names = [variant.side_names[i] if i < len(variant.side_names) else f"Side {i + 1}" for i in out[:2]]
+    return [
+        Violation(
+            "two-sides-went-out",
+            f"Only one player goes out in a hand, but {names[0]} and {names[1]} both say they went out.",
+            f"entries[{out[1]}].{'went_out' if second.went_out else 'special_hand'}",
+        )
+    ]
+
+
+def _red_threes_in_the_decks_across(table: _Table, variant: Variant) -> list[Violation]:
+    """The sides together hold no more red threes than the decks have (one side alone is its own check)."""
+    deck, red = variant.deck, table.red_threes
+    if not (red > deck.red_threes and all(entry.red_threes <= deck.red_threes for entry in table.entries)):
+        return []
+    return [
+        Violation(
+            "too-many-red-threes",
+            f"Only {deck.red_threes} red threes exist in a {variant.decks}-deck game; {red} entered "
+            f"across {table.across}.",
+            _last_field(table.entries, ("red_threes",)),
+        )
+    ]
+
+
+def _black_threes_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
+    """The sides together hold no more black threes, melded or in hand, than the decks have."""
+    deck, black = variant.deck, table.black_threes
+    if not black > deck.black_threes:
+        return []
+    return [
+        Violation(
+            "too-many-black-threes",
+            f"Only {deck.black_threes} black threes exist in a {variant.decks}-deck game; {black} entered "
+            f"across {table.across}.",
+            _last_field(table.entries, ("black_threes", "black_threes_in_hand")),
+        )
+    ]
+
+
+def _points_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
+    """The sides' points add up to no more than all the cards are worth."""
+    deck, points = variant.deck, table.points
+    limit = deck.points + (5 * deck.red_threes if variant.threes_in_hand_count else 0)
+    if not points > limit:
+        return []
+    return [
+        Violation(
+            "too-many-points",
+            f"All the cards of {variant.decks} decks are worth {limit} points, but {points} were entered "
+            f"across {table.across}.",
+            _last_field(table.entries, ("melded_points", "hand_points"), counted_as=CARD_FIELDS),
+        )
+    ]
+
+
+def _counted_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
     """The decks must hold every card the sides counted, card class by card class."""
+    if not table.counts_cards:
+        return []
+    entries, across = table.entries, table.across
     deck = variant.deck
     counted: Counter[str] = Counter()
     for entry in entries:
@@ -857,13 +1078,14 @@ def _last_field(
     return "entries"
 
 
-def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
+def _canasta_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
     """The decks must hold enough cards for every canasta entered, on all sides together."""
+    entries = table.entries
     deck = variant.deck
     kinds = variant.canasta_kinds
     naturals = wilds = jokers = twos = 0
     per_rank: dict[str, int] = {}
-    for entry in hand.entries:
+    for entry in entries:
         for kind, count in entry.canastas.items():
             spec = kinds.get(kind)
             if spec is not None:
@@ -883,7 +1105,7 @@ def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
                 "too-many-canastas",
                 f"The canastas entered need at least {need[sort]} {CARD_SORT_WORDS[sort]}, but "
                 f"{variant.decks} decks hold {have[sort]}.",
-                _last_field(hand.entries, ("canastas",)),
+                _last_field(entries, ("canastas",)),
             )
             for sort in have
             if need[sort] > have[sort]
@@ -895,7 +1117,26 @@ def _check_canasta_cards(hand: Hand, variant: Variant) -> list[Violation]:
                     "too-many-canastas",
                     f"The canastas entered need {cards} cards of rank {rank},"
                     f" but {variant.decks} decks hold {deck.per_rank}.",
-                    _last_field(hand.entries, ("canastas",)),
+                    _last_field(entries, ("canastas",)),
                 )
             )
     return problems
+
+
+# The rules across the table, in the order their problems are reported.
+TABLE_CHECKS = (
+    _one_side_out,
+    _red_threes_in_the_decks_across,
+    _black_threes_in_the_decks,
+    _points_in_the_decks,
+    _counted_cards_in_the_decks,
+    _canasta_cards_in_the_decks,
+)
+# A table where at most one side went out and no side counted cards: the other two checks find
+# nothing there, and most hands are like that.
+PLAIN_TABLE_CHECKS = (
+    _red_threes_in_the_decks_across,
+    _black_threes_in_the_decks,
+    _points_in_the_decks,
+    _canasta_cards_in_the_decks,
+)

@@ -86,44 +86,63 @@ def score_hand(hand: Hand, variant: Variant) -> list[SideScore]:
 def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) -> list[Part]:
     """The parts of one side's score, in the order players count them."""
     if entry.special_hand is not None:
-        value = variant.special_hand_values[entry.special_hand]
-        label = SPECIAL_HAND_LABELS.get(entry.special_hand, entry.special_hand)
-        # The special hand replaces items 1-5 of American scoring (canastas, unfinished melds,
-        # threes, melded cards, cards in hand); only penalties agreed at the table still apply.
-        parts = [Part("special_hand", f"Special hand: {label}", value)]
-        return parts + _table_penalty_parts(entry, variant)
+        return _special_hand_parts(entry, variant)
     short = variant.canasta_required_for_positive and entry.canasta_count < variant.canastas_to_go_out
-    parts: list[Part] = []
-    if not short and entry.canastas:
-        kinds = variant.canasta_kinds
-        forfeited = variant.forfeited_kinds(entry.went_out)
-        for kind, count in entry.canastas.items():
-            if kind in forfeited:
-                label = f"{kinds[kind].label} × {count} (forfeited: tough end pays it only to the side going out)"
-                parts.append(Part(f"canastas.{kind}", label, 0))
-                continue
-            bonus = kinds[kind].bonus
-            parts.append(Part(f"canastas.{kind}", f"{kinds[kind].label} × {count} (at {bonus})", bonus * count))
+    parts = _canasta_parts(entry, variant) if not short and entry.canastas else []
     if with_red_threes and entry.red_threes:
         parts.append(_threes_part("red_threes", "Red threes", entry.red_threes, entry, variant))
     if variant.black_threes_scored and entry.black_threes:
         parts.append(_threes_part("black_threes", "Black threes", entry.black_threes, entry, variant))
     if entry.went_out:
-        parts.append(Part("going_out", "Going out", variant.going_out))
-        if entry.concealed:
-            parts.append(Part("concealed", "Going out concealed (extra)", variant.concealed or 0))
-    negative = short or (variant.melds_negative_without_canasta and entry.canasta_count == 0)
-    if negative:
-        reason = "short of canastas" if short else "no canasta"
-        parts.append(Part("melded_points", f"Melded cards (count minus: {reason})", -entry.melded_points))
-    else:
-        parts.append(Part("melded_points", "Melded cards", entry.melded_points))
+        parts += _going_out_parts(entry, variant)
+    parts.append(_melded_part(entry, variant, short))
     parts.append(Part("hand_points", "Cards left in hand", -entry.hand_points))
     if entry.black_threes_in_hand or entry.incomplete or entry.held_sets:
         parts += _penalty_parts(entry, variant)
     elif entry.restored_piles or entry.penalty_points:
         parts += _table_penalty_parts(entry, variant)
     return parts
+
+
+def _special_hand_parts(entry: Entry, variant: Variant) -> list[Part]:
+    """The special hand replaces items 1-5 of American scoring (canastas, unfinished melds,
+    threes, melded cards, cards in hand); only penalties agreed at the table still apply."""
+    value = variant.special_hand_values[entry.special_hand]
+    label = SPECIAL_HAND_LABELS.get(entry.special_hand, entry.special_hand)
+    parts = [Part("special_hand", f"Special hand: {label}", value)]
+    return parts + _table_penalty_parts(entry, variant)
+
+
+def _canasta_parts(entry: Entry, variant: Variant) -> list[Part]:
+    """Each kind of canasta at its bonus, or at nothing where a tough end forfeits it."""
+    parts = []
+    kinds = variant.canasta_kinds
+    forfeited = variant.forfeited_kinds(entry.went_out)
+    for kind, count in entry.canastas.items():
+        if kind in forfeited:
+            label = f"{kinds[kind].label} × {count} (forfeited: tough end pays it only to the side going out)"
+            parts.append(Part(f"canastas.{kind}", label, 0))
+            continue
+        bonus = kinds[kind].bonus
+        parts.append(Part(f"canastas.{kind}", f"{kinds[kind].label} × {count} (at {bonus})", bonus * count))
+    return parts
+
+
+def _going_out_parts(entry: Entry, variant: Variant) -> list[Part]:
+    """The bonus for going out, and the extra for going out concealed."""
+    parts = [Part("going_out", "Going out", variant.going_out)]
+    if entry.concealed:
+        parts.append(Part("concealed", "Going out concealed (extra)", variant.concealed or 0))
+    return parts
+
+
+def _melded_part(entry: Entry, variant: Variant, short: bool) -> Part:
+    """Melded cards count plus, or minus for a side short of canastas (or with none, where so)."""
+    negative = short or (variant.melds_negative_without_canasta and entry.canasta_count == 0)
+    if negative:
+        reason = "short of canastas" if short else "no canasta"
+        return Part("melded_points", f"Melded cards (count minus: {reason})", -entry.melded_points)
+    return Part("melded_points", "Melded cards", entry.melded_points)
 
 
 def _threes_part(part_id: str, label: str, count: int, side: Entry, variant: Variant) -> Part | None:

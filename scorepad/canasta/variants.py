@@ -561,14 +561,28 @@ def _coerce(option: Option, value: Any) -> Any:
     if value is None and option.nullable:
         return None
     if option.kind is bool:
-        if isinstance(value, bool):
-            return value
-        raise ValueError(f"{option.label} is true or false, not {value!r}.")
+        return _coerce_flag(option, value)
     if option.kind is str:
-        text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
-        if text in option.choices:
-            return text
-        raise ValueError(f"{option.label} is one of {', '.join(option.choices)}, not {value!r}.")
+        return _coerce_choice(option, value)
+    return _coerce_number(option, value)
+
+
+def _coerce_flag(option: Option, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise ValueError(f"{option.label} is true or false, not {value!r}.")
+
+
+def _coerce_choice(option: Option, value: Any) -> str:
+    """A named choice; a number is read as its name (a wild canasta of 1000)."""
+    text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+    if text in option.choices:
+        return text
+    raise ValueError(f"{option.label} is one of {', '.join(option.choices)}, not {value!r}.")
+
+
+def _coerce_number(option: Option, value: Any) -> int:
+    """A whole number: one of the choices, or within the range and a multiple of the step."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{option.label} is a whole number, not {value!r}.")
     if option.choices is not None and value not in option.choices:
