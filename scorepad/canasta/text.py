@@ -44,33 +44,56 @@ class Translations(Protocol):
 class Text(str):
     """A message whose ``str`` value is its English rendering; :meth:`render` says it in another language.
 
-    ``message`` is the message id (the singular for a plural message), ``plural`` the plural id
-    or None, ``n`` the number that picks the form, ``context`` the gettext context or None, and
-    ``params`` the values for the placeholders (``n`` among them for a plural message).
+    It is made from the message id (the singular for a plural message), the plural id or None,
+    the number that picks the form, the gettext context or None, and the values for the
+    placeholders; the properties of the same names read them back.
     """
-
-    message: str
-    plural: str | None
-    n: int | None
-    context: str | None
-    params: Mapping[str, Any]
 
     def __new__(
         cls,
         message: str,
-        params: Mapping[str, Any] | None = None,
+        params: dict[str, Any] | None = None,
         plural: str | None = None,
         n: int | None = None,
         context: str | None = None,
     ) -> Text:
-        values = dict(params) if params else {}
-        if plural is not None:
-            values["n"] = n
-        # English plural forms, as gettext.NullTranslations picks them.
-        pattern = message if plural is None or n == 1 else plural
-        self = super().__new__(cls, pattern.format_map(values))
-        self.__dict__.update(message=message, plural=plural, n=n, context=context, params=values)
+        # Made per reason the checker gives, so kept to one format and one attribute; ``params``
+        # is taken over (t and tn pass their own fresh keyword dict).
+        if params is None:
+            params = {}
+        if plural is None:
+            self = str.__new__(cls, message.format_map(params))
+        else:
+            params["n"] = n
+            # English plural forms, as gettext.NullTranslations picks them.
+            self = str.__new__(cls, (message if n == 1 else plural).format_map(params))
+        self._source = (message, plural, n, context, params)
         return self
+
+    @property
+    def message(self) -> str:
+        """The message id: the English pattern, or its singular for a plural message."""
+        return self._source[0]
+
+    @property
+    def plural(self) -> str | None:
+        """The plural message id, or None."""
+        return self._source[1]
+
+    @property
+    def n(self) -> int | None:
+        """The number that picks the plural form, or None."""
+        return self._source[2]
+
+    @property
+    def context(self) -> str | None:
+        """The gettext context, or None."""
+        return self._source[3]
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        """The values for the placeholders (``n`` among them for a plural message)."""
+        return self._source[4]
 
     def render(self, translations: Translations) -> str:
         """This message in the language of ``translations``, its ``Text`` parameters rendered first.
@@ -78,21 +101,20 @@ class Text(str):
         A translation whose placeholders do not fit (a catalogue mistake) falls back to the
         English pattern, with the parameters still translated, rather than failing the page.
         """
-        pattern = _pattern(translations, self.message, self.plural, self.n, self.context)
+        message, plural, n, context, params = self._source
+        pattern = _pattern(translations, message, plural, n, context)
         values = {
-            name: value.render(translations) if isinstance(value, Text) else value
-            for name, value in self.params.items()
+            name: value.render(translations) if isinstance(value, Text) else value for name, value in params.items()
         }
         try:
             return pattern.format_map(values)
         except (KeyError, IndexError, ValueError):
-            source = self.message if self.plural is None or self.n == 1 else self.plural
-            return source.format_map(values)
+            return (message if plural is None or n == 1 else plural).format_map(values)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled and copied as the message it is, not as its English text alone.
-        params = {name: value for name, value in self.params.items() if not (self.plural is not None and name == "n")}
-        return (Text, (self.message, params, self.plural, self.n, self.context))
+        message, plural, n, context, params = self._source
+        return (Text, (message, dict(params), plural, n, context))
 
 
 def _pattern(translations: Translations, message: str, plural: str | None, n: int | None, context: str | None) -> str:
@@ -109,7 +131,7 @@ def _pattern(translations: Translations, message: str, plural: str | None, n: in
     return get(context, message, plural, n) if get else translations.ngettext(message, plural, n)
 
 
-def t(message: str, **params: Any) -> Text:
+def t(message: str, /, **params: Any) -> Text:
     """A message with named parameters: ``t("{side} needs {minimum} to open.", side=..., minimum=50)``.
 
     >>> t("{side} needs {minimum} to open.", side="They", minimum=90)
@@ -118,7 +140,7 @@ def t(message: str, **params: Any) -> Text:
     return Text(message, params)
 
 
-def tn(singular: str, plural: str, n: int, **params: Any) -> Text:
+def tn(singular: str, plural: str, n: int, /, **params: Any) -> Text:
     """A message with a plural form picked by ``n``, which the text may also show as ``{n}``.
 
     >>> tn("{n} red three", "{n} red threes", 1), tn("{n} red three", "{n} red threes", 3)
@@ -127,7 +149,7 @@ def tn(singular: str, plural: str, n: int, **params: Any) -> Text:
     return Text(singular, params, plural, n)
 
 
-def tp(context: str, message: str, **params: Any) -> Text:
+def tp(context: str, message: str, /, **params: Any) -> Text:
     """A message in a gettext context, for the same English words meaning different things.
 
     >>> tp("count", "two")  # the number, not the card

@@ -162,7 +162,8 @@ class _TopMeld:
     names: Text  # "kings"
     naturals: list[Card]  # from the hand, beside the top card
     wilds: list[Card]
-    held: Text  # what the hand holds toward a pair: "one king and a joker", "no kings"
+    rank: str  # the top card's rank
+    held_cards: list[Card]  # what the hand holds toward a pair
     frozen: list[Text]  # why the pile is frozen; empty when it is not
 
     @classmethod
@@ -180,11 +181,15 @@ class _TopMeld:
             names=CARDS[top.rank].plural,
             naturals=[card for card in part if card.is_natural],
             wilds=[card for card in part if card.is_wild],
-            held=holding(
-                [card for card in hand if card.rank == top.rank] + [card for card in hand if card.is_wild], top.rank
-            ),
+            rank=top.rank,
+            held_cards=[card for card in hand if card.rank == top.rank] + [card for card in hand if card.is_wild],
             frozen=_frozen_because(rules, position) if not play.pickup_pair_only else [PAIR_ALWAYS],
         )
+
+    @property
+    def held(self) -> Text:
+        """What the hand holds toward a pair, in words: "one king and a joker", "no kings"."""
+        return holding(self.held_cards, self.rank)
 
     @property
     def onto_canasta(self) -> bool:
