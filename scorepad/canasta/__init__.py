@@ -20,6 +20,7 @@ from .cards import Card, CardError, Decks, parse_card, parse_cards
 from .entries import Entry, Hand, check_hand, hand_warnings
 from .match import HandResult, Match, settle
 from .scoring import Part, SideScore, score_hand
+from .text import t
 from .variants import (
     DEFAULT_VARIANT,
     OPTIONS,
@@ -32,6 +33,9 @@ from .variants import (
     rules_for,
 )
 from .violations import InvalidError, Violation
+
+STARTING_TOTALS_LIST = t("Starting totals are a list, one per side.")
+HANDS_LIST = t("Hands are a list.")
 
 
 def score_match(
@@ -46,11 +50,9 @@ def score_match(
     """
     rules = rules_for(variant, options)
     if starting_totals is not None and not isinstance(starting_totals, (list, tuple)):
-        raise InvalidError(
-            [Violation("bad-starting-totals", "Starting totals are a list, one per side.", "starting_totals")]
-        )
+        raise InvalidError([Violation("bad-starting-totals", STARTING_TOTALS_LIST, "starting_totals")])
     if not isinstance(hands, (list, tuple)):
-        raise InvalidError([Violation("hands-not-list", "Hands are a list.", "hands")])
+        raise InvalidError([Violation("hands-not-list", HANDS_LIST, "hands")])
     parsed, problems = [], []
     for index, data in enumerate(hands):
         try:

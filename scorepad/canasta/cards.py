@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
+from .text import Text, t, tn
+
 NATURAL_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
 RANKS = (*NATURAL_RANKS, "3", "2")
 SUITS = ("S", "H", "D", "C")
@@ -42,17 +44,28 @@ CARD_CLASSES: Mapping[str, int] = {
     **{rank: RANK_VALUES[rank] for rank in NATURAL_RANKS},
     "black3": BLACK_THREE_VALUE,
 }
-# Card classes as players say them, in the plural: "2 decks hold 8 kings".
-CLASS_NAMES: Mapping[str, str] = {
-    "joker": "jokers", "2": "twos", "A": "aces", "K": "kings", "Q": "queens", "J": "jacks",
-    "10": "tens", "9": "nines", "8": "eights", "7": "sevens", "6": "sixes", "5": "fives",
-    "4": "fours", "black3": "black threes",
+# Card classes as players say them, in the plural: "2 decks hold 8 kings" (the plural of each
+# card name's message, as the checker's wording has it).
+CLASS_NAMES: Mapping[str, Text] = {
+    "joker": tn("joker", "jokers", 2), "2": tn("two", "twos", 2), "A": tn("ace", "aces", 2),
+    "K": tn("king", "kings", 2), "Q": tn("queen", "queens", 2), "J": tn("jack", "jacks", 2),
+    "10": tn("ten", "tens", 2), "9": tn("nine", "nines", 2), "8": tn("eight", "eights", 2),
+    "7": tn("seven", "sevens", 2), "6": tn("six", "sixes", 2), "5": tn("five", "fives", 2),
+    "4": tn("four", "fours", 2), "black3": tn("black three", "black threes", 2),
 }  # fmt: skip
+RED_THREES_NOT_COUNTED = t("Red threes are not counted as cards: enter them under red threes.")
 _CLASS_ALIASES = {"jk": "joker", "*": "joker", "t": "10", "black_three": "black3", "3": "black3"}
 
 
 class CardError(ValueError):
-    """A card string that is not a card."""
+    """A card string that is not a card; ``str(error)`` is its message, still translatable."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass(frozen=True, order=True)
@@ -114,7 +127,7 @@ def parse_card(text: str) -> Card:
     :raises CardError: for anything that is not a card, or a three without its suit.
     """
     if not isinstance(text, str):
-        raise CardError(f"A card is written as text like 'K' or '3H', not {text!r}.")
+        raise CardError(t("A card is written as text like 'K' or '3H', not {value}.", value=repr(text)))
     raw = text.strip().upper()
     if raw in ("JK", "*", "JOKER"):
         return Card(JOKER)
@@ -123,9 +136,9 @@ def parse_card(text: str) -> Card:
         raw, suit = raw[:-1], raw[-1]
     rank = "10" if raw == "T" else raw
     if rank not in RANKS:
-        raise CardError(f"'{text}' is not a card: use A K Q J 10 9 8 7 6 5 4 3 2 or JK.")
+        raise CardError(t("'{text}' is not a card: use A K Q J 10 9 8 7 6 5 4 3 2 or JK.", text=text))
     if rank == "3" and suit is None:
-        raise CardError(f"'{text}' needs its suit: 3H or 3D is a red three, 3S or 3C a black three.")
+        raise CardError(t("'{text}' needs its suit: 3H or 3D is a red three, 3S or 3C a black three.", text=text))
     return Card(rank, suit)
 
 
@@ -153,8 +166,10 @@ def card_class_name(name: str) -> str:
     canonical = key.upper() if key not in CARD_CLASSES else key
     if canonical not in CARD_CLASSES:
         if key in ("red3", "red_three", "3h", "3d"):
-            raise CardError("Red threes are not counted as cards: enter them under red threes.")
-        raise CardError(f"'{name}' is not a card class: use joker, 2, A, K, Q, J, 10, 9, 8, 7, 6, 5, 4 or black3.")
+            raise CardError(RED_THREES_NOT_COUNTED)
+        raise CardError(
+            t("'{name}' is not a card class: use joker, 2, A, K, Q, J, 10, 9, 8, 7, 6, 5, 4 or black3.", name=name)
+        )
     return canonical
 
 
@@ -237,7 +252,7 @@ class Decks:
         return self.count if card.suit else self.holds(card.card_class)
 
 
-def overdrawn(cards: Iterable[Card], decks: Decks) -> list[str]:
+def overdrawn(cards: Iterable[Card], decks: Decks) -> list[Text]:
     """Describe every card that appears more often than the decks hold it.
 
     >>> overdrawn(parse_cards(["JK"] * 5), Decks(2))
@@ -247,12 +262,52 @@ def overdrawn(cards: Iterable[Card], decks: Decks) -> list[str]:
     problems = []
     by_rank = Counter("red3" if c.is_red_three else "black3" if c.rank == "3" else c.rank for c in cards)
     by_card = Counter(c for c in cards if c.suit and not c.is_joker)
-    names = {JOKER: "jokers", "red3": "red threes", "black3": "black threes"}
     for rank, seen in by_rank.items():
         limit = decks.jokers if rank == JOKER else decks.holds(rank)
         if seen > limit:
-            problems.append(f"{seen} {names.get(rank, rank + 's')}, but {decks.count} decks hold only {limit}")
+            problems.append(_too_many(rank, seen, decks.count, limit))
     for card, seen in by_card.items():
         if seen > decks.count:
-            problems.append(f"{seen} × {card}, but {decks.count} decks hold only {decks.count}")
+            text = t(
+                "{n} × {card}, but {decks} decks hold only {limit}",
+                n=seen,
+                card=str(card),
+                decks=decks.count,
+                limit=decks.count,
+            )
+            problems.append(text)
     return problems
+
+
+def _too_many(rank: str, seen: int, decks: int, limit: int) -> Text:
+    """More cards of one rank than the decks hold: "5 jokers, but 2 decks hold only 4"."""
+    numbers = {"decks": decks, "limit": limit}
+    if rank == JOKER:
+        return tn(
+            "{n} joker, but {decks} decks hold only {limit}",
+            "{n} jokers, but {decks} decks hold only {limit}",
+            seen,
+            **numbers,
+        )
+    if rank == "red3":
+        return tn(
+            "{n} red three, but {decks} decks hold only {limit}",
+            "{n} red threes, but {decks} decks hold only {limit}",
+            seen,
+            **numbers,
+        )
+    if rank == "black3":
+        return tn(
+            "{n} black three, but {decks} decks hold only {limit}",
+            "{n} black threes, but {decks} decks hold only {limit}",
+            seen,
+            **numbers,
+        )
+    # Translators: {rank} is a rank as the cards are written (K, 10); "Ks" is "kings".
+    return tn(
+        "{n} {rank}, but {decks} decks hold only {limit}",
+        "{n} {rank}s, but {decks} decks hold only {limit}",
+        seen,
+        rank=rank,
+        **numbers,
+    )

@@ -15,8 +15,11 @@ from dataclasses import dataclass
 
 from .entries import Hand, check_hand, hand_warnings
 from .scoring import SideScore, score_hand
+from .text import Text, t, tn
 from .variants import Variant
 from .violations import InvalidError, Violation
+
+STARTING_TOTALS_BY_FIVE = t("Starting totals are multiples of 5, like every score.")
 
 
 @dataclass(frozen=True, init=False)
@@ -45,6 +48,18 @@ class HandResult:
     @property
     def scores(self) -> tuple[int, ...]:
         return tuple(side.score for side in self.sides)
+
+
+def _after_game_over(ended: int, first: int, last: int) -> Text:
+    """Hands sent after the one that ended the game: "hand 5 cannot be added", or "hands 5 to 7"."""
+    if first == last:
+        return t("The game ended after hand {ended}; hand {hand} cannot be added.", ended=ended, hand=first)
+    return t(
+        "The game ended after hand {ended}; hands {first} to {last} cannot be added.",
+        ended=ended,
+        first=first,
+        last=last,
+    )
 
 
 def settle(total: int, unit: int = 100) -> int:
@@ -97,9 +112,7 @@ class Match:
         results = []
         for index, hand in enumerate(self.hands):
             if finished_after is not None:
-                extra = len(self.hands) - index
-                which = f"hand {index + 1}" if extra == 1 else f"hands {index + 1} to {len(self.hands)}"
-                message = f"The game ended after hand {finished_after}; {which} cannot be added."
+                message = _after_game_over(finished_after, index + 1, len(self.hands))
                 problems.append(Violation("hand-after-game-over", message, f"hands[{index}]"))
                 break
             found = check_hand(hand, variant)
@@ -128,21 +141,24 @@ class Match:
             return [
                 Violation(
                     "bad-starting-totals",
-                    f"Starting totals are {sides} whole numbers, one per side.",
+                    tn(
+                        "Starting totals are {n} whole number, one per side.",
+                        "Starting totals are {n} whole numbers, one per side.",
+                        sides,
+                    ),
                     "starting_totals",
                 )
             ]
         if any(t % 5 for t in self.starting_totals):
-            return [
-                Violation(
-                    "bad-starting-totals", "Starting totals are multiples of 5, like every score.", "starting_totals"
-                )
-            ]
+            return [Violation("bad-starting-totals", STARTING_TOTALS_BY_FIVE, "starting_totals")]
         if any(t >= self.variant.target for t in self.starting_totals):
             return [
                 Violation(
                     "bad-starting-totals",
-                    f"A starting total has already reached the target of {self.variant.target}: that game is over.",
+                    t(
+                        "A starting total has already reached the target of {target}: that game is over.",
+                        target=self.variant.target,
+                    ),
                     "starting_totals",
                 )
             ]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .text import clause_list
+
 
 @dataclass(frozen=True)
 class Violation:
@@ -32,5 +34,5 @@ class InvalidError(ValueError):
     """Input that cannot be scored or judged; carries every violation found."""
 
     def __init__(self, violations: list[Violation]):
-        super().__init__("; ".join(v.message for v in violations))
+        super().__init__(clause_list([v.message for v in violations]) if violations else "")
         self.violations = list(violations)

@@ -27,12 +27,11 @@ from .melds import SEQUENCE_RANKS, Laid, Turn, is_run, meld_key, run_order, side
 from .position import ACTIONS, REQUEST_FIELDS, SCORE_LIMIT, Position
 from .search import best_melds, pickup_candidates
 from .verdict import Finding, Verdict
-from .wording import NAMES, NUMBERS, ORDER, SUIT_NAMES, card_name, codes, describe, number, plural, with_article
+from .wording import CARDS, NAMES, NUMBERS, ORDER, SUIT_NAMES, CardWords, card_name, codes, describe, number
 
 __all__ = [
-    "ACTIONS", "NAMES", "NUMBERS", "ORDER", "REQUEST_FIELDS", "SCORE_LIMIT", "SEQUENCE_RANKS",
-    "SUIT_NAMES", "Finding", "Laid", "Position", "Turn", "Verdict", "best_melds",
+    "ACTIONS", "CARDS", "NAMES", "NUMBERS", "ORDER", "REQUEST_FIELDS", "SCORE_LIMIT", "SEQUENCE_RANKS",
+    "SUIT_NAMES", "CardWords", "Finding", "Laid", "Position", "Turn", "Verdict", "best_melds",
     "canasta_findings", "card_name", "check", "check_request", "codes", "describe", "is_run",
-    "meld_findings", "meld_key", "number", "pickup_candidates", "plural", "run_order", "side_melds",
-    "take", "with_article",
+    "meld_findings", "meld_key", "number", "pickup_candidates", "run_order", "side_melds", "take",
 ]  # fmt: skip

@@ -11,11 +11,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from ..cards import Card
+from ..text import Text, and_list, t, tn, tp
 from ..variants import PlayRules, Variant
 from .melds import Laid, Turn, side_melds
 from .position import Position
 from .verdict import Finding
-from .wording import codes, joined_with_and, number, with_article
+from .wording import codes, number
+
+KEEP_ONE_TO_DISCARD = t("You may not go out by melding every card: keep one to discard.")
+MELDING_EVERY_CARD = t("Melding every card goes out, with no discard.")
+THEN_GO_OUT = t("You may then go out by discarding your last card.")
 
 
 def turn_melds(
@@ -34,39 +39,71 @@ def turn_melds(
     return touched, untouched, turn
 
 
-def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
-    """Going out: the side has, or completes this turn, the canastas its variant requires."""
+# Translators: a canasta of each kind, as in "your side needs two canastas, one of them a natural canasta".
+CANASTA_KINDS = {
+    "natural": t("a natural canasta"),
+    "mixed": t("a mixed canasta"),
+    "wild": t("a wild canasta"),
+    "sequence": t("a sequence canasta"),
+}
+COUNTED_CANASTAS = {
+    # Translators: {count} is a number word ("two"), {n} the same number in digits.
+    "natural": lambda n: tn("{count} natural canasta", "{count} natural canastas", n, count=number(n)),
+    "mixed": lambda n: tn("{count} mixed canasta", "{count} mixed canastas", n, count=number(n)),
+    "wild": lambda n: tn("{count} wild canasta", "{count} wild canastas", n, count=number(n)),
+    "sequence": lambda n: tn("{count} sequence canasta", "{count} sequence canastas", n, count=number(n)),
+}
+NEEDED_KIND = {**CANASTA_KINDS, "sequence": t("an escalera (sequence canasta)")}
+# Translators: the canastas a side has: "To go out your side needs one canasta; it has none."
+NO_CANASTAS = tp("canastas", "none")
+
+
+def canasta_count(rules: Variant, melds: Sequence[Laid]) -> tuple[bool, Text, Text]:
+    """Whether the side has the canastas to go out, what it needs, and what it has, in words."""
     size = rules.play_rules.canasta
     kinds = [meld.canasta_kind(size) for meld in melds if meld.is_canasta(size)]
     need = rules.canastas_to_go_out
     have = len(kinds)
     ok = have >= need
-    wanted = f"{number(need)} canasta{'s' * (need != 1)}"
+    wanted = tn("one canasta", "{count} canastas", need, count=number(need))
     if rules.tough_end:
         tough = max(2, need)
         if rules.sequences:
-            ok, wanted = have >= tough, f"{number(tough)} canastas (tough end)"
+            ok = have >= tough
+            wanted = tn("{count} canasta (tough end)", "{count} canastas (tough end)", tough, count=number(tough))
         else:
             ok = have >= tough or (have >= need and "natural" in kinds)
-            wanted = f"{number(tough)} canastas or a natural one (tough end)"
+            wanted = tn(
+                "{count} canasta or a natural one (tough end)",
+                "{count} canastas or a natural one (tough end)",
+                tough,
+                count=number(tough),
+            )
     if rules.going_out_needs_kind:
         kind = rules.going_out_needs_kind
-        label = "escalera (sequence canasta)" if kind == "sequence" else f"{kind} canasta"
         ok = ok and kind in kinds
-        wanted += f", one of them {with_article(label)}"
+        # Translators: {wanted} is the canastas needed ("two canastas"), {canasta} one of a kind.
+        wanted = t("{wanted}, one of them {canasta}", wanted=wanted, canasta=NEEDED_KIND[kind])
     counted = Counter(kinds)
-    named = [with_article(f"{k} canasta") if n == 1 else f"{number(n)} {k} canastas" for k, n in counted.items()]
-    listed = joined_with_and(named) if named else "none"
+    named = [CANASTA_KINDS[k] if n == 1 else COUNTED_CANASTAS[k](n) for k, n in counted.items()]
+    listed = and_list(named) if named else NO_CANASTAS
+    return ok, wanted, listed
+
+
+def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
+    """Going out: the side has, or completes this turn, the canastas its variant requires."""
+    ok, wanted, listed = canasta_count(rules, melds)
     if ok:
-        return [Finding("canastas", f"To go out your side needs {wanted}; it has {listed}.", True)]
-    return [
-        Finding(
-            "not-enough-canastas",
-            f"To go out your side needs {wanted}; counting this turn it has {listed}. "
-            "Keep at least one card after your discard until then.",
-            False,
-        )
-    ]
+        return [
+            Finding("canastas", t("To go out your side needs {wanted}; it has {listed}.", wanted=wanted, listed=listed))
+        ]
+    text = t(
+        "To go out your side needs {wanted}; counting this turn it has {listed}. "
+        "Keep at least one card after your discard until then.",
+        wanted=wanted,
+        listed=listed,
+    )
+    return [Finding("not-enough-canastas", text, False)]
 
 
 def red_threes_held(play: PlayRules, cards: Iterable[Card]) -> list[Finding]:
@@ -77,7 +114,10 @@ def red_threes_held(play: PlayRules, cards: Iterable[Card]) -> list[Finding]:
     return [
         Finding(
             "red-three-held",
-            f"Lay out {codes(reds)} at once and draw a replacement: red threes are never kept in the hand.",
+            t(
+                "Lay out {cards} at once and draw a replacement: red threes are never kept in the hand.",
+                cards=codes(reds),
+            ),
             None,
         )
     ]
@@ -94,22 +134,20 @@ def going_out_by_melding(
     """Melding down to one card or none is going out, with everything that asks."""
     findings = canasta_findings(rules, melds)
     if findings[0].kept is False:
-        return [
-            Finding(
-                "must-keep-a-card",
-                f"Melding these leaves you {number(left)} card{'s' * (left != 1)}, which is going out, and "
-                f"{findings[0].text[0].lower()}{findings[0].text[1:]}",
-                False,
-            )
-        ]
+        _, wanted, listed = canasta_count(rules, melds)
+        text = tn(
+            "Melding these leaves you {count} card, which is going out, and to go out your side needs {wanted}; "
+            "counting this turn it has {listed}. Keep at least one card after your discard until then.",
+            "Melding these leaves you {count} cards, which is going out, and to go out your side needs {wanted}; "
+            "counting this turn it has {listed}. Keep at least one card after your discard until then.",
+            left,
+            count=number(left),
+            wanted=wanted,
+            listed=listed,
+        )
+        return [Finding("must-keep-a-card", text, False)]
     if left == 0 and play.going_out_needs_discard:
-        return findings + [
-            Finding(
-                "going-out-needs-discard",
-                "You may not go out by melding every card: keep one to discard.",
-                False,
-            )
-        ]
+        return findings + [Finding("going-out-needs-discard", KEEP_ONE_TO_DISCARD, False)]
     if left == 0:
-        return findings + [Finding("going-out", "Melding every card goes out, with no discard.", None)]
-    return findings + [Finding("going-out", "You may then go out by discarding your last card.", None)]
+        return findings + [Finding("going-out", MELDING_EVERY_CARD, None)]
+    return findings + [Finding("going-out", THEN_GO_OUT, None)]

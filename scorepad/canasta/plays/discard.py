@@ -10,12 +10,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..cards import Card
+from ..text import t
 from ..variants import PlayRules, Variant
 from .checks import canasta_findings
 from .melds import laid_from_table
 from .position import Position
 from .verdict import Finding, Verdict, applied, first_applied
-from .wording import card_name, codes, with_article
+from .wording import card_name, codes, words_for
+
+ALL_WILD = t("Your hand is all wild cards, so you may discard one; the next player cannot take it.")
+WILD_ONLY_GOING_OUT = t("You may discard a wild card only as your last card, going out.")
+THREE_ONLY_GOING_OUT = t("You may discard a three only as your last card, going out.")
+BLACK_THREE_FREEZES = t("A discarded black three freezes the pile at your table, and stops the next player.")
+BLACK_THREE_STOPS = t("A black three stops the next player from taking the pile; it does not freeze it.")
 
 
 def check_discard(rules: Variant, play: PlayRules, position: Position) -> Verdict:
@@ -38,7 +45,7 @@ def _red_three_discarded(play: PlayRules, position: Position) -> Finding | None:
         return None
     return Finding(
         "discard-red-three",
-        f"{codes([card])} is a red three: lay it out and draw a replacement, never discard it.",
+        t("{card} is a red three: lay it out and draw a replacement, never discard it.", card=codes([card])),
         False,
     )
 
@@ -49,21 +56,14 @@ def _only_going_out(play: PlayRules, position: Position) -> Finding | None:
     if not (play.discard_only_going_out and (card.is_wild or card.is_three)) or _is_last(position):
         return None
     if card.is_wild and all(c.is_wild for c in position.hand):
-        return Finding(
-            "discard-all-wild",
-            "Your hand is all wild cards, so you may discard one; the next player cannot take it.",
-            True,
-        )
-    what = "wild card" if card.is_wild else "three"
-    return Finding(
-        f"discard-{'wild' if card.is_wild else 'three'}",
-        f"You may discard {with_article(what)} only as your last card, going out.",
-        False,
-    )
+        return Finding("discard-all-wild", ALL_WILD, True)
+    if card.is_wild:
+        return Finding("discard-wild", WILD_ONLY_GOING_OUT, False)
+    return Finding("discard-three", THREE_ONLY_GOING_OUT, False)
 
 
 def _plain_discard(play: PlayRules, position: Position) -> Finding:
-    return Finding("discard", f"You may discard {with_article(card_name(position.discard))}.", True)
+    return Finding("discard", t("You may discard {card}.", card=words_for(position.discard).a), True)
 
 
 WHICH_DISCARD = (_red_three_discarded, _only_going_out, _plain_discard)  # the first that applies
@@ -84,8 +84,11 @@ def _guarded_on_empty_pile(play: PlayRules, position: Position) -> Finding | Non
         return None
     return Finding(
         "discard-guarded-on-empty-pile",
-        f"On an empty pile you may not discard {with_article(card_name(position.discard))} while you hold "
-        f"another natural card ({codes(others[:3])}).",
+        t(
+            "On an empty pile you may not discard {card} while you hold another natural card ({cards}).",
+            card=words_for(position.discard).a,
+            cards=codes(others[:3]),
+        ),
         False,
     )
 
@@ -97,8 +100,11 @@ def _guarded_if_empty(play: PlayRules, position: Position) -> Finding | None:
         return None
     return Finding(
         "discard-guarded-if-empty",
-        f"If the pile is empty, you may not discard {with_article(card_name(position.discard))} while you hold "
-        f"{codes(others[:3])}.",
+        t(
+            "If the pile is empty, you may not discard {card} while you hold {cards}.",
+            card=words_for(position.discard).a,
+            cards=codes(others[:3]),
+        ),
         None,
     )
 
@@ -111,7 +117,7 @@ def _last_card_goes_out(rules: Variant, position: Position) -> list[Finding]:
     if not _is_last(position):
         return []
     return [
-        replace(f, text=f"Discarding your last card goes out. {f.text}") if f.code == "canastas" else f
+        replace(f, text=t("Discarding your last card goes out. {reason}", reason=f.text)) if f.code == "canastas" else f
         for f in canasta_findings(rules, [laid_from_table(meld) for meld in position.table])
     ]
 
@@ -125,22 +131,15 @@ def _discard_effects(rules: Variant, play: PlayRules, position: Position) -> lis
         return [
             Finding(
                 "freezes",
-                f"A discarded {card_name(card)} freezes the pile: after it, only a natural pair takes it.",
+                t("A discarded {card} freezes the pile: after it, only a natural pair takes it.", card=card_name(card)),
                 None,
             )
         ]
     if card.is_black_three:
         if rules.black_three_freezes:
-            return [
-                Finding(
-                    "freezes",
-                    "A discarded black three freezes the pile at your table, and stops the next player.",
-                    None,
-                )
-            ]
-        return [
-            Finding("stops", "A black three stops the next player from taking the pile; it does not freeze it.", None)
-        ]
+            return [Finding("freezes", BLACK_THREE_FREEZES, None)]
+        return [Finding("stops", BLACK_THREE_STOPS, None)]
     if card.is_three:
         return []
-    return [Finding("next-player", f"The next player may take the pile only by melding the {card_name(card)}.", None)]
+    text = t("The next player may take the pile only by melding the {card}.", card=card_name(card))
+    return [Finding("next-player", text, None)]

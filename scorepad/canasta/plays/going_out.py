@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..cards import Card, cards_value
+from ..text import t
 from ..variants import PlayRules, Variant
 from .checks import canasta_findings, turn_melds
 from .initial import minimum_findings
@@ -18,7 +19,15 @@ from .meld import melds_findings
 from .melds import Laid, Turn, take
 from .position import Position
 from .verdict import Finding, Verdict
-from .wording import card_name, codes, with_article
+from .wording import codes, words_for
+
+CONCEALED_NO_MINIMUM = t("Going out in one turn after drawing from the stock needs no initial-meld minimum.")
+MAYBE_CONCEALED = t(
+    "If you had melded nothing before and your partner made every meld on the table, this is going out concealed."
+)
+KEEP_A_LAST_DISCARD = t("To go out you must keep a card for a last discard.")
+NO_DISCARD_NEEDED = t("You may go out with or without a last discard.")
+RED_THREE_NOT_DISCARDED = t("A red three is laid out, never discarded.")
 
 
 @dataclass(frozen=True)
@@ -75,7 +84,7 @@ def _cards_kept(going: _GoingOut) -> list[Finding]:
     return [
         Finding(
             "cards-left",
-            f"You still hold {codes(others)}: to go out every card is melded, with at most one discard.",
+            t("You still hold {cards}: to go out every card is melded, with at most one discard.", cards=codes(others)),
             False,
         )
     ]
@@ -85,7 +94,8 @@ def _red_threes_kept(going: _GoingOut) -> list[Finding]:
     reds = going.red_threes_left
     if not reds:
         return []
-    return [Finding("red-three-held", f"Lay out {codes(reds)} first: red threes are never kept in the hand.", False)]
+    text = t("Lay out {cards} first: red threes are never kept in the hand.", cards=codes(reds))
+    return [Finding("red-three-held", text, False)]
 
 
 def _canastas(going: _GoingOut) -> list[Finding]:
@@ -106,12 +116,19 @@ def _opening(going: _GoingOut) -> tuple[list[Finding], int | None]:
         return [], None
     if going.concealed and going.play.concealed_needs_no_minimum:
         count = cards_value(card for meld in going.touched for card in meld.added)
-        text = "Going out in one turn after drawing from the stock needs no initial-meld minimum."
-        return [Finding("concealed-no-minimum", text, True)], count
+        return [Finding("concealed-no-minimum", CONCEALED_NO_MINIMUM, True)], count
     found, count = minimum_findings(rules, going.play, position, going.touched)
     if position.took_pile and not rules.initial_meld_from_hand:
-        pile = " Only your hand cards and the top card count: the rest of the pile never does."
-        found = [replace(f, text=f.text + pile) for f in found]
+        found = [
+            replace(
+                f,
+                text=t(
+                    "{reason} Only your hand cards and the top card count: the rest of the pile never does.",
+                    reason=f.text,
+                ),
+            )
+            for f in found
+        ]
     return found, count
 
 
@@ -121,18 +138,15 @@ def _concealed_notes(going: _GoingOut, findings: list[Finding]) -> list[Finding]
     if rules.concealed is None or any(f.kept is False for f in findings):
         return []
     if going.concealed:
-        text = (
-            f"Your side had not melded, so this is going out concealed: {rules.going_out + rules.concealed} "
-            f"for going out instead of {rules.going_out}."
+        text = t(
+            "Your side had not melded, so this is going out concealed: {bonus} for going out instead of {points}.",
+            bonus=rules.going_out + rules.concealed,
+            points=rules.going_out,
         )
         return [Finding("concealed", text, None)]
     # playing alone (two players), melds on the table are your own
     if position.has_opened and rules.players > 2 and all(m.is_new for m in going.touched):
-        text = (
-            "If you had melded nothing before and your partner made every meld on the table, "
-            "this is going out concealed."
-        )
-        return [Finding("maybe-concealed", text, None)]
+        return [Finding("maybe-concealed", MAYBE_CONCEALED, None)]
     return []
 
 
@@ -140,12 +154,11 @@ def _going_out_discard(rules: Variant, play: PlayRules, position: Position) -> l
     card = position.discard
     if card is None:
         if play.going_out_needs_discard:
-            return [Finding("going-out-needs-discard", "To go out you must keep a card for a last discard.", False)]
-        return [Finding("no-discard", "You may go out with or without a last discard.", None)]
+            return [Finding("going-out-needs-discard", KEEP_A_LAST_DISCARD, False)]
+        return [Finding("no-discard", NO_DISCARD_NEEDED, None)]
     if card.is_red_three and not play.threes_held:
-        return [Finding("discard-red-three", "A red three is laid out, never discarded.", False)]
+        return [Finding("discard-red-three", RED_THREE_NOT_DISCARDED, False)]
     if play.discard_only_going_out and (card.is_wild or card.is_three):
-        return [
-            Finding("discard-going-out", f"Going out, your last discard may be {with_article(card_name(card))}.", True)
-        ]
-    return [Finding("discard", f"You end by discarding {with_article(card_name(card))}.", True)]
+        text = t("Going out, your last discard may be {card}.", card=words_for(card).a)
+        return [Finding("discard-going-out", text, True)]
+    return [Finding("discard", t("You end by discarding {card}.", card=words_for(card).a), True)]

@@ -13,12 +13,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import Card, overdrawn
+from ..text import t
 from ..variants import PlayRules, Variant
 from ..violations import InvalidError, Violation
 from .meld import meld_findings
 from .melds import Laid, Turn, laid_from_table, take
 from .position import Position
-from .wording import NAMES, card_name, codes, describe, plural
+from .wording import CARDS, card_name, codes, describe
+
+PILE_TOP_MISSING = t("Say which card is on top of the pile.")
+MELDS_MISSING = t("Pick the cards you want to meld.")
+DISCARD_MISSING = t("Pick the card you want to discard.")
+THREES_ON_TABLE = t("Threes never stay in a side's melds while play goes on.")
+ONE_MELD_OF_WILD_CARDS = t("A side has only one meld of wild cards.")
 
 
 def refuse_impossible(rules: Variant, play: PlayRules, position: Position) -> None:
@@ -34,7 +41,7 @@ def _overdrawn(rules: Variant, play: PlayRules, position: Position) -> list[Viol
     if position.pile_top is not None:
         pool.append(position.pile_top)
     return [
-        Violation("more-cards-than-decks", f"That is {text}: no table can hold it.", "")
+        Violation("more-cards-than-decks", t("That is {cards}: no table can hold it.", cards=text), "")
         for text in overdrawn(pool, rules.deck)
     ]
 
@@ -49,13 +56,13 @@ def _table(rules: Variant, play: PlayRules, position: Position) -> list[Violatio
 def _pile_top_missing(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
     if position.action != "pickup" or position.pile_top is not None:
         return []
-    return [Violation("pile-top-missing", "Say which card is on top of the pile.", "pile.top")]
+    return [Violation("pile-top-missing", PILE_TOP_MISSING, "pile.top")]
 
 
 def _melds_missing(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
     if position.action != "meld" or position.melds:
         return []
-    return [Violation("melds-missing", "Pick the cards you want to meld.", "melds")]
+    return [Violation("melds-missing", MELDS_MISSING, "melds")]
 
 
 def _after_melds(position: Position) -> tuple[list[Card], list[Card]]:
@@ -70,15 +77,18 @@ def _melds_not_held(rules: Variant, play: PlayRules, position: Position) -> list
     missing, _ = _after_melds(position)
     if not missing:
         return []
-    what = "your hand or the top of the pile" if position.action == "pickup" else "your hand"
-    text = f"The melds use {describe(missing)} more than {what} holds ({codes(missing)})."
+    words = {"cards": describe(missing), "codes": codes(missing)}
+    if position.action == "pickup":
+        text = t("The melds use {cards} more than your hand or the top of the pile holds ({codes}).", **words)
+    else:
+        text = t("The melds use {cards} more than your hand holds ({codes}).", **words)
     return [Violation("melded-cards-not-held", text, "melds")]
 
 
 def _discard_missing(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
     if position.action != "discard" or position.discard is not None:
         return []
-    return [Violation("discard-missing", "Pick the card you want to discard.", "discard")]
+    return [Violation("discard-missing", DISCARD_MISSING, "discard")]
 
 
 def _discard_not_held(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
@@ -88,8 +98,10 @@ def _discard_not_held(rules: Variant, play: PlayRules, position: Position) -> li
     missing, rest = _after_melds(position)
     if missing or not take(rest, [position.discard])[0]:
         return []
-    where = "after the melds" if position.melds else "in your hand"
-    text = f"There is no {card_name(position.discard)} left {where} to discard."
+    if position.melds:
+        text = t("There is no {card} left after the melds to discard.", card=card_name(position.discard))
+    else:
+        text = t("There is no {card} left in your hand to discard.", card=card_name(position.discard))
     return [Violation("discard-not-held", text, "discard")]
 
 
@@ -111,15 +123,18 @@ def _table_problems(rules: Variant, play: PlayRules, table: Sequence[Sequence[Ca
         laid = laid_from_table(meld)
         where = f"table[{index}]"
         if laid.kind == "threes":
-            problems.append(
-                Violation("threes-on-table", "Threes never stay in a side's melds while play goes on.", where)
-            )
+            problems.append(Violation("threes-on-table", THREES_ON_TABLE, where))
             continue
         if laid.kind in ("rank", "wild"):
             if (laid.kind, laid.rank) in seen:
-                what = "wild cards" if laid.kind == "wild" else plural(NAMES[laid.rank])
-                problems.append(Violation("two-melds-of-a-rank", f"A side has only one meld of {what}.", where))
+                if laid.kind == "wild":
+                    text = ONE_MELD_OF_WILD_CARDS
+                else:
+                    text = t("A side has only one meld of {cards}.", cards=CARDS[laid.rank].plural)
+                problems.append(Violation("two-melds-of-a-rank", text, where))
             seen.add((laid.kind, laid.rank))
         broken = [f for f in meld_findings(Laid(laid.kind, laid.rank, added=laid.before), turn) if f.kept is False]
-        problems += [Violation("table-meld-impossible", f"On the table: {f.text}", where) for f in broken]
+        problems += [
+            Violation("table-meld-impossible", t("On the table: {reason}", reason=f.text), where) for f in broken
+        ]
     return problems

@@ -12,11 +12,17 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..cards import Card, cards_value
+from ..text import Text, t
 from ..variants import PlayRules, Variant
 from .melds import Laid
 from .position import Position
 from .verdict import Finding
 from .wording import card_name, codes
+
+SPLASH = t("A natural or wild canasta from your hand opens with no minimum (a splash).")
+OPENING_NEEDS_SET = t(
+    "An initial meld must hold three matching natural cards, or three or more wild cards, from your hand."
+)
 
 
 def minimum_findings(
@@ -28,22 +34,52 @@ def minimum_findings(
     if rules.initial_meld_from_hand:
         return _american_opening(rules, play, position, touched, top, minimum)
     count = cards_value(cards)
-    note = ""
-    if top is not None and not rules.top_counts_for_minimum:
-        count -= top.value
-        note = f" (the top {card_name(top)} does not count at this table)"
-    elif top is not None:
-        note = f" (the top {card_name(top)} counts; no other card from the pile does)"
+    if top is not None:
+        count -= 0 if rules.top_counts_for_minimum else top.value
+        return _with_top(position, count, minimum, card_name(top), rules.top_counts_for_minimum), count
     if count >= minimum:
-        return [Finding("minimum", f"Your initial meld counts {count}{note}: your side needs {minimum}.", True)], count
-    return [
-        Finding(
-            "below-minimum",
-            f"Your initial meld counts {count}{note}, but your side needs {minimum} (its total is {position.score}): "
-            f"add melds worth {minimum - count} more; bonuses never count.",
-            False,
+        text = t("Your initial meld counts {count}: your side needs {minimum}.", count=count, minimum=minimum)
+        return [Finding("minimum", text, True)], count
+    text = t(
+        "Your initial meld counts {count}, but your side needs {minimum} (its total is {total}): "
+        "add melds worth {more} more; bonuses never count.",
+        count=count,
+        minimum=minimum,
+        total=position.score,
+        more=minimum - count,
+    )
+    return [Finding("below-minimum", text, False)], count
+
+
+def _with_top(position: Position, count: int, minimum: int, top: Text, counts: bool) -> list[Finding]:
+    """Taking the pile: the initial meld with the top card, which counts only at some tables."""
+    numbers = {"count": count, "minimum": minimum, "card": top}
+    short = {**numbers, "total": position.score, "more": minimum - count}
+    if counts and count >= minimum:
+        text = t(
+            "Your initial meld counts {count} (the top {card} counts; no other card from the pile does): "
+            "your side needs {minimum}.",
+            **numbers,
         )
-    ], count
+    elif count >= minimum:
+        text = t(
+            "Your initial meld counts {count} (the top {card} does not count at this table): "
+            "your side needs {minimum}.",
+            **numbers,
+        )
+    elif counts:
+        text = t(
+            "Your initial meld counts {count} (the top {card} counts; no other card from the pile does), but your "
+            "side needs {minimum} (its total is {total}): add melds worth {more} more; bonuses never count.",
+            **short,
+        )
+    else:
+        text = t(
+            "Your initial meld counts {count} (the top {card} does not count at this table), but your side needs "
+            "{minimum} (its total is {total}): add melds worth {more} more; bonuses never count.",
+            **short,
+        )
+    return [Finding("minimum" if count >= minimum else "below-minimum", text, count >= minimum)]
 
 
 def _american_opening(
@@ -53,9 +89,7 @@ def _american_opening(
     parts = _hand_parts(touched, top)
     count = sum(cards_value(part) for part in parts)
     if play.splash and any(_is_hand_canasta(part, play.canasta) for part in parts):
-        return [
-            Finding("splash", "A natural or wild canasta from your hand opens with no minimum (a splash).", True)
-        ], count
+        return [Finding("splash", SPLASH, True)], count
     found = [_hand_minimum(position, count, minimum)]
     if play.needs_set_to_open:
         found.append(_opening_set(parts))
@@ -84,26 +118,27 @@ def _is_hand_canasta(part: Sequence[Card], size: int) -> bool:
 
 def _hand_minimum(position: Position, count: int, minimum: int) -> Finding:
     if count >= minimum:
-        return Finding("minimum", f"Your initial meld counts {count} from your hand: your side needs {minimum}.", True)
-    return Finding(
-        "below-minimum",
-        f"Your initial meld counts {count} from your hand, but your side needs {minimum} (its total is "
-        f"{position.score}): add melds from your hand worth {minimum - count} more; the top card never "
-        "counts, and bonuses never count.",
-        False,
+        text = t(
+            "Your initial meld counts {count} from your hand: your side needs {minimum}.", count=count, minimum=minimum
+        )
+        return Finding("minimum", text, True)
+    text = t(
+        "Your initial meld counts {count} from your hand, but your side needs {minimum} (its total is {total}): "
+        "add melds from your hand worth {more} more; the top card never counts, and bonuses never count.",
+        count=count,
+        minimum=minimum,
+        total=position.score,
+        more=minimum - count,
     )
+    return Finding("below-minimum", text, False)
 
 
 def _opening_set(parts: Sequence[Sequence[Card]]) -> Finding:
     """American: the initial meld holds three matching naturals, or three or more wild cards, from the hand."""
     sets = [p for p in parts if _natural_set(p) or (len(p) >= 3 and all(card.is_wild for card in p))]
     if sets:
-        return Finding("opening-set", f"It holds {codes(sets[0])} from your hand.", True)
-    return Finding(
-        "opening-needs-set",
-        "An initial meld must hold three matching natural cards, or three or more wild cards, from your hand.",
-        False,
-    )
+        return Finding("opening-set", t("It holds {cards} from your hand.", cards=codes(sets[0])), True)
+    return Finding("opening-needs-set", OPENING_NEEDS_SET, False)
 
 
 def _natural_set(cards: Sequence[Card]) -> bool:

@@ -16,7 +16,7 @@ from .going_out import check_go_out
 from .impossible import refuse_impossible
 from .meld import check_meld
 from .pickup import check_pickup
-from .position import Position
+from .position import BODY_NOT_OBJECT, Position
 from .verdict import Verdict
 
 
@@ -39,7 +39,7 @@ def check_request(data: Any) -> Verdict:
         cannot occur.
     """
     if not isinstance(data, Mapping):
-        raise InvalidError([Violation("body-not-object", "A check is a JSON object.", "")])
+        raise InvalidError([Violation("body-not-object", BODY_NOT_OBJECT, "")])
     problems = []
     rules = None
     variant = data.get("variant", DEFAULT_VARIANT)

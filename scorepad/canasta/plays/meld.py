@@ -10,13 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import Card
+from ..text import Text, and_list, t, tn
 from ..variants import PlayRules, Variant
-from .checks import going_out_by_melding, red_threes_held, turn_melds
+from .checks import CANASTA_KINDS, going_out_by_melding, red_threes_held, turn_melds
 from .initial import minimum_findings
 from .melds import SEQUENCE_RANKS, Laid, Turn, run_order
 from .position import Position
 from .verdict import Finding, Verdict, applied, first_applied
-from .wording import NAMES, SUIT_NAMES, codes, describe, joined_with_and, number, plural, with_article
+from .wording import CARDS, SUIT_NAMES, codes, describe, number
+
+BLACK_THREES_NOT_GOING_OUT = t("Black threes are melded only when you go out, in your last turn.")
 
 
 def meld_findings(meld: Laid, turn: Turn) -> list[Finding]:
@@ -29,8 +32,8 @@ def meld_findings(meld: Laid, turn: Turn) -> list[Finding]:
 
 
 # --- a meld of one rank -----------------------------------------------------------------------
-def _names(meld: Laid) -> str:
-    return plural(NAMES[meld.rank])
+def _names(meld: Laid) -> Text:
+    return CARDS[meld.rank].plural
 
 
 def _added_wilds(meld: Laid) -> list[Card]:
@@ -43,16 +46,30 @@ def _rank_too_small(meld: Laid, turn: Turn) -> Finding | None:
     if len(cards) >= 3:
         return None
     wild_helps = rank not in turn.play.pure_ranks and len(meld.naturals) + 3 - len(cards) >= 3
-    if len(cards) == 1:
-        fix = f"add two more {_names(meld)}{', or one more and a wild card' if wild_helps else ''}"
+    shown, words = codes(cards), CARDS[rank]
+    if len(cards) == 1 and wild_helps:
+        text = t(
+            "{meld} is only one card: a meld needs at least three (add two more {cards}, or one more and a wild card).",
+            meld=shown,
+            cards=words.plural,
+        )
+    elif len(cards) == 1:
+        text = t(
+            "{meld} is only one card: a meld needs at least three (add two more {cards}).",
+            meld=shown,
+            cards=words.plural,
+        )
+    elif wild_helps:
+        text = t(
+            "{meld} is only two cards: a meld needs at least three (add another {card} or a wild card).",
+            meld=shown,
+            card=words.name,
+        )
     else:
-        fix = f"add another {NAMES[rank]}{' or a wild card' if wild_helps else ''}"
-    return Finding(
-        "meld-too-small",
-        f"{codes(cards)} is only {number(len(cards))} card{'s' * (len(cards) != 1)}: a meld needs "
-        f"at least three ({fix}).",
-        False,
-    )
+        text = t(
+            "{meld} is only two cards: a meld needs at least three (add another {card}).", meld=shown, card=words.name
+        )
+    return Finding("meld-too-small", text, False)
 
 
 def _too_few_naturals(meld: Laid, turn: Turn) -> Finding | None:
@@ -61,7 +78,12 @@ def _too_few_naturals(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "too-few-naturals",
-        f"{codes(meld.cards)} has {describe(meld.naturals)}: a meld needs at least two natural {_names(meld)}.",
+        t(
+            "{meld} has {naturals}: a meld needs at least two natural {cards}.",
+            meld=codes(meld.cards),
+            naturals=describe(meld.naturals),
+            cards=_names(meld),
+        ),
         False,
     )
 
@@ -76,7 +98,11 @@ def _pure_rank_wild(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "pure-rank-wild",
-        f"A meld of {_names(meld)} never takes wild cards: leave {describe(meld.wilds).replace('one ', 'the ')} out.",
+        t(
+            "A meld of {cards} never takes wild cards: leave {wilds} out.",
+            cards=_names(meld),
+            wilds=describe(meld.wilds, lead="the"),
+        ),
         False,
     )
 
@@ -94,7 +120,7 @@ def _pure_meld_stays_pure(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "pure-meld-stays-pure",
-        f"Your {_names(meld)} began without wild cards, so they can never take one.",
+        t("Your {cards} began without wild cards, so they can never take one.", cards=_names(meld)),
         False,
     )
 
@@ -103,12 +129,11 @@ def _wild_only_in_opening(meld: Laid, turn: Turn) -> Finding | None:
     """Such a meld takes wild cards only as part of the side's initial meld."""
     if not _opening_wild_rank(meld, turn) or not meld.is_new or turn.opening:
         return None
-    names = _names(meld)
-    return Finding(
-        "wild-only-in-opening",
-        f"A meld of {names} takes wild cards only when it is part of your side's initial meld; meld the {names} pure.",
-        False,
+    text = t(
+        "A meld of {cards} takes wild cards only when it is part of your side's initial meld; meld the {cards} pure.",
+        cards=_names(meld),
     )
+    return Finding("wild-only-in-opening", text, False)
 
 
 def _too_many_wilds(meld: Laid, turn: Turn) -> Finding | None:
@@ -118,7 +143,14 @@ def _too_many_wilds(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "too-many-wilds",
-        f"{codes(meld.cards)} holds {number(wilds)} wild cards: one meld may hold at most {number(most)}.",
+        tn(
+            "{meld} holds {count} wild card: one meld may hold at most {most}.",
+            "{meld} holds {count} wild cards: one meld may hold at most {most}.",
+            wilds,
+            meld=codes(meld.cards),
+            count=number(wilds),
+            most=number(most),
+        ),
         False,
     )
 
@@ -130,8 +162,18 @@ def _wilds_outnumber_naturals(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "wilds-outnumber-naturals",
-        f"{codes(meld.cards)} has {number(wilds)} wild cards and only {number(naturals)} natural {_names(meld)}: "
-        f"wild cards may never outnumber naturals (add a {NAMES[meld.rank]} or leave a wild card out).",
+        tn(
+            "{meld} has {count} wild card and only {naturals} natural {cards}: "
+            "wild cards may never outnumber naturals (add {card} or leave a wild card out).",
+            "{meld} has {count} wild cards and only {naturals} natural {cards}: "
+            "wild cards may never outnumber naturals (add {card} or leave a wild card out).",
+            wilds,
+            meld=codes(meld.cards),
+            count=number(wilds),
+            naturals=number(naturals),
+            cards=_names(meld),
+            card=CARDS[meld.rank].a,
+        ),
         False,
     )
 
@@ -143,7 +185,14 @@ def _rank_too_long(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "meld-too-long",
-        f"{meld} would make {number(len(meld.cards))} {_names(meld)}: no meld may hold more than {number(cap)} cards.",
+        tn(
+            "{meld} would make {cards}: no meld may hold more than {count} card.",
+            "{meld} would make {cards}: no meld may hold more than {count} cards.",
+            cap,
+            meld=meld.words,
+            cards=CARDS[meld.rank].counted(len(meld.cards)),
+            count=number(cap),
+        ),
         False,
     )
 
@@ -155,8 +204,11 @@ def _wild_meld_open(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "wild-meld-open",
-        "While your side's meld of wild cards is unfinished, no wild card goes on any other meld: "
-        f"keep {codes(added)} for it.",
+        t(
+            "While your side's meld of wild cards is unfinished, no wild card goes on any other meld: "
+            "keep {cards} for it.",
+            cards=codes(added),
+        ),
         False,
     )
 
@@ -182,8 +234,12 @@ def _no_wild_melds(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "wild-meld-not-allowed",
-        f"{codes(meld.cards)} is wild cards alone, and {rules.name} has no melds of wild cards: "
-        "a meld needs at least two natural cards of one rank.",
+        t(
+            "{meld} is wild cards alone, and {variant} has no melds of wild cards: "
+            "a meld needs at least two natural cards of one rank.",
+            meld=codes(meld.cards),
+            variant=rules.name,
+        ),
         False,
     )
 
@@ -194,8 +250,14 @@ def _wild_too_small(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "meld-too-small",
-        f"{codes(cards)} is only {number(len(cards))} wild card{'s' * (len(cards) != 1)}: "
-        f"a meld of wild cards needs at least {number(low)}.",
+        tn(
+            "{meld} is only {count} wild card: a meld of wild cards needs at least {least}.",
+            "{meld} is only {count} wild cards: a meld of wild cards needs at least {least}.",
+            len(cards),
+            meld=codes(cards),
+            count=number(len(cards)),
+            least=number(low),
+        ),
         False,
     )
 
@@ -206,7 +268,14 @@ def _wild_too_long(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "meld-too-long",
-        f"{meld} would make {number(len(cards))} wild cards: a meld of wild cards stops at {number(high)}.",
+        tn(
+            "{meld} would make {count} wild card: a meld of wild cards stops at {most}.",
+            "{meld} would make {count} wild cards: a meld of wild cards stops at {most}.",
+            len(cards),
+            meld=meld.words,
+            count=number(len(cards)),
+            most=number(high),
+        ),
         False,
     )
 
@@ -222,7 +291,7 @@ def _red_three_melded(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "red-three-melded",
-        f"{codes(reds)}: red threes are never melded; they are laid out on their own as bonus cards.",
+        t("{cards}: red threes are never melded; they are laid out on their own as bonus cards.", cards=codes(reds)),
         False,
     )
 
@@ -233,7 +302,7 @@ def _threes_never_melded(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "three-melded",
-        f"Threes are never melded in {turn.rules.name}: they are laid out beside your melds.",
+        t("Threes are never melded in {variant}: they are laid out beside your melds.", variant=turn.rules.name),
         False,
     )
 
@@ -248,7 +317,7 @@ def _black_threes_mixed(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "black-threes-mixed",
-        f"Black threes are melded only with each other: leave {codes(others)} out.",
+        t("Black threes are melded only with each other: leave {cards} out.", cards=codes(others)),
         False,
     )
 
@@ -256,11 +325,7 @@ def _black_threes_mixed(meld: Laid, turn: Turn) -> Finding | None:
 def _black_threes_not_going_out(meld: Laid, turn: Turn) -> Finding | None:
     if turn.going_out:
         return None
-    return Finding(
-        "black-threes-not-going-out",
-        "Black threes are melded only when you go out, in your last turn.",
-        False,
-    )
+    return Finding("black-threes-not-going-out", BLACK_THREES_NOT_GOING_OUT, False)
 
 
 def _black_threes_count(meld: Laid, turn: Turn) -> Finding | None:
@@ -270,7 +335,7 @@ def _black_threes_count(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "black-threes-count",
-        f"A meld of black threes holds three or four of them, not {number(threes)}.",
+        t("A meld of black threes holds three or four of them, not {count}.", count=number(threes)),
         False,
     )
 
@@ -291,8 +356,12 @@ def _no_sequences(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "mixed-ranks",
-        f"{codes(meld.cards)} mixes {joined_with_and([plural(NAMES[r]) for r in reversed(_ranks(meld))])}: "
-        f"a meld is cards of one rank ({rules.name} has no sequences).",
+        t(
+            "{meld} mixes {ranks}: a meld is cards of one rank ({variant} has no sequences).",
+            meld=codes(meld.cards),
+            ranks=and_list([CARDS[rank].plural for rank in reversed(_ranks(meld))]),
+            variant=rules.name,
+        ),
         False,
     )
 
@@ -302,7 +371,7 @@ def _wild_in_sequence(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "wild-in-sequence",
-        f"A sequence takes no wild cards: leave {describe(meld.wilds).replace('one ', 'the ')} out.",
+        t("A sequence takes no wild cards: leave {wilds} out.", wilds=describe(meld.wilds, lead="the")),
         False,
     )
 
@@ -317,7 +386,7 @@ def _sequence_needs_suits(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "sequence-needs-suits",
-        f"A sequence is cards of one suit: give the suit of {describe(unsuited).replace('one ', 'the ')}.",
+        t("A sequence is cards of one suit: give the suit of {cards}.", cards=describe(unsuited, lead="the")),
         False,
     )
 
@@ -326,7 +395,8 @@ def _sequence_mixed_suits(meld: Laid, turn: Turn) -> Finding | None:
     naturals = meld.naturals
     if len({card.suit for card in naturals}) <= 1:
         return None
-    return Finding("sequence-mixed-suits", f"{codes(run_order(naturals))} mixes suits: a sequence is one suit.", False)
+    text = t("{meld} mixes suits: a sequence is one suit.", meld=codes(run_order(naturals)))
+    return Finding("sequence-mixed-suits", text, False)
 
 
 def _sequence_repeats(meld: Laid, turn: Turn) -> Finding | None:
@@ -335,7 +405,7 @@ def _sequence_repeats(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "sequence-repeats",
-        f"{codes(run_order(naturals))} repeats a rank: a sequence has each rank once.",
+        t("{meld} repeats a rank: a sequence has each rank once.", meld=codes(run_order(naturals))),
         False,
     )
 
@@ -348,8 +418,11 @@ def _sequence_gap(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "sequence-gap",
-        f"{codes(run_order(meld.naturals))} has a gap: a sequence runs without one (it lacks "
-        f"{' and '.join(with_article(NAMES[r]) for r in missing)}).",
+        t(
+            "{meld} has a gap: a sequence runs without one (it lacks {cards}).",
+            meld=codes(run_order(meld.naturals)),
+            cards=and_list([CARDS[rank].a for rank in missing], commas=False),
+        ),
         False,
     )
 
@@ -357,14 +430,22 @@ def _sequence_gap(meld: Laid, turn: Turn) -> Finding | None:
 def _sequence_too_small(meld: Laid, turn: Turn) -> Finding | None:
     if len(meld.cards) >= turn.play.sequence_cards[0]:
         return None
-    return Finding("meld-too-small", f"{codes(meld.cards)} is too short: a sequence needs at least three cards.", False)
+    text = t("{meld} is too short: a sequence needs at least three cards.", meld=codes(meld.cards))
+    return Finding("meld-too-small", text, False)
 
 
 def _sequence_too_long(meld: Laid, turn: Turn) -> Finding | None:
     cards = meld.cards
     if len(cards) <= turn.play.sequence_cards[1]:
         return None
-    return Finding("meld-too-long", f"{meld} would be {number(len(cards))} cards: a sequence stops at seven.", False)
+    text = tn(
+        "{meld} would be {count} card: a sequence stops at seven.",
+        "{meld} would be {count} cards: a sequence stops at seven.",
+        len(cards),
+        meld=meld.words,
+        count=number(len(cards)),
+    )
+    return Finding("meld-too-long", text, False)
 
 
 SUITED_SEQUENCE_CHECKS = (
@@ -400,25 +481,52 @@ def _run_meld(meld: Laid, turn: Turn) -> list[Finding]:
     return found + applied(SUITED_SEQUENCE_CHECKS, meld, turn)
 
 
-def _meld_sentence(meld: Laid, size: int) -> str:
+def _meld_words(meld: Laid) -> Text:
+    """What the meld is, in words: "four kings", "two kings with a joker", "a sequence of five in hearts"."""
     cards = meld.cards
+    count = len(cards)
+    if meld.kind == "rank" and not meld.wilds:
+        return CARDS[meld.rank].counted(count)
     if meld.kind == "rank":
-        what = (
-            f"{number(len(cards))} {plural(NAMES[meld.rank])}"
-            if not meld.wilds
-            else (f"{describe(meld.naturals)} with {describe(meld.wilds).replace('one ', 'a ')}")
+        # Translators: natural cards with wild cards: "two kings with a joker".
+        return t("{naturals} with {wilds}", naturals=describe(meld.naturals), wilds=describe(meld.wilds, lead="a"))
+    if meld.kind == "wild":
+        return tn("{count} wild card", "{count} wild cards", count, count=number(count))
+    if meld.kind == "threes":
+        return tn(
+            "{count} black three, melded going out",
+            "{count} black threes, melded going out",
+            count,
+            count=number(count),
         )
-    elif meld.kind == "wild":
-        what = f"{number(len(cards))} wild cards"
-    elif meld.kind == "threes":
-        what = f"{number(len(cards))} black threes, melded going out"
-    else:
-        what = f"a sequence of {number(len(cards))} in {SUIT_NAMES[cards[0].suit]}"
+    return tn(
+        "a sequence of {count} in {suit}",
+        "a sequence of {count} in {suit}",
+        count,
+        count=number(count),
+        suit=SUIT_NAMES[cards[0].suit],
+    )
+
+
+def _meld_sentence(meld: Laid, size: int) -> Text:
+    what = _meld_words(meld)
     kind = meld.canasta_kind(size)
-    done = f", a {kind} canasta" if kind and kind != "sequence" else ", a sequence canasta" if kind else ""
+    canasta = CANASTA_KINDS[kind] if kind else None
     if meld.is_new:
-        return f"{codes(cards)} is {'' if meld.kind == 'run' else 'a meld of '}{what}{done}."
-    return f"{codes(meld.added)} goes on your {codes(meld.before)}: {what}{done}."
+        shown = codes(meld.cards)
+        if meld.kind == "run":
+            if canasta:
+                return t("{meld} is {what}, {canasta}.", meld=shown, what=what, canasta=canasta)
+            return t("{meld} is {what}.", meld=shown, what=what)
+        if canasta:
+            return t("{meld} is a meld of {what}, {canasta}.", meld=shown, what=what, canasta=canasta)
+        return t("{meld} is a meld of {what}.", meld=shown, what=what)
+    added, before = codes(meld.added), codes(meld.before)
+    if canasta:
+        return t(
+            "{cards} goes on your {meld}: {what}, {canasta}.", cards=added, meld=before, what=what, canasta=canasta
+        )
+    return t("{cards} goes on your {meld}: {what}.", cards=added, meld=before, what=what)
 
 
 def melds_findings(touched: Sequence[Laid], turn: Turn) -> list[Finding]:
@@ -443,6 +551,12 @@ def check_meld(rules: Variant, play: PlayRules, position: Position) -> Verdict:
     if going_out:
         findings += going_out_by_melding(rules, play, position, touched + untouched, left)
     else:
-        findings.append(Finding("cards-left", f"You keep {number(left)} cards: discard one to end your turn.", None))
+        text = tn(
+            "You keep {count} card: discard one to end your turn.",
+            "You keep {count} cards: discard one to end your turn.",
+            left,
+            count=number(left),
+        )
+        findings.append(Finding("cards-left", text, None))
     findings += red_threes_held(play, position.hand)
     return Verdict.from_findings(findings, count=count, minimum=rules.minimum_for(position.score))

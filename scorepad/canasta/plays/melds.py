@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..cards import Card
+from ..text import Text, t
 from ..variants import PlayRules, Variant
 from .wording import codes
 
@@ -61,10 +62,15 @@ class Laid:
             return "wild"
         return "mixed" if self.wilds else "natural"
 
-    def __str__(self) -> str:
+    @property
+    def words(self) -> Text | str:
+        """The meld as the reasons name it: ``K-K`` for a new one, "K on your K-K-K" for one added to."""
         if self.before and self.added:
-            return f"{codes(self.added)} on your {codes(self.before)}"
+            return t("{cards} on your {meld}", cards=codes(self.added), meld=codes(self.before))
         return codes(self.cards)
+
+    def __str__(self) -> str:
+        return self.words
 
 
 def meld_key(cards: Sequence[Card]) -> tuple[str, str | None]:

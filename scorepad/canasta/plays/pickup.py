@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..cards import Card, cards_value
+from ..text import Text, clause_list, t, tn
 from ..variants import PlayRules, Variant
 from .checks import going_out_by_melding, left_after, red_threes_held, turn_melds
 from .initial import minimum_findings
@@ -20,7 +21,18 @@ from .melds import Laid
 from .position import Position
 from .search import pickup_candidates
 from .verdict import Finding, Verdict, first_applied
-from .wording import NAMES, card_name, codes, holding, number, plural
+from .wording import CARDS, card_name, codes, holding, number
+
+NO_WAY = t("No way to take the pile with this hand.")
+TOP_BLACK_THREE = t("You can never take the pile while a black three (a stop card) is on top.")
+TOP_RED_THREE = t("You can never take the pile while a red three is on top.")
+ONE_CARD_PILE = t("With one card in your hand you may not take a pile of one card.")
+FROZEN_BY_CARD = t("it holds a wild card or a red three turned up at the start")
+FROZEN_NOT_OPENED = t("your side has not made its initial meld")
+FROZEN_ALWAYS = t("your table plays it always frozen")
+PAIR_ALWAYS = t("you always need a pair")
+MUST_TAKE = t("With the stock gone you must take a discard that goes on one of your melds.")
+TOP_IN_SEQUENCE = t("The top card never starts or extends a sequence.")
 
 
 def check_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdict:
@@ -38,21 +50,25 @@ def check_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdict
             melds = _trim(rules, play, position, melds)
             verdict = _judge_pickup(rules, play, replace(position, melds=melds))
             shown = "; ".join(codes(meld) for meld in melds)
-            return replace(verdict, reasons=(f"Yes: meld {shown} and take the pile.", *verdict.reasons), how=melds)
+            return replace(
+                verdict, reasons=(t("Yes: meld {melds} and take the pile.", melds=shown), *verdict.reasons), how=melds
+            )
         failures.append((len(verdict.problems), -(verdict.count or 0), len(failures), melds, verdict))
     if not failures:
         top = position.pile_top
         verdict = _judge_pickup(rules, play, replace(position, melds=((top,),)))
-        return replace(verdict, reasons=("No way to take the pile with this hand.", *verdict.reasons))
+        return replace(verdict, reasons=(NO_WAY, *verdict.reasons))
     *_, melds, verdict = min(failures)
     pile_rules = [v for v in verdict.problems if v.code.startswith(("pickup", "pile", "one-card", "top-"))]
     if pile_rules:
         verdict = replace(verdict, reasons=tuple(v.message for v in pile_rules), problems=tuple(pile_rules))
     elif verdict.count is not None:
         shown = "; ".join(codes(meld) for meld in melds)
-        lead = f"The most you can lay down with the top {card_name(position.pile_top)} is {shown}."
+        lead = t(
+            "The most you can lay down with the top {card} is {melds}.", card=card_name(position.pile_top), melds=shown
+        )
         verdict = replace(verdict, reasons=(lead, *verdict.reasons))
-    return replace(verdict, reasons=("No way to take the pile with this hand.", *verdict.reasons))
+    return replace(verdict, reasons=(NO_WAY, *verdict.reasons))
 
 
 def _pile_blocked(rules: Variant, position: Position) -> list[Finding]:
@@ -62,31 +78,26 @@ def _pile_blocked(rules: Variant, position: Position) -> list[Finding]:
     if top.is_wild:
         found.append(
             Finding(
-                "pile-top-wild", f"You can never take the pile while a wild card ({card_name(top)}) is on top.", False
-            )
-        )
-    elif top.is_three:
-        what = "a black three (a stop card)" if top.is_black_three else "a red three"
-        found.append(Finding("pile-top-three", f"You can never take the pile while {what} is on top.", False))
-    if position.pile_size == 1 and len(position.hand) == 1:
-        found.append(
-            Finding(
-                "one-card-pile",
-                "With one card in your hand you may not take a pile of one card.",
+                "pile-top-wild",
+                t("You can never take the pile while a wild card ({card}) is on top.", card=card_name(top)),
                 False,
             )
         )
+    elif top.is_three:
+        found.append(Finding("pile-top-three", TOP_BLACK_THREE if top.is_black_three else TOP_RED_THREE, False))
+    if position.pile_size == 1 and len(position.hand) == 1:
+        found.append(Finding("one-card-pile", ONE_CARD_PILE, False))
     return found
 
 
-def _frozen_because(rules: Variant, position: Position) -> list[str]:
+def _frozen_because(rules: Variant, position: Position) -> list[Text]:
     why = []
     if position.pile_frozen:
-        why.append("it holds a wild card or a red three turned up at the start")
+        why.append(FROZEN_BY_CARD)
     if not position.has_opened:
-        why.append("your side has not made its initial meld")
+        why.append(FROZEN_NOT_OPENED)
     if rules.pile_always_frozen:
-        why.append("your table plays it always frozen")
+        why.append(FROZEN_ALWAYS)
     return why
 
 
@@ -111,9 +122,7 @@ def _judge_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdic
         and not _frozen_because(rules, position)
         and any(m.kind == "rank" and m.rank == top.rank and not m.is_new for m in touched)
     ):
-        findings.append(
-            Finding("must-take", "With the stock gone you must take a discard that goes on one of your melds.", None)
-        )
+        findings.append(Finding("must-take", MUST_TAKE, None))
     findings += red_threes_held(play, position.hand)
     return Verdict.from_findings(findings, count=count, minimum=minimum)
 
@@ -137,8 +146,9 @@ def _holds_rank(cards: Sequence[Card], rank: str) -> bool:
 def _top_unmelded(top: Card, touched: Sequence[Laid]) -> Finding:
     """The top card is melded at once, and never into a sequence."""
     if any(m.kind == "run" and any(card.rank == top.rank for card in m.added) for m in touched):
-        return Finding("top-in-sequence", "The top card never starts or extends a sequence.", False)
-    return Finding("top-not-melded", f"To take the pile you must meld the top {NAMES[top.rank]} now.", False)
+        return Finding("top-in-sequence", TOP_IN_SEQUENCE, False)
+    text = t("To take the pile you must meld the top {card} now.", card=CARDS[top.rank].name)
+    return Finding("top-not-melded", text, False)
 
 
 @dataclass(frozen=True)
@@ -148,12 +158,13 @@ class _TopMeld:
     rules: Variant
     play: PlayRules
     meld: Laid
-    name: str  # the top card's rank in words: "king"
-    names: str  # "kings"
+    name: Text  # the top card's rank in words: "king"
+    names: Text  # "kings"
     naturals: list[Card]  # from the hand, beside the top card
     wilds: list[Card]
-    held: list[Card]  # what the hand holds toward a pair
-    frozen: list[str]  # why the pile is frozen; empty when it is not
+    rank: str  # the top card's rank
+    held_cards: list[Card]  # what the hand holds toward a pair
+    frozen: list[Text]  # why the pile is frozen; empty when it is not
 
     @classmethod
     def of(cls, rules: Variant, play: PlayRules, position: Position, meld: Laid) -> _TopMeld:
@@ -166,13 +177,19 @@ class _TopMeld:
             rules=rules,
             play=play,
             meld=meld,
-            name=NAMES[top.rank],
-            names=plural(NAMES[top.rank]),
+            name=CARDS[top.rank].name,
+            names=CARDS[top.rank].plural,
             naturals=[card for card in part if card.is_natural],
             wilds=[card for card in part if card.is_wild],
-            held=[card for card in hand if card.rank == top.rank] + [card for card in hand if card.is_wild],
-            frozen=_frozen_because(rules, position) if not play.pickup_pair_only else ["you always need a pair"],
+            rank=top.rank,
+            held_cards=[card for card in hand if card.rank == top.rank] + [card for card in hand if card.is_wild],
+            frozen=_frozen_because(rules, position) if not play.pickup_pair_only else [PAIR_ALWAYS],
         )
+
+    @property
+    def held(self) -> Text:
+        """What the hand holds toward a pair, in words: "one king and a joker", "no kings"."""
+        return holding(self.held_cards, self.rank)
 
     @property
     def onto_canasta(self) -> bool:
@@ -184,11 +201,6 @@ class _TopMeld:
         """Going onto a canasta is allowed, or the meld is no canasta yet."""
         return not self.onto_canasta or (self.play.pickup_onto_canasta and self.rules.pickup_onto_canasta)
 
-    @property
-    def you_have(self) -> str:
-        """What the hand holds toward a pair, as the reasons say it."""
-        return f"you have {holding(self.held, self.names)}"
-
 
 def _meld_full(way: _TopMeld) -> Finding | None:
     """American: a side meld of five or more blocks the pile, as a pair and the top would pass seven."""
@@ -197,8 +209,17 @@ def _meld_full(way: _TopMeld) -> Finding | None:
         return None
     return Finding(
         "pickup-meld-full",
-        f"Your {codes(before)} has {number(len(before))} cards: a pair and the top {way.name} would "
-        f"pass {number(way.play.canasta)}, so you cannot take this pile.",
+        tn(
+            "Your {meld} has {count} card: a pair and the top {card} would pass {canasta}, "
+            "so you cannot take this pile.",
+            "Your {meld} has {count} cards: a pair and the top {card} would pass {canasta}, "
+            "so you cannot take this pile.",
+            len(before),
+            meld=codes(before),
+            count=number(len(before)),
+            card=way.name,
+            canasta=number(way.play.canasta),
+        ),
         False,
     )
 
@@ -207,30 +228,47 @@ def _never_onto_canasta(way: _TopMeld) -> Finding | None:
     """Samba: the top card alone goes onto a meld, never onto a completed canasta."""
     if not way.onto_canasta or way.play.pickup_onto_canasta or not way.play.pickup_onto_meld:
         return None
-    return Finding(
-        "pickup-onto-canasta", f"The top {way.name} never goes onto a completed canasta in {way.rules.name}.", False
-    )
+    text = t("The top {card} never goes onto a completed canasta in {variant}.", card=way.name, variant=way.rules.name)
+    return Finding("pickup-onto-canasta", text, False)
 
 
 def _natural_pair(way: _TopMeld) -> Finding | None:
     """Two natural cards of the top's rank take any pile."""
     if len(way.naturals) < 2:
         return None
-    what = "frozen pile" if way.frozen and not way.play.pickup_pair_only else "pile"
-    return Finding(
-        "pickup-pair", f"Two natural {way.names} from your hand take the {what} with the top {way.name}.", True
-    )
+    if way.frozen and not way.play.pickup_pair_only:
+        text = t(
+            "Two natural {cards} from your hand take the frozen pile with the top {card}.",
+            cards=way.names,
+            card=way.name,
+        )
+    else:
+        text = t(
+            "Two natural {cards} from your hand take the pile with the top {card}.", cards=way.names, card=way.name
+        )
+    return Finding("pickup-pair", text, True)
 
 
 def _frozen_needs_pair(way: _TopMeld) -> Finding | None:
     """A frozen pile is taken only with a natural pair."""
     if not way.frozen:
         return None
-    why = "; ".join(way.frozen) if not way.play.pickup_pair_only else ""
-    lead = f"The pile is frozen ({why})" if why else f"In {way.rules.name} the pile is only taken with a natural pair"
-    return Finding(
-        "pickup-needs-pair", f"{lead}: you need two natural {way.names} in your hand; {way.you_have}.", False
-    )
+    if way.play.pickup_pair_only:
+        text = t(
+            "In {variant} the pile is only taken with a natural pair: you need two natural {cards} in your hand; "
+            "you have {held}.",
+            variant=way.rules.name,
+            cards=way.names,
+            held=way.held,
+        )
+    else:
+        text = t(
+            "The pile is frozen ({why}): you need two natural {cards} in your hand; you have {held}.",
+            why=clause_list(way.frozen),
+            cards=way.names,
+            held=way.held,
+        )
+    return Finding("pickup-needs-pair", text, False)
 
 
 def _natural_and_wild(way: _TopMeld) -> Finding | None:
@@ -238,22 +276,29 @@ def _natural_and_wild(way: _TopMeld) -> Finding | None:
     if not (way.naturals and way.wilds):
         return None
     name, names = way.name, way.names
-    if not (way.play.pickup_with_wild and way.rules.pickup_with_wild):
-        where = f"in {way.rules.name}" if not way.play.pickup_with_wild else "at your table"
-        return Finding(
-            "pickup-with-wild-off",
-            f"One {name} and a wild card do not take the pile {where}: you need two natural {names}.",
-            False,
+    if not way.play.pickup_with_wild:
+        text = t(
+            "One {card} and a wild card do not take the pile in {variant}: you need two natural {cards}.",
+            card=name,
+            variant=way.rules.name,
+            cards=names,
         )
+        return Finding("pickup-with-wild-off", text, False)
+    if not way.rules.pickup_with_wild:
+        text = t(
+            "One {card} and a wild card do not take the pile at your table: you need two natural {cards}.",
+            card=name,
+            cards=names,
+        )
+        return Finding("pickup-with-wild-off", text, False)
     if not way.onto_canasta_ok:
-        return Finding(
-            "pickup-onto-canasta",
-            f"Your {names} are a completed canasta: at your table only two natural {names} take the pile onto it.",
-            False,
+        text = t(
+            "Your {cards} are a completed canasta: at your table only two natural {cards} take the pile onto it.",
+            cards=names,
         )
-    return Finding(
-        "pickup-natural-wild", f"One natural {name} and a wild card take the pile with the top {name}.", True
-    )
+        return Finding("pickup-onto-canasta", text, False)
+    text = t("One natural {card} and a wild card take the pile with the top {card}.", card=name)
+    return Finding("pickup-natural-wild", text, True)
 
 
 def _onto_meld(way: _TopMeld) -> Finding | None:
@@ -262,27 +307,41 @@ def _onto_meld(way: _TopMeld) -> Finding | None:
     if not before:
         return None
     if not way.play.pickup_onto_meld:
-        return Finding("pickup-needs-pair", f"You need two natural {names} in your hand; {way.you_have}.", False)
+        text = t("You need two natural {cards} in your hand; you have {held}.", cards=names, held=way.held)
+        return Finding("pickup-needs-pair", text, False)
     if not way.onto_canasta_ok:
-        return Finding(
-            "pickup-onto-canasta",
-            f"Your {names} are a completed canasta, and at your table the pile is not taken just to add to one: "
-            f"you need two natural {names}.",
-            False,
+        text = t(
+            "Your {cards} are a completed canasta, and at your table the pile is not taken just to add to one: "
+            "you need two natural {cards}.",
+            cards=names,
         )
-    return Finding(
-        "pickup-onto-meld", f"The top {way.name} goes on your {codes(before)}, so you may take the pile.", True
-    )
+        return Finding("pickup-onto-canasta", text, False)
+    text = t("The top {card} goes on your {meld}, so you may take the pile.", card=way.name, meld=codes(before))
+    return Finding("pickup-onto-meld", text, True)
 
 
 def _no_way(way: _TopMeld) -> Finding:
     """None of the ways fits: name the ways this table allows."""
-    ways = f"two natural {way.names}"
-    if way.play.pickup_with_wild and way.rules.pickup_with_wild:
-        ways += f", one {way.name} with a wild card"
-    if way.play.pickup_onto_meld:
-        ways += f", or a meld of {way.names} on the table"
-    return Finding("pickup-no-match", f"To take the pile you need {ways}; {way.you_have}.", False)
+    words = {"cards": way.names, "card": way.name, "held": way.held}
+    with_wild = way.play.pickup_with_wild and way.rules.pickup_with_wild
+    if with_wild and way.play.pickup_onto_meld:
+        text = t(
+            "To take the pile you need two natural {cards}, one {card} with a wild card, or a meld of {cards} "
+            "on the table; you have {held}.",
+            **words,
+        )
+    elif with_wild:
+        text = t(
+            "To take the pile you need two natural {cards}, one {card} with a wild card; you have {held}.", **words
+        )
+    elif way.play.pickup_onto_meld:
+        text = t(
+            "To take the pile you need two natural {cards}, or a meld of {cards} on the table; you have {held}.",
+            **words,
+        )
+    else:
+        text = t("To take the pile you need two natural {cards}; you have {held}.", **words)
+    return Finding("pickup-no-match", text, False)
 
 
 # The ways to take the pile, in the order they decide: the first that applies is the answer.

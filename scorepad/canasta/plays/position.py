@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, CardError, parse_card
+from ..text import t
 from ..violations import InvalidError, Violation
 
-ACTIONS = {"meld": "Meld", "pickup": "Take the pile", "go_out": "Go out", "discard": "Discard"}
+# Translators: what a player asks the checker about.
+ACTIONS = {"meld": t("Meld"), "pickup": t("Take the pile"), "go_out": t("Go out"), "discard": t("Discard")}
 REQUEST_FIELDS = (
     "variant", "options", "action", "hand", "table", "initial_meld_done", "score", "melds",
     "pile", "discard", "stock_empty", "took_pile",
@@ -22,6 +24,14 @@ REQUEST_FIELDS = (
 
 
 SCORE_LIMIT = 1_000_000
+BODY_NOT_OBJECT = t("A check is a JSON object.")
+NOT_BOOL_OPENED = t("initial_meld_done is true or false.")
+BAD_SCORE = t("The side's score is a whole number, e.g. 1200.")
+BAD_PILE = t('The pile is an object like {{"top": "K", "size": 12}}.')
+BAD_SIZE = t("The pile's size is a number of cards, 0 or more.")
+EMPTY_PILE_TOP = t("An empty pile has no top card.")
+NULL_CARD = t("A card is written like 'K' or '3H', not null.")
+EMPTY_MELD = t("A meld needs cards.")
 
 
 @dataclass(frozen=True)
@@ -53,10 +63,12 @@ class Position:
         :raises InvalidError: naming every field that is missing, mistyped or not a card.
         """
         if not isinstance(data, Mapping):
-            raise InvalidError([Violation("body-not-object", "A check is a JSON object.", "")])
+            raise InvalidError([Violation("body-not-object", BODY_NOT_OBJECT, "")])
         problems: list[Violation] = []
         unknown = sorted(str(name) for name in set(data) - set(REQUEST_FIELDS))
-        problems += [Violation("unknown-field", f"'{name}' is not a field of a check.", name) for name in unknown]
+        problems += [
+            Violation("unknown-field", t("'{name}' is not a field of a check.", name=name), name) for name in unknown
+        ]
         fields = {
             "action": _action(data, problems),
             "hand": _card_list(data.get("hand"), "hand", problems, required=True),
@@ -97,14 +109,15 @@ def _action(data: Mapping[str, Any], problems: list[Violation]) -> str | None:
     action = data.get("action")
     if not isinstance(action, str) or action not in ACTIONS:
         choices = ", ".join(ACTIONS)
-        problems.append(Violation("bad-action", f"Say what the player wants to do: one of {choices}.", "action"))
+        text = t("Say what the player wants to do: one of {choices}.", choices=choices)
+        problems.append(Violation("bad-action", text, "action"))
     return action
 
 
 def _initial_meld_done(data: Mapping[str, Any], problems: list[Violation]) -> bool | None:
     done = data.get("initial_meld_done")
     if done is not None and not isinstance(done, bool):
-        problems.append(Violation("not-bool", "initial_meld_done is true or false.", "initial_meld_done"))
+        problems.append(Violation("not-bool", NOT_BOOL_OPENED, "initial_meld_done"))
     return done
 
 
@@ -113,7 +126,7 @@ def _score(data: Mapping[str, Any], problems: list[Violation]) -> int:
     if score is None:
         return 0
     if isinstance(score, bool) or not isinstance(score, int) or abs(score) > SCORE_LIMIT:
-        problems.append(Violation("bad-score", "The side's score is a whole number, e.g. 1200.", "score"))
+        problems.append(Violation("bad-score", BAD_SCORE, "score"))
         return 0
     return score
 
@@ -123,18 +136,19 @@ def _pile(data: Mapping[str, Any], problems: list[Violation]) -> tuple[Card | No
     pile = data.get("pile")
     pile = {} if pile is None else pile  # false, 0 or [] is not a pile: refused below, not taken for none
     if not isinstance(pile, Mapping):
-        problems.append(Violation("bad-pile", 'The pile is an object like {"top": "K", "size": 12}.', "pile"))
+        problems.append(Violation("bad-pile", BAD_PILE, "pile"))
         return None, False, None
     for name in sorted(str(name) for name in set(pile) - {"top", "frozen", "size"}):
-        problems.append(Violation("unknown-field", f"'{name}' is not a field of the pile.", f"pile.{name}"))
+        text = t("'{name}' is not a field of the pile.", name=name)
+        problems.append(Violation("unknown-field", text, f"pile.{name}"))
     top = _card(pile.get("top"), "pile.top", problems)
     frozen = _flag(pile, "frozen", "pile.frozen", problems)
     size = pile.get("size")
     if size is not None and (isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 500):
-        problems.append(Violation("bad-size", "The pile's size is a number of cards, 0 or more.", "pile.size"))
+        problems.append(Violation("bad-size", BAD_SIZE, "pile.size"))
         size = None
     if size == 0 and top is not None:
-        problems.append(Violation("empty-pile-top", "An empty pile has no top card.", "pile.size"))
+        problems.append(Violation("empty-pile-top", EMPTY_PILE_TOP, "pile.size"))
     return top, frozen, size
 
 
@@ -143,7 +157,7 @@ def _flag(data: Mapping[str, Any], name: str, where: str, problems: list[Violati
     if value is None:
         return False
     if not isinstance(value, bool):
-        problems.append(Violation("not-bool", f"{where} is true or false.", where))
+        problems.append(Violation("not-bool", t("{field} is true or false.", field=where), where))
         return False
     return value
 
@@ -154,7 +168,7 @@ def _card(text: Any, where: str, problems: list[Violation]) -> Card | None:
     try:
         return parse_card(text)
     except CardError as error:
-        problems.append(Violation("bad-card", str(error), where))
+        problems.append(Violation("bad-card", error.message, where))
         return None
 
 
@@ -162,12 +176,14 @@ def _card_list(value: Any, where: str, problems: list[Violation], required: bool
     if value is None and not required:
         return ()
     if not isinstance(value, list) or (required and not value):
-        problems.append(Violation("bad-cards", f'{where} is a list of cards, e.g. ["K", "K", "2C"].', where))
+        problems.append(
+            Violation("bad-cards", t('{field} is a list of cards, e.g. ["K", "K", "2C"].', field=where), where)
+        )
         return ()
     cards = [_card(text, f"{where}[{index}]", problems) for index, text in enumerate(value)]
     for index, card in enumerate(cards):
         if card is None and value[index] is None:
-            problems.append(Violation("bad-card", "A card is written like 'K' or '3H', not null.", f"{where}[{index}]"))
+            problems.append(Violation("bad-card", NULL_CARD, f"{where}[{index}]"))
     return tuple(card for card in cards if card is not None)
 
 
@@ -175,12 +191,13 @@ def _meld_list(value: Any, where: str, problems: list[Violation]) -> tuple[tuple
     if value is None:
         return ()
     if not isinstance(value, list):
-        problems.append(Violation("bad-melds", f'{where} is a list of melds, e.g. [["K", "K", "K"]].', where))
+        text = t('{field} is a list of melds, e.g. [["K", "K", "K"]].', field=where)
+        problems.append(Violation("bad-melds", text, where))
         return ()
     melds = []
     for index, meld in enumerate(value):
         if isinstance(meld, list) and not meld:
-            problems.append(Violation("empty-meld", "A meld needs cards.", f"{where}[{index}]"))
+            problems.append(Violation("empty-meld", EMPTY_MELD, f"{where}[{index}]"))
             continue
         melds.append(_card_list(meld, f"{where}[{index}]", problems))
     return tuple(melds)

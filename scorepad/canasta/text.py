@@ -1,0 +1,204 @@
+"""Messages the players can read in their own language, and read as English until asked.
+
+The rules core speaks through :class:`Text`: a ``str`` whose value is the English sentence, so
+every caller, JSON answer and test keeps working with plain strings, which also carries the
+message id and parameters needed to say it again in another language. The web layer calls
+:meth:`Text.render` with the request's translations (any object with the standard library's
+``gettext.NullTranslations`` API; Flask-Babel's ``get_translations()`` is one).
+
+Messages are whole sentences with named ``str.format`` placeholders, so a translator can
+reorder them; a parameter that is itself a :class:`Text` (a card name, a list of cards) is
+translated with the same catalogue first. Three functions make messages, and their names are
+the extraction keywords: ``pybabel extract -k t -k tn:1,2 -k tp:1c,2 -c Translators:``.
+
+>>> import gettext
+>>> class Spanish(gettext.NullTranslations):  # a catalogue of two messages
+...     def gettext(self, message):
+...         return {"two": "dos"}.get(message, message)
+...     def ngettext(self, singular, plural, n):
+...         return "Para bajarse, {side} necesita {count} canastas." if n != 1 else singular
+>>> message = tn("{side} needs {count} canasta to go out.", "{side} needs {count} canastas to go out.", 2,
+...              side="Them", count=t("two"))
+>>> message, message.render(Spanish())
+('Them needs two canastas to go out.', 'Para bajarse, Them necesita dos canastas.')
+
+Every message is a format pattern, even one without parameters: a literal brace is written
+twice (``{{"top": "K"}}``), as ``str.format`` and the ``python-brace-format`` flag expect.
+Messages used over and over are made once, at import, as module constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+
+class Translations(Protocol):
+    """What :meth:`Text.render` needs: the standard library's ``gettext.NullTranslations`` API."""
+
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+
+class Text(str):
+    """A message whose ``str`` value is its English rendering; :meth:`render` says it in another language.
+
+    It is made from the message id (the singular for a plural message), the plural id or None,
+    the number that picks the form, the gettext context or None, and the values for the
+    placeholders; the properties of the same names read them back.
+    """
+
+    def __new__(
+        cls,
+        message: str,
+        params: dict[str, Any] | None = None,
+        plural: str | None = None,
+        n: int | None = None,
+        context: str | None = None,
+    ) -> Text:
+        # Made per reason the checker gives, so kept to one format and one attribute; ``params``
+        # is taken over (t and tn pass their own fresh keyword dict).
+        if params is None:
+            params = {}
+        if plural is None:
+            self = str.__new__(cls, message.format_map(params))
+        else:
+            params["n"] = n
+            # English plural forms, as gettext.NullTranslations picks them.
+            self = str.__new__(cls, (message if n == 1 else plural).format_map(params))
+        self._source = (message, plural, n, context, params)
+        return self
+
+    @property
+    def message(self) -> str:
+        """The message id: the English pattern, or its singular for a plural message."""
+        return self._source[0]
+
+    @property
+    def plural(self) -> str | None:
+        """The plural message id, or None."""
+        return self._source[1]
+
+    @property
+    def n(self) -> int | None:
+        """The number that picks the plural form, or None."""
+        return self._source[2]
+
+    @property
+    def context(self) -> str | None:
+        """The gettext context, or None."""
+        return self._source[3]
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        """The values for the placeholders (``n`` among them for a plural message)."""
+        return self._source[4]
+
+    def render(self, translations: Translations) -> str:
+        """This message in the language of ``translations``, its ``Text`` parameters rendered first.
+
+        A translation whose placeholders do not fit (a catalogue mistake) falls back to the
+        English pattern, with the parameters still translated, rather than failing the page.
+        """
+        message, plural, n, context, params = self._source
+        pattern = _pattern(translations, message, plural, n, context)
+        values = {
+            name: value.render(translations) if isinstance(value, Text) else value for name, value in params.items()
+        }
+        try:
+            return pattern.format_map(values)
+        except (KeyError, IndexError, ValueError):
+            return (message if plural is None or n == 1 else plural).format_map(values)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled and copied as the message it is, not as its English text alone.
+        message, plural, n, context, params = self._source
+        return (Text, (message, dict(params), plural, n, context))
+
+
+def _pattern(translations: Translations, message: str, plural: str | None, n: int | None, context: str | None) -> str:
+    if context is None:
+        if plural is None:
+            return translations.gettext(message)
+        return translations.ngettext(message, plural, n)
+    # pgettext / npgettext are part of NullTranslations since Python 3.8; a translations
+    # object without them gets the message without its context.
+    if plural is None:
+        get = getattr(translations, "pgettext", None)
+        return get(context, message) if get else translations.gettext(message)
+    get = getattr(translations, "npgettext", None)
+    return get(context, message, plural, n) if get else translations.ngettext(message, plural, n)
+
+
+def t(message: str, /, **params: Any) -> Text:
+    """A message with named parameters: ``t("{side} needs {minimum} to open.", side=..., minimum=50)``.
+
+    >>> t("{side} needs {minimum} to open.", side="They", minimum=90)
+    'They needs 90 to open.'
+    """
+    return Text(message, params)
+
+
+def tn(singular: str, plural: str, n: int, /, **params: Any) -> Text:
+    """A message with a plural form picked by ``n``, which the text may also show as ``{n}``.
+
+    >>> tn("{n} red three", "{n} red threes", 1), tn("{n} red three", "{n} red threes", 3)
+    ('1 red three', '3 red threes')
+    """
+    return Text(singular, params, plural, n)
+
+
+def tp(context: str, message: str, /, **params: Any) -> Text:
+    """A message in a gettext context, for the same English words meaning different things.
+
+    >>> tp("count", "two")  # the number, not the card
+    'two'
+    """
+    return Text(message, params, context=context)
+
+
+def fold(items: Sequence[Any], join: Callable[[Any, Any], Text]) -> Any:
+    """Join items from the right with ``join(first, rest)``: the shape of every list pattern.
+
+    One item comes back as it is; none is an error (a sentence never lists nothing).
+    """
+    if not items:
+        raise ValueError("nothing to join")
+    result = items[-1]
+    for item in reversed(items[:-1]):
+        result = join(item, result)
+    return result
+
+
+def and_list(items: Sequence[Any], commas: bool = True) -> Any:
+    """Items as a list in a sentence, in any language: "kings, queens and jacks".
+
+    The last two are joined by the "and" pattern, the others by the "comma" pattern (CLDR's
+    list patterns, which every language can fill); without ``commas`` every join is "and".
+
+    >>> and_list(["kings", "queens", "jacks"]), and_list(["a five", "a six", "a seven"], commas=False)
+    ('kings, queens and jacks', 'a five and a six and a seven')
+    """
+
+    if not items:
+        raise ValueError("nothing to join")
+    result = items[-1]
+    for index in range(len(items) - 2, -1, -1):
+        if index == len(items) - 2 or not commas:
+            # Translators: the last two items of a list ("kings, queens and jacks"), or a list of two.
+            result = t("{first} and {second}", first=items[index], second=result)
+        else:
+            # Translators: the items of a list before its last two: {second} is the rest of the list.
+            result = t("{first}, {second}", first=items[index], second=result)
+    return result
+
+
+def clause_list(items: Sequence[Any]) -> Any:
+    """Clauses that each say something whole, one after another: "it is frozen; you have not opened".
+
+    >>> clause_list(["it holds a wild card", "your side has not made its initial meld"])
+    'it holds a wild card; your side has not made its initial meld'
+    """
+    # Translators: two clauses of one sentence, each complete in itself.
+    return fold(items, lambda first, rest: t("{first}; {second}", first=first, second=rest))

@@ -1,0 +1,248 @@
+"""Every message the converted core modules show players is a translatable whole (issue 12).
+
+An AST check reads the modules: what a ``Violation``, a checker ``Finding``, a ``CardError`` or
+a verdict's reasons say must be made by ``t`` / ``tn`` / ``tp`` (directly, through a constant or
+a helper), never an f-string, a bare literal, a concatenation or a ``join`` / ``format`` /
+``replace`` of English words; and every ``t`` / ``tn`` / ``tp`` call names its message as a
+literal, so pybabel can extract it. A run of the checker then confirms what the AST says: every
+reason and problem it gives back is a ``Text`` that renders to its own English.
+"""
+
+from __future__ import annotations
+
+import ast
+import gettext
+from pathlib import Path
+
+import pytest
+
+from scorepad import canasta
+from scorepad.canasta import InvalidError
+from scorepad.canasta.plays import check_request
+from scorepad.canasta.text import Text
+
+CORE = Path(__file__).parents[1] / "scorepad" / "canasta"
+# entries.py, scoring.py and variants.py are converted in a later step (issue 12).
+CONVERTED = sorted(CORE.glob("plays/*.py")) + [
+    CORE / name for name in ("__init__.py", "cards.py", "match.py", "violations.py", "text.py")
+]
+MAKERS = {"t": 1, "tn": 2, "tp": 2}  # how many leading arguments are message literals
+# Where a message goes: the callee, the positional index of the message and its keyword name.
+MESSAGE_ARGUMENTS = {"Violation": (1, "message"), "Finding": (1, "text"), "CardError": (0, "message")}
+REPLACED = ("text", "reasons")  # dataclasses.replace(finding, text=...), replace(verdict, reasons=...)
+STRING_METHODS = {"join", "format", "format_map", "replace", "lower", "upper", "capitalize", "title", "strip"}
+ENGLISH_CALLS = {"str", "repr", "format"}
+
+
+def _callee(node: ast.Call) -> str:
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def _assignments(scope: ast.AST) -> dict[str, list[ast.expr]]:
+    """Every value assigned to each plain name in ``scope`` (not inside nested functions)."""
+    found: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name):
+            if node.value is not None:
+                found.setdefault(node.target.id, []).append(
+                    node.value if isinstance(node, ast.AnnAssign) else ast.BinOp(node.target, node.op, node.value)
+                )
+    return found
+
+
+def _untranslated(expr: ast.expr, names: dict[str, list[ast.expr]], seen: frozenset[str] = frozenset()) -> str | None:
+    """Why ``expr`` is not a translatable message, or None when it is."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return f"a plain string {expr.value!r}"
+    if isinstance(expr, ast.JoinedStr):
+        return "an f-string"
+    if isinstance(expr, ast.BinOp):
+        return "text glued with an operator"
+    if isinstance(expr, ast.Call):
+        name = _callee(expr)
+        if isinstance(expr.func, ast.Attribute) and name in STRING_METHODS:
+            return f"a str.{name}() of English text"
+        if isinstance(expr.func, ast.Name) and name in ENGLISH_CALLS:
+            return f"{name}() of a value"
+        return None
+    if isinstance(expr, ast.IfExp):
+        return _untranslated(expr.body, names, seen) or _untranslated(expr.orelse, names, seen)
+    if isinstance(expr, ast.Tuple):
+        for element in expr.elts:
+            inner = element.value if isinstance(element, ast.Starred) else element
+            if not isinstance(element, ast.Starred) and (why := _untranslated(inner, names, seen)):
+                return why
+        return None
+    if isinstance(expr, ast.Name) and expr.id not in seen:
+        for value in names.get(expr.id, []):
+            if why := _untranslated(value, names, seen | {expr.id}):
+                return f"{expr.id} = {why}"
+    return None  # names from parameters, attributes (finding.text, error.message), constants' lookups
+
+
+def message_problems(source: str, filename: str = "<source>") -> list[str]:
+    """Every English-only message and every non-literal message id in ``source``."""
+    tree = ast.parse(source)
+    module_names = _assignments(tree)
+    problems = []
+    scopes = [tree] + [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.Lambda))]
+    for scope in scopes:
+        names = {**module_names, **_assignments(scope)} if scope is not tree else module_names
+        body = scope.body if isinstance(scope, (ast.Module, ast.FunctionDef)) else [scope.body]
+        for node in (n for statement in body for n in ast.walk(statement)):
+            if not isinstance(node, ast.Call):
+                continue
+            where = f"{filename}:{node.lineno}"
+            name = _callee(node)
+            messages = []
+            if name in MESSAGE_ARGUMENTS:
+                index, keyword = MESSAGE_ARGUMENTS[name]
+                if len(node.args) > index:
+                    messages.append(node.args[index])
+                messages += [k.value for k in node.keywords if k.arg == keyword]
+            elif name == "replace":
+                messages += [k.value for k in node.keywords if k.arg in REPLACED]
+            elif name in MAKERS:
+                literals = node.args[: MAKERS[name]]
+                if len(literals) < MAKERS[name] or not all(
+                    isinstance(a, ast.Constant) and isinstance(a.value, str) for a in literals
+                ):
+                    problems.append(f"{where}: {name}() needs its message as a literal, for pybabel")
+                for keyword in node.keywords:
+                    if isinstance(keyword.value, ast.JoinedStr) or (
+                        isinstance(keyword.value, ast.Constant)
+                        and isinstance(keyword.value.value, str)
+                        and any(c.isalpha() for c in keyword.value.value)
+                    ):
+                        problems.append(f"{where}: {name}() parameter {keyword.arg} is English text, not a message")
+            for message in messages:
+                if why := _untranslated(message, names):
+                    problems.append(f"{where}: {name}() is given {why}")
+    return sorted(set(problems))
+
+
+@pytest.mark.parametrize("path", CONVERTED, ids=lambda path: str(path.relative_to(CORE)))
+def test_every_message_in_the_module_is_translatable(path):
+    assert message_problems(path.read_text(), path.name) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "why"),
+    [
+        ('Finding("meld", f"{cards} is a meld.", True)', "an f-string"),
+        ('Violation("x", "Pick a card.", "field")', "a plain string 'Pick a card.'"),
+        ('text = "Pick " + what\nViolation("x", text, "field")', "text = text glued with an operator"),
+        ('CardError("{} is no card".format(text))', "a str.format() of English text"),
+        ('replace(verdict, reasons=("No way.", *verdict.reasons))', "a plain string 'No way.'"),
+        ('replace(f, text=f.text.replace("one ", "the "))', "a str.replace() of English text"),
+        ('Violation("x", str(error), "card")', "str() of a value"),
+        ('Finding("x", "a" if y else t("b"))', "a plain string 'a'"),
+    ],
+)
+def test_the_check_finds_an_english_only_message(source, why):
+    (problem,) = message_problems(source)
+    assert problem.endswith(why)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "t(f'{n} kings')",
+        "t(message)",
+        "tn('one king', plural, n)",
+        "tp('count')",
+        "t('{cards} and {more}', more='and a joker')",
+    ],
+)
+def test_the_check_finds_a_message_pybabel_cannot_read(source):
+    assert len(message_problems(source)) == 1
+
+
+def test_translated_messages_pass_the_check():
+    source = (
+        'NO_WAY = t("No way.")\n'
+        "def f(verdict, cards, n):\n"
+        '    text = tn("one card", "{count} cards", n, count=number(n)) if n else NO_WAY\n'
+        '    Finding("x", text, False)\n'
+        '    Violation("x", t("On the table: {reason}", reason=verdict.text), "table[0]")\n'
+        "    replace(verdict, reasons=(NO_WAY, *verdict.reasons))\n"
+    )
+    assert message_problems(source) == []
+
+
+# --- the checker, run: what the AST promises ------------------------------------------------
+REQUESTS = [
+    {"action": "pickup", "hand": ["K", "K", "Q", "Q", "2C"], "pile": {"top": "K"}},
+    {"action": "pickup", "hand": ["K", "Q", "J", "5", "JK"], "pile": {"top": "Q", "frozen": True}, "score": 1500},
+    {"action": "pickup", "hand": ["5", "6"], "pile": {"top": "2C"}},
+    {"action": "pickup", "hand": ["K", "2"], "pile": {"top": "K"}, "table": [["K"] * 5], "stock_empty": True},
+    {"variant": "samba", "action": "pickup", "hand": ["K", "2"], "pile": {"top": "K"}, "table": [["K"] * 7]},
+    {"action": "meld", "hand": ["K", "K", "K", "5", "6"], "melds": [["K", "K", "K"]]},
+    {"action": "meld", "hand": ["K", "2", "JK", "2", "5"], "melds": [["K", "2", "JK", "2"]]},
+    {"action": "meld", "hand": ["K", "Q", "J", "5"], "melds": [["K", "Q", "J"]]},
+    {"variant": "samba", "action": "meld", "hand": ["5H", "7H", "2", "8S"], "melds": [["5H", "7H", "2", "8S"]]},
+    {"variant": "american", "action": "meld", "hand": ["7", "7", "2", "A"], "melds": [["7", "7", "2"]]},
+    {"action": "meld", "hand": ["3S", "3C", "3S", "K"], "melds": [["3S", "3C", "3S"]]},
+    {"action": "go_out", "hand": ["K", "K", "K", "5"], "melds": [["K", "K", "K"]], "discard": "5"},
+    {"action": "go_out", "hand": ["5"], "table": [["K"] * 7, ["Q"] * 6 + ["2"]], "discard": "5"},
+    {"action": "go_out", "hand": ["Q", "Q", "Q", "Q", "Q", "Q", "Q", "3H"], "melds": [["Q"] * 7]},
+    {"action": "discard", "hand": ["K", "2"], "discard": "2"},
+    {"action": "discard", "hand": ["3S", "K"], "discard": "3S"},
+    {"variant": "american", "action": "discard", "hand": ["A", "K"], "discard": "A", "table": [["Q"] * 3]},
+    {"action": "discard", "hand": ["5"], "discard": "5", "table": [["K"] * 4]},
+]
+INVALID = [
+    {"action": "fly", "hand": "K", "pile": [], "bogus": 1},
+    {"action": "meld", "hand": ["K", "3"], "melds": [[]], "score": "x", "took_pile": 2},
+    {"action": "meld", "hand": ["JK"] * 5, "melds": [["Q", "Q", "Q"]], "table": [["K", "K", "K"], ["K", "K", "K"]]},
+    {"action": "discard", "hand": ["K"], "discard": "Q", "pile": {"size": 0, "top": "K"}},
+    ["not an object"],
+]
+
+
+def _english(message: object) -> None:
+    assert isinstance(message, Text), message
+    assert message.render(gettext.NullTranslations()) == message
+
+
+@pytest.mark.parametrize("request_body", REQUESTS)
+def test_every_reason_the_checker_gives_is_a_message(request_body):
+    verdict = check_request(request_body)
+    assert verdict.reasons
+    for reason in verdict.reasons:
+        _english(reason)
+    for problem in verdict.problems:
+        _english(problem.message)
+
+
+@pytest.mark.parametrize("request_body", INVALID)
+def test_every_problem_with_a_check_request_is_a_message(request_body):
+    with pytest.raises(InvalidError) as error:
+        check_request(request_body)
+    for problem in error.value.violations:
+        _english(problem.message)
+
+
+def test_match_problems_are_messages():
+    # Classic: 4800 + natural canasta 500 + going out 100 + 120 melded reaches the target of 5000.
+    hand = {"entries": [{"melded_points": 120, "canastas": {"natural": 1}, "went_out": True}, {"hand_points": 20}]}
+    cases = [
+        ([hand, hand, hand], [4800, 0], "The game ended after hand 1; hands 2 to 3 cannot be added."),
+        ([hand, hand], [4800, 0], "The game ended after hand 1; hand 2 cannot be added."),
+        ([hand], [0], "Starting totals are 2 whole numbers, one per side."),
+        ([hand], [5, 6], "Starting totals are multiples of 5, like every score."),
+        ([hand], [6000, 0], "A starting total has already reached the target of 5000: that game is over."),
+        ([hand], "4800", "Starting totals are a list, one per side."),
+        ("hands", None, "Hands are a list."),
+    ]
+    for hands, starting, english in cases:
+        with pytest.raises(InvalidError) as error:
+            canasta.score_match("classic", hands, starting_totals=starting)
+        (problem,) = error.value.violations
+        assert problem.message == english
+        _english(problem.message)
