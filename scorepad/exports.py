@@ -26,9 +26,6 @@ CSV_TYPE = "text/csv; charset=utf-8"
 BOM = "\ufeff"
 
 
-bp.add_app_template_filter(formats.thousands, "thousands")
-
-
 @bp.app_template_global("progress_chart")
 def chart_for(match: Match, info: MatchInfo) -> formats.Chart | None:
     """The score progression chart, for any page that includes ``exports/_progress.html``.
