@@ -10,6 +10,8 @@ import re
 from datetime import UTC, datetime
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup
 
 from . import access, backups, formats, store
@@ -122,7 +124,7 @@ def import_file() -> Response | str:
     """Read the whole file, refuse it with every problem, or add its new matches in one go."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        problems = [Violation("no-file", "Choose a scorepad .json export to import.")]
+        problems = [Violation("no-file", _("Choose a scorepad .json export to import."))]
         return render_template("exports/import.html", problems=problems)
     db = get_db()
     try:
@@ -144,20 +146,28 @@ def import_message(added: int, already: int, similar: int = 0) -> str:
     True
     """
 
-    def matches(count: int) -> str:
-        return "1 match" if count == 1 else f"{count} matches"
-
-    message = f"Imported {matches(added)}" if added else "Nothing new to import"
-    if already == 1:
-        message += "; 1 match was already here and was left as it is"
-    elif already:
-        message += f"; {already} matches were already here and were left as they are"
-    if similar:
-        which = "1 imported match looks" if similar == 1 else f"{similar} imported matches look"
-        message += (
-            f". {which} like a match already here (same start and sides) under another id: delete it if it is a copy"
+    if added:
+        message = ngettext("Imported %(num)s match", "Imported %(num)s matches", added)
+    else:
+        message = _("Nothing new to import")
+    if already:
+        left = ngettext(
+            "%(num)s match was already here and was left as it is",
+            "%(num)s matches were already here and were left as they are",
+            already,
         )
-    return message + "."
+        message = _("%(done)s; %(left)s", done=message, left=left)
+    message = _("%(message)s.", message=message)
+    if similar:
+        look = ngettext(
+            "%(num)s imported match looks like a match already here (same start and sides) under another id: "
+            "delete it if it is a copy.",
+            "%(num)s imported matches look like a match already here (same start and sides) under another id: "
+            "delete it if it is a copy.",
+            similar,
+        )
+        message = _("%(message)s %(look)s", message=message, look=look)
+    return message
 
 
 # --- history and stats -------------------------------------------------------------------
