@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_gettext
 
 from . import canasta
 from .canasta.cards import RED_SUITS, Card, CardError, parse_card
@@ -32,28 +32,28 @@ csrf.exempt(bp)
 
 # The questions, worded as the table asks them; the keys are the API's actions.
 ACTIONS = {
-    "meld": _l("Meld these?"),
-    "pickup": _l("Take the pile?"),
-    "go_out": _l("Go out?"),
-    "discard": _l("Discard?"),
+    "meld": lazy_gettext("Meld these?"),
+    "pickup": lazy_gettext("Take the pile?"),
+    "go_out": lazy_gettext("Go out?"),
+    "discard": lazy_gettext("Discard?"),
 }
 TARGETS = {
-    "hand": _l("Hand"),
-    "melds": _l("Melds"),
-    "table": _l("On the table"),
-    "top": _l("Top of pile"),
-    "discard": _l("Discard"),
+    "hand": lazy_gettext("Hand"),
+    "melds": lazy_gettext("Melds"),
+    "table": lazy_gettext("On the table"),
+    "top": lazy_gettext("Top of pile"),
+    "discard": lazy_gettext("Discard"),
 }
 FIELD_LABELS = {
-    "hand": _l("Hand"),
-    "melds": _l("Melds"),
-    "table": _l("On the table"),
-    "pile": _l("Top of pile"),
-    "discard": _l("Discard"),
-    "score": _l("Score"),
-    "variant": _l("Variant"),
-    "options": _l("House rules"),
-    "initial_meld_done": _l("On the table"),
+    "hand": lazy_gettext("Hand"),
+    "melds": lazy_gettext("Melds"),
+    "table": lazy_gettext("On the table"),
+    "pile": lazy_gettext("Top of pile"),
+    "discard": lazy_gettext("Discard"),
+    "score": lazy_gettext("Score"),
+    "variant": lazy_gettext("Variant"),
+    "options": lazy_gettext("House rules"),
+    "initial_meld_done": lazy_gettext("On the table"),
 }
 # Which cards each question needs, so the page asks for them in order.
 ASKS = {
@@ -64,7 +64,7 @@ ASKS = {
 }
 PAD = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "2", "JK")
 THREES = ("3H", "3D", "3S", "3C")
-SUITS = {"": _l("Any"), "S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUITS = {"": lazy_gettext("Any"), "S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 MAX_CARDS = 40  # a hand after taking the pile is long, but a form this long is a mistake
 # The house rules that change what the checker says; the rest only change scores. The standalone
 # page shows those the chosen variant has as controls named ``opt.<id>``.
