@@ -10,11 +10,11 @@ import re
 from datetime import UTC, datetime
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_babel import get_translations, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from markupsafe import Markup
 
-from . import access, backups, formats, store
+from . import access, backups, formats, i18n, store
 from .canasta import InvalidError, Match, Violation
 from .db import get_db
 from .documents import MatchInfo, match_document
@@ -37,6 +37,11 @@ def chart_for(match: Match, info: MatchInfo) -> formats.Chart | None:
     if not match.results:
         return None
     return formats.Chart(Markup(formats.progress_svg(match, info)), match.variant.target)  # escaped in formats.py
+
+
+def _share_text(match: Match, info: MatchInfo) -> str:
+    """The share line in the page's language, its figures written as the language writes them."""
+    return formats.share_text(match, info, get_translations(), i18n.thousands)
 
 
 def download(body: str, mimetype: str, filename: str) -> Response:
@@ -82,7 +87,7 @@ def download_match_json(match_id: str) -> Response:
 def print_sheet(match_id: str) -> str:
     """The score sheet laid out for paper: We/They columns, a page per thirty-odd hands."""
     match, info = writer_match(match_id)
-    return render_template("exports/print.html", match=match, info=info, share=formats.share_text(match, info))
+    return render_template("exports/print.html", match=match, info=info, share=_share_text(match, info))
 
 
 @bp.get("/matches/<match_id>/result")
@@ -92,7 +97,7 @@ def result(match_id: str) -> str:
     (``/matches/<id>/share`` is the match pages' link-and-QR page; this one shares the result.)
     """
     match, info = writer_match(match_id)
-    return render_template("exports/result.html", match=match, info=info, share=formats.share_text(match, info))
+    return render_template("exports/result.html", match=match, info=info, share=_share_text(match, info))
 
 
 # --- all matches -------------------------------------------------------------------------

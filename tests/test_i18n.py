@@ -114,7 +114,15 @@ def test_every_visible_string_in_templates_is_marked(path, app):
 # --- the catalogues ---------------------------------------------------------------------------
 def extracted() -> set[str]:
     """The msgids the documented ``pybabel extract`` finds, read with Babel's Python API."""
-    keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "t": None, "tn": (1, 2)}
+    keywords = {
+        "_": None,
+        "gettext": None,
+        "ngettext": (1, 2),
+        "N_": None,
+        "lazy_gettext": None,
+        "t": None,
+        "tn": (1, 2),
+    }
     method_map = [("scorepad/**.py", "python"), ("templates/**.html", "jinja2")]
     options = {"templates/**.html": {"trimmed": "true"}}
     ids = set()
@@ -305,6 +313,24 @@ def test_dates_are_written_in_the_language(app):
         assert i18n.day("2025-01-04T18:30:00+00:00") == "4 ene 2025"
     with app.test_request_context("/", headers={"Accept-Language": "pt-BR"}):
         assert i18n.day("2025-01-04T18:30:00+00:00") == "4 de jan. de 2025"
+
+
+class Shouting:
+    """Translations (the gettext API) that write every message in capitals."""
+
+    def gettext(self, message):
+        return message.upper().replace("{VARIANT}", "{variant}")
+
+    def ngettext(self, singular, plural, n):
+        return self.gettext(singular if n == 1 else plural)
+
+
+def test_the_share_line_is_written_with_the_translations_it_is_given():
+    from scorepad import canasta, formats
+    from scorepad.documents import MatchInfo, Side
+
+    info = MatchInfo("b" * 16, (Side("We"), Side("They")))
+    assert formats.share_text(canasta.score_match("classic", []), info, Shouting()) == "Classic canasta, NO HANDS YET."
 
 
 def test_the_factory_registers_the_language_layer(tmp_path):
