@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale
-from flask import Blueprint, Flask, Response, has_request_context, redirect, request, url_for
+from flask import Blueprint, Flask, Response, has_request_context, redirect, render_template, request, url_for
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
 
@@ -164,16 +164,24 @@ def choose(code: str) -> Response:
     return response
 
 
-def switch_links() -> list[tuple[str, str, str, bool]]:
-    """The switch's links: code, name, address, and whether it is the page's language.
-
-    Each link brings the player back to this page; a page drawn by a POST goes back to the start.
-    """
-    here = request.full_path.rstrip("?") if request.method == "GET" else url_for("matches.index")
+@bp.get("/language")
+def languages() -> str:
+    """The languages, one big link each; the switch in every page's bar leads here."""
+    back = _local(request.args.get("next"))
     current = language()
-    return [
-        (code, name, url_for("i18n.choose", code=code, next=here), code == current) for code, name in LANGUAGES.items()
+    links = [
+        (code, name, url_for(".choose", code=code, next=back), code == current) for code, name in LANGUAGES.items()
     ]
+    return render_template("i18n/languages.html", links=links, back=back)
+
+
+def here() -> str:
+    """This page's address, to come back to after choosing a language (a POST's page: the start)."""
+    return request.full_path.rstrip("?") if request.method == "GET" else url_for("matches.index")
+
+
+def language_name() -> str:
+    return LANGUAGES.get(language(), LANGUAGES[DEFAULT])
 
 
 def _vary(response: Response) -> Response:
@@ -190,6 +198,6 @@ def init_app(app: Flask) -> None:
     app.json = JSONProvider(app)
     app.jinja_env.finalize = finalize  # before any template is compiled: finalize is compiled in
     app.jinja_env.filters.update(number=number, thousands=thousands, day=day, moment=moment, message=text)
-    app.jinja_env.globals.update(language=language, language_links=switch_links)
+    app.jinja_env.globals.update(language=language, language_name=language_name, here=here)
     app.register_blueprint(bp)
     app.after_request(_vary)

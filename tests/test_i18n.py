@@ -212,12 +212,14 @@ def test_the_switch_overrides_the_browser_and_is_remembered(client):
     assert lang(client.get("/", headers={"Accept-Language": "es"})) == "en"
 
 
-def test_the_switch_is_on_every_page_as_plain_links(client):
+def test_the_switch_is_on_every_page_as_a_plain_link_to_the_languages(client):
     html = client.get("/matches/new?x=1").get_data(as_text=True)
-    switch = re.search(r'<footer class="languages">.*?</footer>', html, re.S)[0]
-    assert 'href="/language/es?next=/matches/new?x%3D1"' in switch and ">Español<" in switch
-    assert 'aria-current="true">English<' in switch.replace("\n", "")
+    switch = re.search(r'<a class="language" [^>]*>[^<]*</a>', html, re.S)[0]
+    assert 'href="/language?next=/matches/new?x%3D1"' in switch and ">EN</a>" in switch
     assert 'hx-boost="false"' in switch  # a full page load, so <html lang> follows
+    languages = client.get("/language?next=/matches/new?x%3D1").get_data(as_text=True)
+    assert 'href="/language/es?next=/matches/new?x%3D1"' in languages and ">Español</a>" in languages
+    assert re.search(r'aria-current="true">English</a>', languages)
 
 
 @pytest.mark.parametrize("target", ["https://elsewhere.example/", "//elsewhere.example/", "javascript:x", ""])
