@@ -62,7 +62,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(instance)
 
-    from . import access, api, assets, checker, db, exports, matches, organiser, store
+    from . import access, api, assets, checker, db, exports, i18n, matches, organiser, store
 
     security.init_app(app)  # first: the body bound is set before anything reads a form
     db.init_app(app)
@@ -72,6 +72,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)
     for pages in (matches.bp, checker.bp, exports.bp, organiser.bp):
         app.register_blueprint(pages)
+    i18n.init_app(app)  # the language switch, and core messages rendered in templates and JSON
 
     @app.errorhandler(404)
     @app.errorhandler(store.NotFoundError)

@@ -15,11 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 
 from . import canasta
 from .canasta.cards import RED_SUITS, Card, CardError, parse_card
 from .canasta.plays import Position, Verdict, best_melds, check
 from .canasta.violations import InvalidError
+from .i18n import text, thousands
 from .security import csrf
 
 bp = Blueprint("checker", __name__)
@@ -28,18 +31,29 @@ bp = Blueprint("checker", __name__)
 csrf.exempt(bp)
 
 # The questions, worded as the table asks them; the keys are the API's actions.
-ACTIONS = {"meld": "Meld these?", "pickup": "Take the pile?", "go_out": "Go out?", "discard": "Discard?"}
-TARGETS = {"hand": "Hand", "melds": "Melds", "table": "On the table", "top": "Top of pile", "discard": "Discard"}
+ACTIONS = {
+    "meld": lazy_gettext("Meld these?"),
+    "pickup": lazy_gettext("Take the pile?"),
+    "go_out": lazy_gettext("Go out?"),
+    "discard": lazy_gettext("Discard?"),
+}
+TARGETS = {
+    "hand": lazy_gettext("Hand"),
+    "melds": lazy_gettext("Melds"),
+    "table": lazy_gettext("On the table"),
+    "top": lazy_gettext("Top of pile"),
+    "discard": lazy_gettext("Discard"),
+}
 FIELD_LABELS = {
-    "hand": "Hand",
-    "melds": "Melds",
-    "table": "On the table",
-    "pile": "Top of pile",
-    "discard": "Discard",
-    "score": "Score",
-    "variant": "Variant",
-    "options": "House rules",
-    "initial_meld_done": "On the table",
+    "hand": lazy_gettext("Hand"),
+    "melds": lazy_gettext("Melds"),
+    "table": lazy_gettext("On the table"),
+    "pile": lazy_gettext("Top of pile"),
+    "discard": lazy_gettext("Discard"),
+    "score": lazy_gettext("Score"),
+    "variant": lazy_gettext("Variant"),
+    "options": lazy_gettext("House rules"),
+    "initial_meld_done": lazy_gettext("On the table"),
 }
 # Which cards each question needs, so the page asks for them in order.
 ASKS = {
@@ -50,7 +64,7 @@ ASKS = {
 }
 PAD = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "2", "JK")
 THREES = ("3H", "3D", "3S", "3C")
-SUITS = {"": "Any", "S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUITS = {"": lazy_gettext("Any"), "S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 MAX_CARDS = 40  # a hand after taking the pile is long, but a form this long is a mistake
 # The house rules that change what the checker says; the rest only change scores. The standalone
 # page shows those the chosen variant has as controls named ``opt.<id>``.
@@ -108,7 +122,7 @@ class Board:
                 options = json.loads(text)
                 board.options = options if isinstance(options, dict) else {}
             except ValueError:
-                board.problems.append("House rules: these are not house rules scorepad can read.")
+                board.problems.append(_("House rules: these are not house rules scorepad can read."))
         board.match = form.get("match", "")[:64]
         board.side = _number(form.get("side"), 0)
         board.score, board.score_typed = _total(form.get("score"), board.problems)
@@ -155,7 +169,7 @@ class Board:
 
     def apply(self, op: str) -> None:
         """One tap: add or remove a card, start a meld, or change what is asked."""
-        verb, _, rest = op.partition(":")
+        verb, _colon, rest = op.partition(":")
         if verb == "add" and rest:
             self._add(rest)
         elif verb == "remove":
@@ -192,7 +206,7 @@ class Board:
         except CardError:
             return
         if self.card_count() >= MAX_CARDS:
-            self.problems.append(f"That is more than {MAX_CARDS} cards: remove some first.")
+            self.problems.append(_("That is more than %(most)s cards: remove some first.", most=MAX_CARDS))
             return
         text = str(card)
         if self.target == "hand":
@@ -231,7 +245,7 @@ class Board:
             self.picked = [i for i in self.picked if i < len(self.hand)]
 
     def _remove(self, where: str) -> None:
-        name, _, place = where.partition(":")
+        name, _colon, place = where.partition(":")
         numbers = [_number(part, -1) for part in place.split(":")] if place else []
         if name == "hand" and numbers and 0 <= numbers[0] < len(self.hand):
             del self.hand[numbers[0]]
@@ -302,11 +316,11 @@ class Board:
     def missing(self) -> str | None:
         """What the question still needs before it can be judged, as a prompt."""
         if self.action == "discard" and not self.discard:
-            return "Tap the card you want to discard."
+            return _("Tap the card you want to discard.")
         if not self.hand and not (self.action == "discard" and self.discard):
-            return "Tap the cards in your hand."
+            return _("Tap the cards in your hand.")
         if self.action == "pickup" and not self.top:
-            return "Tap the top card of the pile."
+            return _("Tap the top card of the pile.")
         return None
 
 
@@ -323,7 +337,8 @@ def _total(text: Any, problems: list[str]) -> tuple[int, str]:
     except ValueError:
         value = None
     if value is None or not -TOTAL_LIMIT <= value <= TOTAL_LIMIT:
-        problems.append(f"Your side's total: type a whole number from -{TOTAL_LIMIT:,} to {TOTAL_LIMIT:,}.")
+        limit = thousands(TOTAL_LIMIT)
+        problems.append(_("Your side's total: type a whole number from -%(limit)s to %(limit)s.", limit=limit))
         return 0, typed
     return value, typed
 
@@ -398,7 +413,7 @@ def judge(board: Board, rules: canasta.Variant | None) -> Outcome:
     if board.problems:
         return Outcome(errors=tuple(("", problem) for problem in board.problems))
     if rules is None:
-        return Outcome(errors=(("Variant", "Choose the variant you play."),))
+        return Outcome(errors=((_("Variant"), _("Choose the variant you play.")),))
     prompt = board.missing()
     if prompt:
         return Outcome(prompt=prompt)
@@ -423,10 +438,13 @@ def board_rules(board: Board) -> tuple[canasta.Variant | None, dict[str, Any]]:
     try:
         return canasta.rules_for(board.variant, board.options), context
     except InvalidError as error:
-        board.problems += [f"{_label(v.field) or 'Variant'}: {v.message}" for v in error.violations]
+        board.problems += [
+            _("%(box)s: %(problem)s", box=_label(v.field) or _("Variant"), problem=text(v.message))
+            for v in error.violations
+        ]
         bad = set()
         for violation in error.violations:
-            where, _, option_id = violation.field.partition(".")
+            where, _dot, option_id = violation.field.partition(".")
             if where == "options" and option_id:
                 bad.add(option_id)
                 board.option_errors[option_id] = violation.message
@@ -581,7 +599,7 @@ def card_label(code: str) -> str:
     """A card as the pad shows it: 10♥, K, JK as ★ Joker."""
     card = parse_card(code)
     if card.is_joker:
-        return "Joker"
+        return _("Joker")
     return card.rank + (SUITS.get(card.suit, "") if card.suit else "")
 
 

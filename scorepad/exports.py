@@ -10,9 +10,11 @@ import re
 from datetime import UTC, datetime
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_babel import get_translations, ngettext
+from flask_babel import gettext as _
 from markupsafe import Markup
 
-from . import access, backups, formats, store
+from . import access, backups, formats, i18n, store
 from .canasta import InvalidError, Match, Violation
 from .db import get_db
 from .documents import MatchInfo, match_document
@@ -26,9 +28,6 @@ CSV_TYPE = "text/csv; charset=utf-8"
 BOM = "\ufeff"
 
 
-bp.add_app_template_filter(formats.thousands, "thousands")
-
-
 @bp.app_template_global("progress_chart")
 def chart_for(match: Match, info: MatchInfo) -> formats.Chart | None:
     """The score progression chart, for any page that includes ``exports/_progress.html``.
@@ -38,6 +37,11 @@ def chart_for(match: Match, info: MatchInfo) -> formats.Chart | None:
     if not match.results:
         return None
     return formats.Chart(Markup(formats.progress_svg(match, info)), match.variant.target)  # escaped in formats.py
+
+
+def _share_text(match: Match, info: MatchInfo) -> str:
+    """The share line in the page's language, its figures written as the language writes them."""
+    return formats.share_text(match, info, get_translations(), i18n.thousands)
 
 
 def download(body: str, mimetype: str, filename: str) -> Response:
@@ -83,7 +87,7 @@ def download_match_json(match_id: str) -> Response:
 def print_sheet(match_id: str) -> str:
     """The score sheet laid out for paper: We/They columns, a page per thirty-odd hands."""
     match, info = writer_match(match_id)
-    return render_template("exports/print.html", match=match, info=info, share=formats.share_text(match, info))
+    return render_template("exports/print.html", match=match, info=info, share=_share_text(match, info))
 
 
 @bp.get("/matches/<match_id>/result")
@@ -93,7 +97,7 @@ def result(match_id: str) -> str:
     (``/matches/<id>/share`` is the match pages' link-and-QR page; this one shares the result.)
     """
     match, info = writer_match(match_id)
-    return render_template("exports/result.html", match=match, info=info, share=formats.share_text(match, info))
+    return render_template("exports/result.html", match=match, info=info, share=_share_text(match, info))
 
 
 # --- all matches -------------------------------------------------------------------------
@@ -125,7 +129,7 @@ def import_file() -> Response | str:
     """Read the whole file, refuse it with every problem, or add its new matches in one go."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        problems = [Violation("no-file", "Choose a scorepad .json export to import.")]
+        problems = [Violation("no-file", _("Choose a scorepad .json export to import."))]
         return render_template("exports/import.html", problems=problems)
     db = get_db()
     try:
@@ -147,20 +151,28 @@ def import_message(added: int, already: int, similar: int = 0) -> str:
     True
     """
 
-    def matches(count: int) -> str:
-        return "1 match" if count == 1 else f"{count} matches"
-
-    message = f"Imported {matches(added)}" if added else "Nothing new to import"
-    if already == 1:
-        message += "; 1 match was already here and was left as it is"
-    elif already:
-        message += f"; {already} matches were already here and were left as they are"
-    if similar:
-        which = "1 imported match looks" if similar == 1 else f"{similar} imported matches look"
-        message += (
-            f". {which} like a match already here (same start and sides) under another id: delete it if it is a copy"
+    if added:
+        message = ngettext("Imported %(num)s match", "Imported %(num)s matches", added)
+    else:
+        message = _("Nothing new to import")
+    if already:
+        left = ngettext(
+            "%(num)s match was already here and was left as it is",
+            "%(num)s matches were already here and were left as they are",
+            already,
         )
-    return message + "."
+        message = _("%(done)s; %(left)s", done=message, left=left)
+    message = _("%(message)s.", message=message)
+    if similar:
+        look = ngettext(
+            "%(num)s imported match looks like a match already here (same start and sides) under another id: "
+            "delete it if it is a copy.",
+            "%(num)s imported matches look like a match already here (same start and sides) under another id: "
+            "delete it if it is a copy.",
+            similar,
+        )
+        message = _("%(message)s %(look)s", message=message, look=look)
+    return message
 
 
 # --- history and stats -------------------------------------------------------------------

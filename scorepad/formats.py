@@ -17,6 +17,7 @@ Pure functions over scored matches (``canasta.Match``) and what storage knows ab
 from __future__ import annotations
 
 import csv
+import gettext
 import hashlib
 import io
 import json
@@ -42,8 +43,27 @@ PART_ORDER = (
     "restored_piles", "penalty_points",
 )  # fmt: skip
 # Pronouns read better than names in a sentence: "We win", not "We wins".
-WIN_PHRASES = {"we": "We win", "they": "They win", "you": "You win", "me": "I win"}
-LEAD_PHRASES = {"we": "We lead", "they": "They lead", "you": "You lead", "me": "I lead"}
+
+
+def N_(message: str) -> str:
+    """Mark a message for the catalogue (``pybabel extract``) where it is translated later."""
+    return message
+
+
+# A side called "We" (or "They", "You", "Me") wins or leads in the first person, as the table says it.
+WIN_PHRASES = {
+    "we": N_("We win by {margin}."),
+    "they": N_("They win by {margin}."),
+    "you": N_("You win by {margin}."),
+    "me": N_("I win by {margin}."),
+}
+LEAD_PHRASES = {
+    "we": N_("We lead by {margin}."),
+    "they": N_("They lead by {margin}."),
+    "you": N_("You lead by {margin}."),
+    "me": N_("I lead by {margin}."),
+}
+ENGLISH = gettext.NullTranslations()
 
 Pair = tuple[Match, MatchInfo]
 
@@ -387,8 +407,13 @@ def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | 
 # --- share text --------------------------------------------------------------------------
 
 
-def share_text(match: Match, info: MatchInfo) -> str:
+def share_text(
+    match: Match, info: MatchInfo, translations: Any = ENGLISH, number: Callable[[int], str] = thousands
+) -> str:
     """One line for the group chat: variant, hands, totals and who won or leads by how much.
+
+    ``translations`` is any object with the ``gettext`` API (the web layer passes the request's
+    language) and ``number`` writes a figure as that language does; the default is English.
 
     >>> from scorepad import canasta
     >>> from scorepad.documents import Side
@@ -396,26 +421,42 @@ def share_text(match: Match, info: MatchInfo) -> str:
     >>> share_text(canasta.score_match("classic", []), info)
     'Classic canasta, no hands yet.'
     """
-    name = match.variant.name
+    tr = translations
+    name = _rendered(match.variant.name, tr)
     count = len(match.results)
     if not count:
-        return f"{name}, no hands yet."
-    hands = "1 hand" if count == 1 else f"{count} hands"
-    if not match.is_finished:
-        hands += " so far"
-    scores = " – ".join(f"{side.name} {thousands(total)}" for side, total in zip(info.sides, match.totals, strict=True))
+        return tr.gettext("{variant}, no hands yet.").format(variant=name)
+    if match.is_finished:
+        hands = tr.ngettext("{n} hand", "{n} hands", count).format(n=count)
+    else:
+        hands = tr.ngettext("{n} hand so far", "{n} hands so far", count).format(n=count)
+    scores = " – ".join(f"{side.name} {number(total)}" for side, total in zip(info.sides, match.totals, strict=True))
     leader = max(range(len(match.totals)), key=match.totals.__getitem__)
     leader_name = info.sides[leader].name
-    lead = match.margin or 0
+    margin = number(match.margin or 0)
     if match.is_tie:
-        verdict = "It's a tie."
+        verdict = tr.gettext("It's a tie.")
     elif match.is_finished:
-        verdict = f"{WIN_PHRASES.get(leader_name.casefold(), leader_name + ' wins')} by {thousands(lead)}."
-    elif lead == 0:
-        verdict = "All square."
+        phrase = WIN_PHRASES.get(leader_name.casefold())
+        verdict = (tr.gettext(phrase) if phrase else tr.gettext("{side} wins by {margin}.")).format(
+            side=leader_name, margin=margin
+        )
+    elif not match.margin:
+        verdict = tr.gettext("All square.")
     else:
-        verdict = f"{LEAD_PHRASES.get(leader_name.casefold(), leader_name + ' leads')} by {thousands(lead)}."
-    return f"{name}, {hands}: {scores}. {verdict}"
+        phrase = LEAD_PHRASES.get(leader_name.casefold())
+        verdict = (tr.gettext(phrase) if phrase else tr.gettext("{side} leads by {margin}.")).format(
+            side=leader_name, margin=margin
+        )
+    return tr.gettext("{variant}, {hands}: {scores}. {verdict}").format(
+        variant=name, hands=hands, scores=scores, verdict=verdict
+    )
+
+
+def _rendered(value: Any, translations: Any) -> str:
+    """A core message (a ``str`` with ``render``) in the given language; any other text as it is."""
+    render = getattr(value, "render", None)
+    return render(translations) if callable(render) and isinstance(value, str) else value
 
 
 # --- the progress chart ------------------------------------------------------------------

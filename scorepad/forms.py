@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Form, HiddenField, IntegerField, RadioField, SelectField, StringField
 from wtforms.fields import FieldList, FormField
@@ -22,6 +24,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from . import canasta
 from .canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES
 from .documents import Side
+from .i18n import text
 
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 
@@ -30,12 +33,12 @@ NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 # Each label shows the value the rules core gives the class.
 VALUE = CARD_CLASSES
 COUNTER_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("joker", f"Jokers ({VALUE['joker']})", ("joker",)),
-    ("two", f"Twos ({VALUE['2']})", ("2",)),
-    ("ace", f"Aces ({VALUE['A']})", ("A",)),
+    ("joker", lazy_gettext("Jokers (%(value)s)", value=VALUE["joker"]), ("joker",)),
+    ("two", lazy_gettext("Twos (%(value)s)", value=VALUE["2"]), ("2",)),
+    ("ace", lazy_gettext("Aces (%(value)s)", value=VALUE["A"]), ("A",)),
     ("high", f"K Q J 10 9 8 ({VALUE['K']})", ("K", "Q", "J", "10", "9", "8")),
     ("low", f"7 6 5 4 ({VALUE['7']})", ("7", "6", "5", "4")),
-    ("black3", f"Black threes ({VALUE['black3']})", ("black3",)),
+    ("black3", lazy_gettext("Black threes (%(value)s)", value=VALUE["black3"]), ("black3",)),
 )
 PILES = (("melded", "melded_points", "melded_cards"), ("hand", "hand_points", "hand_cards"))
 MAX_POINTS = 10_000
@@ -43,7 +46,7 @@ MAX_COUNT = 200
 # Beyond any number a Canasta box takes, and far inside what a range check can compare
 # (WTForms' NumberRange turns a 310-digit number into a float and fails with OverflowError).
 LARGEST = 10**9
-TOKEN_REFUSED = (
+TOKEN_REFUSED = lazy_gettext(
     "Not saved yet: this page's security check did not pass (it was opened in another browser, "
     "or the browser dropped its session). Everything you typed is still here: check it and save again."
 )
@@ -51,13 +54,14 @@ TOKEN_REFUSED = (
 
 def in_range(label: str, low: int | None, high: int | None) -> NumberRange:
     """A range check whose message names the box and the rule, e.g. "Red threes: 0 to 12"."""
+    box = text(label)
     if low is not None and high is not None:
-        rule = f"a whole number from {low} to {high}"
+        message = _("%(box)s must be a whole number from %(low)s to %(high)s.", box=box, low=low, high=high)
     elif low is not None:
-        rule = f"a whole number of at least {low}"
+        message = _("%(box)s must be a whole number of at least %(low)s.", box=box, low=low)
     else:
-        rule = f"a whole number of at most {high}"
-    return NumberRange(low, high, message=f"{label} must be {rule}.")
+        message = _("%(box)s must be a whole number of at most %(high)s.", box=box, high=high)
+    return NumberRange(low, high, message=message)
 
 
 class WholeNumberField(IntegerField):
@@ -74,7 +78,9 @@ class WholeNumberField(IntegerField):
         try:
             super().process_formdata(valuelist)
         except ValueError:
-            raise ValueError(f"{self.label.text} must be a whole number, like 120 (no letters or decimals).") from None
+            raise ValueError(
+                _("%(box)s must be a whole number, like 120 (no letters or decimals).", box=text(self.label.text))
+            ) from None
         if self.data is not None and abs(self.data) > LARGEST:
             self.data = None
             raise ValueError(self.too_large())
@@ -82,7 +88,11 @@ class WholeNumberField(IntegerField):
     def too_large(self) -> str:
         """The box's own range message, or a plain one when it has no range."""
         ranges = [v.message for v in self.validators if isinstance(v, NumberRange) and v.message]
-        return ranges[0] if ranges else f"{self.label.text} is far too large: type a whole number, like 120."
+        return (
+            ranges[0]
+            if ranges
+            else _("%(box)s is far too large: type a whole number, like 120.", box=text(self.label.text))
+        )
 
     def pre_validate(self, form: Any) -> None:
         if self.process_errors:
@@ -127,33 +137,36 @@ def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
     """The boxes one side fills in, for the boxes this variant uses."""
 
     class SideForm(Form):
-        melded_points = CountField("Melded points", step=5)
-        hand_points = CountField("Points in hand", step=5)
+        melded_points = CountField(_("Melded points"), step=5)
+        hand_points = CountField(_("Points in hand"), step=5)
 
     fields: dict[str, Any] = {}
     for key, kind in variant.canasta_kinds.items():
         fields[f"canasta_{key}"] = CountField(kind.label, high=20)
-    fields["red_threes"] = CountField("Red threes", high=12)
+    fields["red_threes"] = CountField(_("Red threes"), high=12)
     if variant.black_threes_scored:
-        fields["black_threes"] = CountField("Black threes laid out", high=12)
+        fields["black_threes"] = CountField(_("Black threes laid out"), high=12)
     if variant.black_three_in_hand != BLACK_THREE_VALUE:  # it costs more than its card value
-        fields["black_threes_in_hand"] = CountField("Black threes left in hand", high=12)
-    fields["went_out"] = BooleanField("Went out")
+        fields["black_threes_in_hand"] = CountField(_("Black threes left in hand"), high=12)
+    fields["went_out"] = BooleanField(_("Went out"))
     if variant.concealed is not None:
-        fields["concealed"] = BooleanField("Concealed")
+        fields["concealed"] = BooleanField(_("Concealed"))
     if variant.special_hands:
-        choices = [SelectChoice("", "None")] + [
-            SelectChoice(key, f"{canasta.scoring.SPECIAL_HAND_LABELS.get(key, key)} ({value})")
+        choices = [SelectChoice("", _("None"))] + [
+            SelectChoice(key, f"{text(canasta.scoring.SPECIAL_HAND_LABELS.get(key, key))} ({value})")
             for key, value in variant.special_hands
         ]
-        fields["special_hand"] = SelectField("Went out with a special hand", choices=choices, default="")
+        fields["special_hand"] = SelectField(_("Went out with a special hand"), choices=choices, default="")
     for kind, penalty in variant.incomplete_penalties.items():
-        fields[f"incomplete_{kind}"] = BooleanField(f"Unfinished {kind} meld (−{penalty})")
+        label = _("Unfinished %(kind)s meld (−%(penalty)s)", kind=text(kind), penalty=penalty)
+        fields[f"incomplete_{kind}"] = BooleanField(label)
     for kind, penalty in variant.held_set_penalties:
-        fields[f"held_{kind}"] = CountField(f"Players holding 3+ {kind} (−{penalty} each)", high=players)
+        label = _("Players holding 3+ %(kind)s (−%(penalty)s each)", kind=text(kind), penalty=penalty)
+        fields[f"held_{kind}"] = CountField(label, high=players)
     if variant.restore_pile_penalty:
-        fields["restored_piles"] = CountField(f"Piles put back (−{variant.restore_pile_penalty} each)", high=50)
-    fields["penalty_points"] = CountField("Other penalties", step=5)
+        label = _("Piles put back (−%(penalty)s each)", penalty=variant.restore_pile_penalty)
+        fields["restored_piles"] = CountField(label, high=50)
+    fields["penalty_points"] = CountField(_("Other penalties"), step=5)
     for pile, _points, _cards in PILES:
         for key, label, _classes in COUNTER_CLASSES:
             fields[f"{pile}_{key}"] = CountField(label, high=MAX_COUNT)
@@ -278,7 +291,9 @@ class HandForm(TableForm):
         found = FIELD_PATH.match(violation.field)
         hand, side, rest = found.group("hand"), found.group("side"), found.group("rest")
         if hand is not None and int(hand) != hand_index:
-            self.problems.append(f"Hand {int(hand) + 1}: {violation.message}")
+            self.problems.append(
+                _("Hand %(number)s: %(problem)s", number=int(hand) + 1, problem=text(violation.message))
+            )
             return
         if side is None:
             if rest == "partnership" and "partnership" in self._fields:
@@ -386,13 +401,13 @@ def hand_form(variant: canasta.Variant, side_names: Sequence[str], players: Sequ
     }
     if variant.temporary_partnerships:
         pairs = [
-            SelectChoice(f"{i}-{j}", f"{side_names[i]} with {side_names[j]}")
+            SelectChoice(f"{i}-{j}", _("%(first)s with %(second)s", first=side_names[i], second=side_names[j]))
             for i in range(variant.sides)
             for j in range(i + 1, variant.sides)
         ]
         fields["partnership"] = RadioField(
-            "Who played together this hand?",
-            choices=[SelectChoice("", "Everyone alone"), *pairs],
+            _("Who played together this hand?"),
+            choices=[SelectChoice("", _("Everyone alone")), *pairs],
             default="",
             validate_choice=True,
         )
@@ -401,7 +416,7 @@ def hand_form(variant: canasta.Variant, side_names: Sequence[str], players: Sequ
 
 
 # --- a new match ------------------------------------------------------------------------------
-TOO_LONG = "Names and titles are at most 60 letters: shorten this one."
+TOO_LONG = lazy_gettext("Names and titles are at most 60 letters: shorten this one.")
 
 
 def _strip(text: str | None) -> str | None:
@@ -412,7 +427,7 @@ def _strip(text: str | None) -> str | None:
 class MatchForm(TableForm):
     """A new match: title, side and player names, house rules, starting totals."""
 
-    title = StringField("Name of the match (optional)", [Optional(), Length(max=60, message=TOO_LONG)])
+    title = StringField(lazy_gettext("Name of the match (optional)"), [Optional(), Length(max=60, message=TOO_LONG)])
 
     def __init__(self, *args: Any, variant: canasta.Variant, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -493,7 +508,7 @@ def _option_field(variant: canasta.Variant, option_id: str) -> Any:
             default=default,
             description=help_text,
         )
-    required = InputRequired(message=f"{label}: enter a number.")
+    required = InputRequired(message=_("%(box)s: enter a number.", box=text(label)))
     validators = [Optional() if option.nullable else required, in_range(label, option.low, option.high)]
     return WholeNumberField(label, validators, default=default, description=help_text, render_kw=NUMERIC)
 
@@ -503,16 +518,16 @@ def match_form(variant: canasta.Variant, **kwargs: Any) -> MatchForm:
     fields: dict[str, Any] = {}
     for i in range(variant.sides):
         fields[f"side_{i}"] = StringField(
-            "Name",
-            [DataRequired("Give this side a name (up to 60 letters)."), Length(max=60, message=TOO_LONG)],
+            _("Name"),
+            [DataRequired(_("Give this side a name (up to 60 letters).")), Length(max=60, message=TOO_LONG)],
             default=variant.side_names[i],
             filters=[_strip],
         )
         for j in range(variant.players_per_side[i]):
             fields[f"side_{i}_player_{j}"] = StringField(
-                f"Player {j + 1}", [Optional(), Length(max=60, message=TOO_LONG)], filters=[_strip]
+                _("Player %(number)s", number=j + 1), [Optional(), Length(max=60, message=TOO_LONG)], filters=[_strip]
             )
-        label = f"{variant.side_names[i]}: starting total"
+        label = _("%(side)s: starting total", side=text(variant.side_names[i]))
         fields[f"start_{i}"] = WholeNumberField(
             label,
             [Optional(), in_range(label, -100_000, 100_000)],
@@ -528,7 +543,7 @@ class OrganiserForm(FlaskForm):
     """The organiser's sign-in: the passphrase the server's owner set."""
 
     passphrase = PasswordField(
-        "Organiser passphrase",
-        [InputRequired(message="Type the organiser passphrase."), Length(max=1000)],
+        lazy_gettext("Organiser passphrase"),
+        [InputRequired(message=lazy_gettext("Type the organiser passphrase.")), Length(max=1000)],
         render_kw={"autocomplete": "current-password"},
     )

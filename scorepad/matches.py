@@ -29,9 +29,11 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from markupsafe import Markup
 
-from . import access, canasta, formats, store
+from . import access, canasta, formats, i18n, store
 from .assets import SHELL, asset_url
 from .canasta.match import Standing, game_ends, play_hand, settlement_for, standing
 from .db import get_db
@@ -40,7 +42,7 @@ from .htmx import page_or_fragment, wants_fragment
 from .security import form_checks_token
 
 bp = Blueprint("matches", __name__)
-NOTHING_ENTERED = "Nothing is entered yet: type each side's points (or count its cards), then save."
+NOTHING_ENTERED = lazy_gettext("Nothing is entered yet: type each side's points (or count its cards), then save.")
 
 
 @dataclass(frozen=True)
@@ -99,15 +101,16 @@ class Sheet:
     rows: tuple[store.HandFigures, ...]
     starting_totals: tuple[int, ...] | None
     chart: formats.Chart | None
-    # The hand rows as rendered for a writer (False) or a watcher (True), filled on first use.
-    rendered_rows: dict[bool, Markup] = field(default_factory=dict, compare=False)
+    # The hand rows as rendered for a writer (False) or a watcher (True) in a language, filled on first use.
+    rendered_rows: dict[tuple[bool, str], Markup] = field(default_factory=dict, compare=False)
 
     def hand_rows(self, head: store.MatchHead, watching: bool) -> Markup:
-        """The table's rows for this version, rendered once (a version never changes)."""
-        rows = self.rendered_rows.get(watching)
+        """The table's rows for this version, rendered once per language (a version never changes)."""
+        key = (watching, i18n.language())
+        rows = self.rendered_rows.get(key)
         if rows is None:
             rows = Markup(render_template("matches/_hand_rows.html", sheet=self, stored=head, watching=watching))
-            self.rendered_rows[watching] = rows
+            self.rendered_rows[key] = rows
         return rows
 
 
@@ -249,7 +252,7 @@ def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any
     if request.args.get("since") == str(version):
         return Response(status=204)
     template = "matches/_sheet.html" if wants_fragment() else page
-    tag = hashlib.blake2s(f"{key}:{version}:{template}".encode(), digest_size=12).hexdigest()
+    tag = hashlib.blake2s(f"{key}:{version}:{template}:{i18n.language()}".encode(), digest_size=12).hexdigest()
     if request.if_none_match.contains(tag):
         response = Response(status=304)
     else:
@@ -359,7 +362,7 @@ def new_hand(match_id: str) -> Any:
     head = _writable_head(match_id)
     access.record(match_id)
     if head.summary.is_finished:
-        flash("The game is over. Correct a hand to reopen it.")
+        flash(_("The game is over. Correct a hand to reopen it."))
         return redirect(url_for(".show", match_id=match_id), 303)
     form = _hand_form(head, data={"version": str(head.version)})
     return render_template("matches/hand.html", form=form, **_head_hand_context(head, None))
@@ -456,14 +459,14 @@ def update_hand(match_id: str, number: int) -> Any:
         except canasta.InvalidError as error:
             form.attach(error.violations, hand_index=number - 1)
         else:
-            flash(f"Hand {number} corrected.")
+            flash(_("Hand %(number)s corrected.", number=number))
             return redirect(url_for(".show", match_id=match_id), 303)
     return render_template("matches/hand.html", form=form, **_head_hand_context(head, number))
 
 
 def _stale(form: HandForm, error: store.StaleError) -> None:
     """Keep what was typed, say what changed, and let a second tap save it over the new version."""
-    form.problems += [*error.changes, "Your entry is kept below: check it and save again."]
+    form.problems += [*error.changes, _("Your entry is kept below: check it and save again.")]
     form.version.data = str(error.version)
 
 
@@ -474,9 +477,9 @@ def undo_hand(match_id: str) -> Response:
     try:
         number = store.undo_last_hand(get_db(), match_id, version)
     except store.StaleError as error:
-        flash(" ".join([*error.changes, "Nothing was undone."]))
+        flash(" ".join([*map(i18n.text, error.changes), _("Nothing was undone.")]))
     else:
-        flash(f"Hand {number} undone.")
+        flash(_("Hand %(number)s undone.", number=number))
     return redirect(url_for(".show", match_id=match_id), 303)
 
 
@@ -487,11 +490,11 @@ def restore_hand(match_id: str) -> Response:
     try:
         number = store.restore_last_hand(get_db(), match_id, version)
     except store.StaleError as error:
-        flash(" ".join([*error.changes, "Nothing was put back."]))
+        flash(" ".join([*map(i18n.text, error.changes), _("Nothing was put back.")]))
     except canasta.InvalidError:
-        flash("That hand cannot come back: the match has moved on since.")
+        flash(_("That hand cannot come back: the match has moved on since."))
     else:
-        flash(f"Hand {number} is back.")
+        flash(_("Hand %(number)s is back.", number=number))
     return redirect(url_for(".show", match_id=match_id), 303)
 
 
@@ -510,16 +513,21 @@ def delete_match(match_id: str) -> Response:
     try:
         store.delete_match(get_db(), match_id, version)
     except store.StaleError as error:
-        flash(" ".join([*error.changes, "The match was not deleted."]))
+        flash(" ".join([*map(i18n.text, error.changes), _("The match was not deleted.")]))
         return redirect(url_for(".show", match_id=match_id), 303)
-    flash(f"Match deleted. You can restore it from this page for {store.RESTORE_DAYS} days.")
+    flash(
+        _(
+            "Match deleted. You can restore it from this page for %(days)s days.",
+            days=store.RESTORE_DAYS,
+        )
+    )
     return redirect(url_for(".index"), 303)
 
 
 @bp.post("/matches/<match_id>/restore")
 def restore_match(match_id: str) -> Response:
     store.restore_match(get_db(), match_id)
-    flash("Match restored.")
+    flash(_("Match restored."))
     return redirect(url_for(".show", match_id=match_id), 303)
 
 

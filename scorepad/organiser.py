@@ -10,13 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext, ngettext
 
 from . import access
 from .forms import OrganiserForm
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser")
 
-WRONG = "That is not the organiser passphrase."
+WRONG = lazy_gettext("That is not the organiser passphrase.")
 
 
 @bp.route("", methods=["GET", "POST"])
@@ -30,10 +32,12 @@ def sign_in() -> Any:
         address = request.remote_addr or ""
         wait = access.attempts().wait(address)
         if wait:
-            form.passphrase.errors.append(f"Too many wrong passphrases from here: try again in {_duration(wait)}.")
+            form.passphrase.errors.append(
+                _("Too many wrong passphrases from here: try again in %(wait)s.", wait=_duration(wait))
+            )
         elif access.is_passphrase(form.passphrase.data):
             access.sign_in()
-            flash("Signed in as the organiser: every match on this server is listed.")
+            flash(_("Signed in as the organiser: every match on this server is listed."))
             return redirect(url_for("matches.index"), 303)
         else:
             access.attempts().failed(address)
@@ -48,7 +52,7 @@ def sign_out() -> Any:
     A plain POST: CSRFProtect has already checked its token, and there is nothing else to read.
     """
     access.sign_out()
-    flash("Signed out: this phone lists only its own matches again.")
+    flash(_("Signed out: this phone lists only its own matches again."))
     return redirect(url_for("matches.index"), 303)
 
 
@@ -59,6 +63,6 @@ def _duration(seconds: int) -> str:
     ('1 second', '59 seconds', '2 minutes', '5 minutes')
     """
     if seconds < 60:
-        return "1 second" if seconds == 1 else f"{seconds} seconds"
+        return ngettext("%(num)s second", "%(num)s seconds", seconds)
     minutes = -(-seconds // 60)
-    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+    return ngettext("%(num)s minute", "%(num)s minutes", minutes)

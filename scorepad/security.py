@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from flask import Flask, Response, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext, lazy_gettext
 from flask_wtf import CSRFProtect
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
@@ -72,11 +73,10 @@ DEFAULTS = {
     "SESSION_COOKIE_SECURE": False,  # still Secure on every HTTPS request, see SessionInterface
     "PROXY_HOPS": 0,  # reverse proxies in front whose X-Forwarded-* headers are trusted
 }
-TOKEN_REFUSED = (
+TOKEN_REFUSED = lazy_gettext(
     "Nothing was changed: this page's security check did not pass (it was opened in another "
-    "browser, or the browser dropped its session)."
+    "browser, or the browser dropped its session). Please try again."
 )
-TOO_LARGE = "That was more than scorepad accepts in one request"
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -125,7 +125,7 @@ def add_headers(response: Response) -> Response:
 
 def token_refused(error: CSRFError) -> Response:
     """A one-button form whose token was refused: back to its page (303), saying nothing changed."""
-    flash(f"{TOKEN_REFUSED} Please try again.")
+    flash(str(TOKEN_REFUSED))
     return redirect(_page_of_form(), 303)
 
 
@@ -146,7 +146,11 @@ def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
     limit = request.max_content_length
     size = f"{limit // 1024} KB" if limit and limit < 1024 * 1024 else f"{(limit or 0) // (1024 * 1024)} MB"
     parts = current_app.config["MAX_FORM_PARTS"]
-    message = f"{TOO_LARGE} (at most {size}, in at most {parts} form fields)."
+    message = gettext(
+        "That was more than scorepad accepts in one request (at most %(size)s, in at most %(parts)s form fields).",
+        size=size,
+        parts=parts,
+    )
     if request.path.startswith("/api/"):
         return jsonify(errors=[{"field": "", "message": message}]), 413
     return render_template("errors/413.html", message=message), 413

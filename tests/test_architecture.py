@@ -165,7 +165,7 @@ def test_every_blueprint_is_registered_by_name(tmp_path):
     from scorepad import create_app
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "t"})
-    assert set(app.blueprints) == {"api", "matches", "checker", "exports", "organiser"}
+    assert set(app.blueprints) == {"api", "matches", "checker", "exports", "organiser", "i18n"}
     # No importlib loop that skips a missing module in silence: a page that fails to import stops the app.
     assert "importlib" not in (SCOREPAD / "__init__.py").read_text()
 

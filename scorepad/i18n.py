@@ -1,0 +1,226 @@
+"""The table's language: which one a request gets, the switch that changes it, and rendering in it.
+
+Flask-Babel does the work. A page's language is the one the player chose with the switch
+(remembered in a cookie), else the best of the shipped languages the browser's
+``Accept-Language`` asks for, else English. The JSON API ignores the cookie: it answers in English
+unless the request itself sends ``Accept-Language``.
+
+The rules core's messages are strings whose value is English and that carry a ``render`` method
+(``scorepad/canasta``'s ``Text``; see docs/translating.md). They are rendered in the request's
+language in every template (Jinja's ``finalize``), in JSON answers, and by :func:`text` wherever a
+view joins or stores them. English needs none of this: a core message already *is* its English
+text, so every English request takes the fast path.
+
+Catalogues are loaded once per language and process (Flask-Babel's domain cache), never per request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from babel import Locale
+from flask import Blueprint, Flask, Response, has_request_context, redirect, render_template, request, url_for
+from flask.json.provider import DefaultJSONProvider
+from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
+
+# The shipped languages, each named in its own language for the switch, in the switch's order.
+LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt_BR": "Português"}
+DEFAULT = "en"
+COOKIE = "scorepad_language"
+COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
+API_PREFIX = "/api/"
+# What Accept-Language may ask for, mapped to the catalogue that serves it: any Portuguese gets
+# Brazil's rather than English, any Spanish gets Spanish (werkzeug matches "es-MX" to "es").
+_ASKED = {"en": "en", "es": "es", "pt_BR": "pt_BR", "pt": "pt_BR"}
+_LOCALES = {code: Locale.parse(code) for code in LANGUAGES}
+
+babel = Babel()
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> Locale:
+    """The request's language (Flask-Babel asks once per request and keeps the answer)."""
+    api = request.path.startswith(API_PREFIX)
+    if not api:
+        chosen = request.cookies.get(COOKIE)
+        if chosen in _LOCALES:
+            return _LOCALES[chosen]
+    asked = request.accept_languages.best_match(_ASKED)
+    return _LOCALES[_ASKED[asked]] if asked else _LOCALES[DEFAULT]
+
+
+_BY_LOCALE: dict[Locale, Any] = {}
+
+
+def translations() -> Any:
+    """The request's catalogue: Flask-Babel's, kept by locale so a lookup costs a dict access.
+
+    Flask-Babel finds the catalogue again on every call (~10 µs); a page makes dozens of calls.
+    The locales are the objects made once in ``_LOCALES``, and the catalogues are the package's.
+    """
+    locale = get_locale()
+    found = _BY_LOCALE.get(locale)
+    if found is None:
+        found = get_translations()
+        if locale is not None:
+            _BY_LOCALE[locale] = found
+    return found
+
+
+def language() -> str:
+    """The request's language code (``en``, ``es``, ``pt_BR``); English outside a request."""
+    locale = get_locale()
+    return DEFAULT if locale is None else str(locale)
+
+
+def is_english() -> bool:
+    locale = get_locale()
+    return locale is None or locale.language == "en"
+
+
+def text(value: Any) -> Any:
+    """A core message as plain text in the request's language; anything else unchanged.
+
+    For a view that joins or stores a message (a flash, a line made of several): the template's
+    ``finalize`` only sees what reaches a template whole.
+    """
+    if type(value) is str or not isinstance(value, str):
+        return value
+    render: Callable[[Any], str] | None = getattr(value, "render", None)
+    if render is None or is_english():
+        return value
+    return render(translations())
+
+
+def finalize(value: Any) -> Any:
+    """Jinja's ``finalize``: every ``{{ value }}`` that is a core message is printed in the page's language."""
+    if type(value) is str or not isinstance(value, str):
+        return value  # the common case, decided without a lookup
+    return text(value)
+
+
+def rendered(value: Any) -> Any:
+    """A JSON answer with every core message in it rendered (lists, tuples and objects walked)."""
+    if isinstance(value, str):
+        return text(value)
+    if isinstance(value, dict):
+        return {key: rendered(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [rendered(item) for item in value]
+    return value
+
+
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON, with core messages rendered when the request asked for a language by header."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if has_request_context() and "Accept-Language" in request.headers and not is_english():
+            obj = rendered(obj)
+        return super().dumps(obj, **kwargs)
+
+
+# --- numbers and dates ---------------------------------------------------------------------------
+def number(value: Any) -> str:
+    """A score as the page's language writes it; English keeps the paper sheet's plain ``5120``.
+
+    Only for text on the page, never for an input's value (a number box wants ``5120``).
+    """
+    if not isinstance(value, int) or is_english():
+        return str(value)
+    return format_decimal(value)
+
+
+def thousands(value: int) -> str:
+    """A larger figure grouped as the language groups it: ``5,120``, ``5.120`` (Portuguese)."""
+    if is_english():
+        return f"{value:,}"
+    return format_decimal(value)
+
+
+def _moment(stamp: str) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def day(stamp: str) -> str:
+    """A stored ISO timestamp's date: ``2025-01-04`` in English, ``4 ene 2025`` in Spanish."""
+    moment = _moment(stamp)
+    if moment is None or is_english():
+        return str(stamp)[:10]
+    return format_date(moment, "medium")
+
+
+def moment(stamp: str) -> str:
+    """A stored ISO timestamp to the minute, in UTC as the server keeps it."""
+    when = _moment(stamp)
+    if when is None or is_english():
+        return str(stamp)[:16].replace("T", " ") + " UTC"
+    return format_datetime(when, "short") + " UTC"
+
+
+# --- the switch ----------------------------------------------------------------------------------
+def _local(target: str | None) -> str:
+    """Where to go back to: a path on this server, never another site."""
+    parts = urlsplit(target or "")
+    if parts.scheme or parts.netloc or not (target or "").startswith("/") or target.startswith("//"):
+        return url_for("matches.index")
+    return target
+
+
+@bp.get("/language/<code>")
+def choose(code: str) -> Response:
+    """Remember the language tapped in the switch, then go back to the page it was tapped on."""
+    response = redirect(_local(request.args.get("next")), 303)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True, secure=request.is_secure)
+    return response
+
+
+@bp.get("/language")
+def languages() -> str:
+    """The languages, one big link each; the switch in every page's bar leads here."""
+    back = _local(request.args.get("next"))
+    current = language()
+    links = [
+        (code, name, url_for(".choose", code=code, next=back), code == current) for code, name in LANGUAGES.items()
+    ]
+    return render_template("i18n/languages.html", links=links, back=back)
+
+
+def here() -> str:
+    """This page's address, to come back to after choosing a language (a POST's page: the start)."""
+    return request.full_path.rstrip("?") if request.method == "GET" else url_for("matches.index")
+
+
+def language_name() -> str:
+    return LANGUAGES.get(language(), LANGUAGES[DEFAULT])
+
+
+def _vary(response: Response) -> Response:
+    """Pages depend on the language, so caches keep one copy per language."""
+    if response.mimetype == "text/html":
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel with the locale chosen here, core messages rendered in templates and JSON."""
+    babel.init_app(app, locale_selector=select_locale)
+    app.json = JSONProvider(app)
+    app.jinja_env.finalize = finalize  # before any template is compiled: finalize is compiled in
+    app.jinja_env.install_gettext_callables(  # Flask-Babel's, with the catalogue looked up once per page
+        lambda message: translations().ugettext(message),
+        lambda singular, plural, n: translations().ungettext(singular, plural, n),
+        newstyle=True,
+    )
+    app.jinja_env.filters.update(number=number, thousands=thousands, day=day, moment=moment, message=text)
+    app.jinja_env.globals.update(language=language, language_name=language_name, here=here)
+    app.register_blueprint(bp)
+    app.after_request(_vary)

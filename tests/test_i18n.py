@@ -1,0 +1,340 @@
+"""Languages: which one a page gets, the switch, core messages rendered, and catalogues that keep up."""
+
+import re
+from html.parser import HTMLParser
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from jinja2 import nodes
+from support import DEFAULTS, HAND
+
+from scorepad import create_app, i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = ROOT / "templates"
+TRANSLATIONS = ROOT / "scorepad" / "translations"
+SHIPPED = [code for code in i18n.LANGUAGES if code != "en"]
+
+
+# --- every word a player reads in a template is marked for translation ---------------------------
+# Not words to translate: the brand, the "A vs B" separator, and the CSS classes that templates
+# build from pieces (``"key" ~ " wild"``), which the string-constant check below would see.
+NOT_WORDS = {"scorepad", "vs"}
+CLASS_PIECES = {"chip ", "key three ", " wild", " joker", "suit ", "card ", "key"}
+VISIBLE_ATTRIBUTES = {"alt", "title", "placeholder", "aria-label", "label", "data-label", "hx-confirm"}
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def skeleton(source: str) -> str:
+    """The template's HTML with every Jinja construct removed, and ``{% trans %}`` blocks (marked) gone."""
+    source = re.sub(r"\{#.*?#\}", "", source, flags=re.S)
+    # Blocks and macros that print attributes into a tag, not text.
+    attributes = r"\{%\s*(block main_attributes|macro live\b).*?\{%\s*end(block|macro)\s*%\}"
+    source = re.sub(attributes, "", source, flags=re.S)
+    source = re.sub(r"\{%-?\s*trans\b.*?\{%-?\s*endtrans\s*-?%\}", "", source, flags=re.S)
+    source = re.sub(r"\{\{.*?\}\}", "", source, flags=re.S)
+    return re.sub(r"\{%.*?%\}", "", source, flags=re.S)
+
+
+class VisibleText(HTMLParser):
+    """Collects the text a player sees or hears: element text and the visible attributes."""
+
+    def __init__(self):
+        super().__init__()
+        self.words: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.hidden += 1
+        for name, value in attrs:
+            if name in VISIBLE_ATTRIBUTES and value:
+                self.words += WORD.findall(value)
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.hidden -= 1
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.words += WORD.findall(data)
+
+
+def unmarked_html(source: str) -> set[str]:
+    parser = VisibleText()
+    parser.feed(skeleton(source))
+    return {word for word in parser.words if word.casefold() not in NOT_WORDS}
+
+
+def unmarked_constants(source: str, env) -> set[str]:
+    """String constants in Jinja expressions that read like prose and are not inside ``_()``/``ngettext``."""
+    tree = env.parse(source)
+    marked = set()
+    for call in tree.find_all(nodes.Call):
+        if isinstance(call.node, nodes.Name) and call.node.name in ("_", "gettext", "ngettext", "url_for"):
+            marked |= {id(const) for const in call.find_all(nodes.Const)}
+    for compare in tree.find_all(nodes.Compare):  # `f.type == 'BooleanField'` is a test, not text
+        marked |= {id(const) for const in compare.find_all(nodes.Const)}
+    for pair in tree.find_all(nodes.Pair):  # a dict's keys look values up: {"True": _("Yes")}
+        marked.add(id(pair.key))
+    prose = set()
+    for const in tree.find_all(nodes.Const):
+        value = const.value
+        if not isinstance(value, str) or id(const) in marked or value in CLASS_PIECES:
+            continue
+        if re.match(r"^[A-Z][a-z]", value) or re.search(r"[a-z]{2,} [a-z]{2,}", value):
+            prose.add(value)
+    return prose
+
+
+def test_the_checks_find_unmarked_text():
+    env = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": ":memory:"}).jinja_env
+    assert unmarked_html('<p title="Tap here">Hello {{ name }}</p>') == {"Tap", "here", "Hello"}
+    assert unmarked_html("<p>{% trans %}Hello {{ name }}{% endtrans %} {{ _('World') }} ×</p>") == set()
+    assert unmarked_html('<script src="x.js"></script><p class="big words">7 · 12</p>') == set()
+    assert unmarked_constants("{{ 'Yes' if ok else _('No') }}{{ tap('op', 'Clear cards') }}", env) == {
+        "Yes",
+        "Clear cards",
+    }
+    assert unmarked_constants("{{ url_for('matches.show') }}{{ x == 'hand' }}{{ _('Save hand') }}", env) == set()
+
+
+@pytest.mark.parametrize("path", sorted(TEMPLATES.rglob("*.html")), ids=lambda p: str(p.relative_to(TEMPLATES)))
+def test_every_visible_string_in_templates_is_marked(path, app):
+    source = path.read_text()
+    assert not unmarked_html(source), f"words not marked for translation: {sorted(unmarked_html(source))}"
+    prose = unmarked_constants(source, app.jinja_env)
+    assert not prose, f"string constants not marked for translation: {sorted(prose)}"
+
+
+# --- the catalogues ---------------------------------------------------------------------------
+def extracted() -> set[str]:
+    """The msgids the documented ``pybabel extract`` finds, read with Babel's Python API."""
+    keywords = {
+        "_": None,
+        "gettext": None,
+        "ngettext": (1, 2),
+        "N_": None,
+        "lazy_gettext": None,
+        "t": None,
+        "tn": (1, 2),
+    }
+    method_map = [("scorepad/**.py", "python"), ("templates/**.html", "jinja2")]
+    options = {"templates/**.html": {"trimmed": "true"}}
+    ids = set()
+    for _filename, _line, message, _comments, _context in extract_from_dir(
+        str(ROOT), method_map, options, keywords=keywords
+    ):
+        ids.add(message if isinstance(message, str) else message[0])
+    return ids
+
+
+def catalogue(code: str):
+    with (TRANSLATIONS / code / "LC_MESSAGES" / "messages.po").open("rb") as file:
+        return read_po(file)
+
+
+def test_extraction_finds_templates_forms_and_views():
+    ids = extracted()
+    assert {"New match", "Jokers (%(value)s)", "Meld these?", "Hand %(number)s undone."} <= ids
+    assert "needs <b>%(minimum)s</b>" in ids  # a {% trans %} block
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="the es and pt_BR catalogues are translated in a later step; only a few entries are done now",
+)
+@pytest.mark.parametrize("code", SHIPPED)
+def test_every_message_is_translated_in_every_shipped_language(code):
+    entries = catalogue(code)
+    present = {message.id if isinstance(message.id, str) else message.id[0] for message in entries}
+    missing = sorted(extracted() - present)
+    untranslated = sorted(
+        str(message.id) for message in entries if message.id and (not all(_strings(message)) or message.fuzzy)
+    )
+    assert not missing, f"{code}: not in the catalogue (run pybabel extract and update): {missing[:10]}"
+    assert not untranslated, f"{code}: untranslated or fuzzy: {untranslated[:10]}"
+
+
+def _strings(message) -> list[str]:
+    return list(message.string) if isinstance(message.string, tuple | list) else [message.string]
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_compiled_catalogues_are_compiled_from_the_shipped_sources(code):
+    # The .mo files are committed, so a fresh install needs no compile step; this keeps them current.
+    folder = TRANSLATIONS / code / "LC_MESSAGES"
+    compiled = BytesIO()
+    write_mo(compiled, catalogue(code))  # what `pybabel compile` writes (fuzzy entries left out)
+    stale = (folder / "messages.mo").read_bytes() != compiled.getvalue()
+    assert not stale, "run `pybabel compile -d scorepad/translations`"
+
+
+# --- which language a page gets --------------------------------------------------------------------
+def lang(response) -> str:
+    return re.search(r'<html lang="([^"]+)"', response.get_data(as_text=True))[1]
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("es-MX,es;q=0.9,en;q=0.8", "es"),
+        ("pt-BR,pt;q=0.9", "pt-BR"),
+        ("pt-PT", "pt-BR"),  # any Portuguese reads Brazil's better than English
+        ("fr-FR,fr;q=0.9", "en"),  # no French catalogue: English
+        ("de,es;q=0.5", "es"),  # the best shipped one the browser accepts
+        ("", "en"),
+    ],
+)
+def test_the_browser_language_picks_the_page_language(client, header, expected):
+    response = client.get("/", headers={"Accept-Language": header} if header else {})
+    assert lang(response) == expected
+    assert {"Accept-Language", "Cookie"} <= set(response.vary)
+
+
+def test_a_spanish_page_is_in_spanish(client):
+    html = client.get("/", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "Nueva partida" in html and "Tus partidas" in html and "New match" not in html
+
+
+def test_the_switch_overrides_the_browser_and_is_remembered(client):
+    response = client.get("/language/pt_BR?next=/matches/new")
+    assert response.status_code == 303 and response.headers["Location"] == "/matches/new"
+    assert "scorepad_language=pt_BR" in response.headers["Set-Cookie"]
+    assert "Max-Age=" in response.headers["Set-Cookie"]
+    page = client.get("/matches/new", headers={"Accept-Language": "es"})
+    assert lang(page) == "pt-BR" and "Nova partida" in page.get_data(as_text=True)
+    client.get("/language/en?next=/")
+    assert lang(client.get("/", headers={"Accept-Language": "es"})) == "en"
+
+
+def test_the_switch_is_on_every_page_as_a_plain_link_to_the_languages(client):
+    html = client.get("/matches/new?x=1").get_data(as_text=True)
+    switch = re.search(r'<a class="language" [^>]*>[^<]*</a>', html, re.S)[0]
+    assert 'href="/language?next=/matches/new?x%3D1"' in switch and ">EN</a>" in switch
+    assert 'hx-boost="false"' in switch  # a full page load, so <html lang> follows
+    languages = client.get("/language?next=/matches/new?x%3D1").get_data(as_text=True)
+    assert 'href="/language/es?next=/matches/new?x%3D1"' in languages and ">Español</a>" in languages
+    assert re.search(r'aria-current="true">English</a>', languages)
+
+
+@pytest.mark.parametrize("target", ["https://elsewhere.example/", "//elsewhere.example/", "javascript:x", ""])
+def test_the_switch_never_sends_the_player_to_another_site(client, target):
+    assert client.get(f"/language/es?next={target}").headers["Location"] == "/"
+
+
+def test_an_unknown_language_is_not_remembered_and_falls_back_to_english(client):
+    response = client.get("/language/xx?next=/")
+    assert "Set-Cookie" not in response.headers
+    client.set_cookie(i18n.COOKIE, "xx")
+    assert lang(client.get("/")) == "en"
+
+
+# --- the API stays English unless asked ------------------------------------------------------------
+class Message(str):
+    """A core message as the contract describes it: English as a str, rendered with translations."""
+
+    def render(self, translations):
+        return translations.gettext("Language")
+
+
+def test_core_messages_render_in_json_only_when_the_request_asks(app):
+    from flask import jsonify
+
+    with app.test_request_context("/api/v1/score", headers={"Accept-Language": "es"}):
+        app.preprocess_request()
+        assert jsonify(errors=[{"message": Message("Language")}]).get_json() == {"errors": [{"message": "Idioma"}]}
+    with app.test_request_context("/api/v1/score"):
+        assert jsonify(errors=[{"message": Message("Language")}]).get_json() == {"errors": [{"message": "Language"}]}
+    # The cookie chooses pages, not the API.
+    with app.test_request_context("/api/v1/score", headers={"Cookie": f"{i18n.COOKIE}=es"}):
+        assert jsonify(message=Message("Language")).get_json() == {"message": "Language"}
+
+
+def test_the_api_answers_english_without_accept_language(client):
+    response = client.post("/api/v1/score", json={"variant": "nope", "hands": []})
+    english = response.get_json()
+    client.set_cookie(i18n.COOKIE, "es")
+    assert client.post("/api/v1/score", json={"variant": "nope", "hands": []}).get_json() == english
+
+
+def test_core_messages_render_in_templates(app):
+    from flask import render_template_string
+
+    with app.test_request_context("/", headers={"Accept-Language": "es"}):
+        assert render_template_string("{{ m }} {{ plain }}", m=Message("Language"), plain="Language") == (
+            "Idioma Language"
+        )
+    with app.test_request_context("/"):
+        assert render_template_string("{{ m }}", m=Message("Language")) == "Language"
+
+
+# --- numbers and dates --------------------------------------------------------------------------
+def new_match(client, **extra):
+    data = {"side_0": "We", "side_1": "They", **DEFAULTS, **extra}
+    response = client.post("/matches/new/classic", data=data)
+    assert response.status_code == 303, response.data
+    return response.headers["Location"]
+
+
+def starting_cells(html: str) -> list[str]:
+    return re.findall(r'<td class="running">([^<]+)</td>', html)
+
+
+def test_scores_are_written_as_each_language_writes_them(client):
+    url = new_match(client, start_0="1500", start_1="-200")
+    assert "1500" in client.get(url).get_data(as_text=True)  # English: as on the paper sheet
+    client.set_cookie(i18n.COOKIE, "pt_BR")
+    html = client.get(url).get_data(as_text=True)
+    assert "data-total>1.500<" in html and "data-total>-200<" in html  # Brazil groups thousands with "."
+    client.set_cookie(i18n.COOKIE, "es")
+    assert "data-total>1.500<" in client.get(url).get_data(as_text=True)  # and so does Spanish
+
+
+def test_the_cached_hand_rows_are_kept_per_language(client):
+    url = new_match(client, start_0="1500")
+    form = client.get(f"{url}/hands/new").get_data(as_text=True)
+    data = {**HAND, "version": re.search(r'name="version" (?:type="hidden" )?value="(\d+)"', form)[1]}
+    assert client.post(f"{url}/hands", data=data).status_code == 303
+    english = starting_cells(client.get(url).get_data(as_text=True))
+    total = int(english[-2])  # cells: start 1500 and 0, then hand 1's totals; side 1's is over 1500
+    assert total > 1500
+    client.set_cookie(i18n.COOKIE, "pt_BR")
+    brazilian = starting_cells(client.get(url).get_data(as_text=True))
+    assert brazilian[-2] == f"{total:,}".replace(",", ".")
+
+
+def test_dates_are_written_in_the_language(app):
+    with app.test_request_context("/"):
+        assert i18n.day("2025-01-04T18:30:00+00:00") == "2025-01-04"
+    with app.test_request_context("/", headers={"Accept-Language": "es"}):
+        assert i18n.day("2025-01-04T18:30:00+00:00") == "4 ene 2025"
+    with app.test_request_context("/", headers={"Accept-Language": "pt-BR"}):
+        assert i18n.day("2025-01-04T18:30:00+00:00") == "4 de jan. de 2025"
+
+
+class Shouting:
+    """Translations (the gettext API) that write every message in capitals."""
+
+    def gettext(self, message):
+        return message.upper().replace("{VARIANT}", "{variant}")
+
+    def ngettext(self, singular, plural, n):
+        return self.gettext(singular if n == 1 else plural)
+
+
+def test_the_share_line_is_written_with_the_translations_it_is_given():
+    from scorepad import canasta, formats
+    from scorepad.documents import MatchInfo, Side
+
+    info = MatchInfo("b" * 16, (Side("We"), Side("They")))
+    assert formats.share_text(canasta.score_match("classic", []), info, Shouting()) == "Classic canasta, NO HANDS YET."
+
+
+def test_the_factory_registers_the_language_layer(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "t"})
+    assert "babel" in app.extensions and app.jinja_env.finalize is i18n.finalize
