@@ -36,7 +36,8 @@ def chart_for(match: Match, info: MatchInfo) -> formats.Chart | None:
     """
     if not match.results:
         return None
-    return formats.Chart(Markup(formats.progress_svg(match, info)), match.variant.target)  # escaped in formats.py
+    svg = formats.progress_svg(match, info, get_translations(), i18n.thousands)
+    return formats.Chart(Markup(svg), match.variant.target)  # escaped in formats.py
 
 
 def _share_text(match: Match, info: MatchInfo) -> str:

@@ -485,7 +485,9 @@ def _tick_step(span: int) -> int:
     return next((step for step in TICK_STEPS if span / step <= 6), TICK_STEPS[-1])
 
 
-def progress_svg(match: Match, info: MatchInfo) -> str:
+def progress_svg(
+    match: Match, info: MatchInfo, translations: Any = ENGLISH, thousands: Callable[[int], str] = thousands
+) -> str:
     """Each side's total after every hand against the target line, as a self-contained SVG.
 
     Plain markup for the server to send: a ``viewBox`` that scales to a phone's width, one
@@ -493,7 +495,13 @@ def progress_svg(match: Match, info: MatchInfo) -> str:
     say the same thing in words.
     """
     return progress_chart(
-        match.variant.name, match.variant.target, match.start, [r.totals for r in match.results], info
+        match.variant.name,
+        match.variant.target,
+        match.start,
+        [r.totals for r in match.results],
+        info,
+        translations,
+        thousands,
     )
 
 
@@ -503,8 +511,15 @@ def progress_chart(
     start: Sequence[int],
     totals: Sequence[Sequence[int]],
     info: MatchInfo,
+    translations: Any = ENGLISH,
+    thousands: Callable[[int], str] = thousands,
 ) -> str:
-    """:func:`progress_svg` from figures alone: the starting totals and the totals after each hand."""
+    """:func:`progress_svg` from figures alone: the starting totals and the totals after each hand.
+
+    ``translations`` (the ``gettext`` API) and ``thousands`` word the title, description and
+    labels in the page's language, as :func:`share_text` does; the default is English.
+    """
+    tr = translations
     series = [[start[i]] + [after[i] for after in totals] for i in range(len(info.sides))]
     values = [v for line in series for v in line]
     step = _tick_step(max(max(values + [target]) - min(values + [0]), 1))
@@ -524,7 +539,12 @@ def progress_chart(
     # and the match id is what lets a phone write to the match.
     key = hashlib.blake2s(info.id.encode(), digest_size=4).hexdigest()
     names = [side.name for side in info.sides]
-    title = f"Score progression: {variant_name}, target {thousands(target)}"
+    title = tr.gettext("Score progression: {variant}, target {target}").format(
+        variant=_rendered(variant_name, tr), target=thousands(target)
+    )
+    about = tr.gettext("Totals from the start and after each hand.")
+    axis = tr.gettext("hand")  # Translators: under the chart's axis of hand numbers
+    target_label = tr.gettext("Target {target}").format(target=thousands(target))
     desc = "; ".join(
         f"{name}: {', '.join(thousands(v) for v in line)}" for name, line in zip(names, series, strict=True)
     )
@@ -533,7 +553,7 @@ def progress_chart(
         f'width="100%" role="img" aria-labelledby="progress-title-{key} progress-desc-{key}" '
         f'font-family="system-ui, sans-serif" font-size="12" fill="currentColor">',
         f'<title id="progress-title-{key}">{escape(title)}</title>',
-        f'<desc id="progress-desc-{key}">Totals from the start and after each hand. {escape(desc)}.</desc>',
+        f'<desc id="progress-desc-{key}">{escape(about)} {escape(desc)}.</desc>',
     ]
     for tick in range(low, high + 1, step):
         out.append(
@@ -547,11 +567,11 @@ def progress_chart(
             f'<text x="{x(hand)}" y="{CHART_HEIGHT - CHART_BOTTOM + 16}" text-anchor="middle" '
             f'fill="currentColor">{hand}</text>'
         )
-    out.append(f'<text x="{CHART_WIDTH - CHART_RIGHT}" y="{CHART_HEIGHT - 2}" text-anchor="end">hand</text>')
+    out.append(f'<text x="{CHART_WIDTH - CHART_RIGHT}" y="{CHART_HEIGHT - 2}" text-anchor="end">{escape(axis)}</text>')
     out.append(
         f'<line x1="{CHART_LEFT}" x2="{CHART_WIDTH - CHART_RIGHT}" y1="{y(target)}" y2="{y(target)}" '
         f'stroke="currentColor" stroke-opacity="0.8" stroke-width="1.5" stroke-dasharray="4 3"/>'
-        f'<text x="{CHART_LEFT + 4}" y="{y(target) - 4}">Target {thousands(target)}</text>'
+        f'<text x="{CHART_LEFT + 4}" y="{y(target) - 4}">{escape(target_label)}</text>'
     )
     for index, (name, line) in enumerate(zip(names, series, strict=True)):
         colour, dash = SIDE_STYLES[index % len(SIDE_STYLES)]

@@ -29,6 +29,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import get_translations
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from markupsafe import Markup
@@ -115,7 +116,7 @@ class Sheet:
 
 
 SHEET_CACHE_SIZE = 64
-_sheets: OrderedDict[tuple[str, str, int], Sheet] = OrderedDict()
+_sheets: OrderedDict[tuple[str, str, int, str], Sheet] = OrderedDict()
 _sheets_lock = threading.Lock()
 
 
@@ -123,9 +124,10 @@ def score_sheet(head: store.MatchHead) -> Sheet:
     """The sheet of this version of the match, built once per version and then kept in memory.
 
     A version never changes once written, so the key (database, match, version) is all a
-    cached sheet needs; every write makes a new version.
+    cached sheet needs; every write makes a new version. Its chart is worded in the page's
+    language, so each language keeps its own.
     """
-    key = (current_app.config["DATABASE"], head.id, head.version)
+    key = (current_app.config["DATABASE"], head.id, head.version, i18n.language())
     with _sheets_lock:
         if key in _sheets:
             _sheets.move_to_end(key)
@@ -136,7 +138,10 @@ def score_sheet(head: store.MatchHead) -> Sheet:
     chart = None
     if rows:
         target = head.variant.target
-        svg = formats.progress_chart(head.variant_name, target, start, [row.totals for row in rows], head.info)
+        totals = [row.totals for row in rows]
+        svg = formats.progress_chart(
+            head.variant_name, target, start, totals, head.info, get_translations(), i18n.thousands
+        )
         chart = formats.Chart(Markup(svg), target)  # built from escaped text in formats.py
     sheet = Sheet(
         variant_name=head.variant_name,
