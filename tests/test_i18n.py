@@ -317,6 +317,19 @@ def test_the_cached_hand_rows_are_kept_per_language(client):
     assert brazilian[-2] == f"{total:,}".replace(",", ".")
 
 
+def test_the_score_chart_speaks_the_page_language(client):
+    url = new_match(client)
+    form = client.get(f"{url}/hands/new").get_data(as_text=True)
+    data = {**HAND, "version": re.search(r'name="version" (?:type="hidden" )?value="(\d+)"', form)[1]}
+    assert client.post(f"{url}/hands", data=data).status_code == 303
+    english = client.get(url).get_data(as_text=True)
+    assert "Score progression: " in english and ">Target 5,000</text>" in english
+    client.set_cookie(i18n.COOKIE, "pt_BR")  # the sheet of the same version, now in Portuguese
+    brazilian = client.get(url).get_data(as_text=True)
+    assert "Evolução do placar: " in brazilian and ">Meta 5.000</text>" in brazilian
+    assert "Score progression" not in brazilian and ">hand</text>" not in brazilian
+
+
 def test_dates_are_written_in_the_language(app):
     with app.test_request_context("/"):
         assert i18n.day("2025-01-04T18:30:00+00:00") == "2025-01-04"
