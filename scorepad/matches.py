@@ -29,9 +29,8 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_translations
+from flask_babel import get_translations, lazy_gettext
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext
 from markupsafe import Markup
 
 from . import access, canasta, formats, i18n, store
