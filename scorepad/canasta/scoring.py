@@ -155,13 +155,18 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
     if entry.went_out:
         parts += _going_out_parts(entry, variant)
     parts.append(_melded_part(entry, variant, short))
-    key = ("hand_points", entry.hand_points)
-    parts.append(_PARTS.get(key) or _remember(key, Part("hand_points", IN_HAND, -entry.hand_points)))
+    parts.append(_hand_part(entry.hand_points))
     if entry.black_threes_in_hand or entry.incomplete or entry.held_sets:
         parts += _penalty_parts(entry, variant)
     elif entry.restored_piles or entry.penalty_points:
         parts += _table_penalty_parts(entry, variant)
     return parts
+
+
+def _hand_part(points: int) -> Part:
+    """The cards left in a hand count minus."""
+    key = ("hand_points", points)
+    return _PARTS.get(key) or _remember(key, Part("hand_points", IN_HAND, -points))
 
 
 def _special_hand_parts(entry: Entry, variant: Variant) -> list[Part]:
