@@ -22,14 +22,33 @@ from scorepad.canasta.plays import check_request
 from scorepad.canasta.text import Text
 
 CORE = Path(__file__).parents[1] / "scorepad" / "canasta"
-# entries.py, scoring.py and variants.py are converted in a later step (issue 12).
 CONVERTED = sorted(CORE.glob("plays/*.py")) + [
-    CORE / name for name in ("__init__.py", "cards.py", "match.py", "violations.py", "text.py")
+    CORE / name
+    for name in (
+        "__init__.py",
+        "cards.py",
+        "entries.py",
+        "match.py",
+        "scoring.py",
+        "text.py",
+        "variants.py",
+        "violations.py",
+    )
 ]
 MAKERS = {"t": 1, "tn": 2, "tp": 2}  # how many leading arguments are message literals
-# Where a message goes: the callee, the positional index of the message and its keyword name.
-MESSAGE_ARGUMENTS = {"Violation": (1, "message"), "Finding": (1, "text"), "CardError": (0, "message")}
-REPLACED = ("text", "reasons")  # dataclasses.replace(finding, text=...), replace(verdict, reasons=...)
+# Where messages go: the callee, and the positional index and keyword name of each message it takes.
+MESSAGE_ARGUMENTS = {
+    "Violation": ((1, "message"),),
+    "Finding": ((1, "text"),),
+    "CardError": ((0, "message"),),
+    "OptionValueError": ((0, "message"),),
+    "Part": ((1, "label"),),  # a line of a side's score
+    "CanastaKind": ((1, "label"),),
+    "Option": ((1, "label"), (2, "help")),
+    "Variant": ((1, "name"), (2, "summary"), (5, "side_names")),
+}
+# dataclasses.replace(finding, text=...), replace(verdict, reasons=...), replace(CLASSIC, name=...)
+REPLACED = ("text", "reasons", "name", "summary", "side_names", "label", "help")
 STRING_METHODS = {"join", "format", "format_map", "replace", "lower", "upper", "capitalize", "title", "strip"}
 ENGLISH_CALLS = {"str", "repr", "format"}
 
@@ -101,10 +120,10 @@ def message_problems(source: str, filename: str = "<source>") -> list[str]:
             name = _callee(node)
             messages = []
             if name in MESSAGE_ARGUMENTS:
-                index, keyword = MESSAGE_ARGUMENTS[name]
-                if len(node.args) > index:
-                    messages.append(node.args[index])
-                messages += [k.value for k in node.keywords if k.arg == keyword]
+                for index, keyword in MESSAGE_ARGUMENTS[name]:
+                    if len(node.args) > index:
+                        messages.append(node.args[index])
+                    messages += [k.value for k in node.keywords if k.arg == keyword]
             elif name == "replace":
                 messages += [k.value for k in node.keywords if k.arg in REPLACED]
             elif name in MAKERS:
@@ -142,6 +161,13 @@ def test_every_message_in_the_module_is_translatable(path):
         ('replace(f, text=f.text.replace("one ", "the "))', "a str.replace() of English text"),
         ('Violation("x", str(error), "card")', "str() of a value"),
         ('Finding("x", "a" if y else t("b"))', "a plain string 'a'"),
+        ('Part("going_out", "Going out", 100)', "a plain string 'Going out'"),
+        ('Part(f"canastas.{kind}", f"{label} × {count}", bonus * count)', "an f-string"),
+        ('Option("decks", t("Decks"), "Packs in play.", int)', "a plain string 'Packs in play.'"),
+        ('CanastaKind("natural", "Natural canasta", 500, 35)', "a plain string 'Natural canasta'"),
+        ('replace(CLASSIC, name="Samba", summary=t("Four players."))', "a plain string 'Samba'"),
+        ('WE = ("We", tp("side", "They"))\nVariant(key="x", side_names=WE)', "WE = a plain string 'We'"),
+        ('raise OptionValueError(f"{option.label} is true or false.")', "an f-string"),
     ],
 )
 def test_the_check_finds_an_english_only_message(source, why):
@@ -246,3 +272,182 @@ def test_match_problems_are_messages():
         (problem,) = error.value.violations
         assert problem.message == english
         _english(problem.message)
+
+
+# --- entries, scoring and variants, run -------------------------------------------------------
+def _score_labels(key, hand, options=None):
+    result = canasta.score_match(key, [hand], options)
+    return [part.label for side in result.results[0].sides for part in side.parts]
+
+
+@pytest.mark.parametrize(
+    ("key", "hand", "options"),
+    [
+        ("classic", {"entries": [{"melded_points": 420, "canastas": {"natural": 1, "mixed": 1}, "red_threes": 1,
+                                  "went_out": True, "concealed": True}, {"melded_points": 0, "hand_points": 65,
+                                  "red_threes": 1, "penalty_points": 100}]}, None),
+        ("classic", {"entries": [{"melded_points": 600, "canastas": {"natural": 1, "mixed": 1}, "went_out": True},
+                                 {"melded_points": 400, "canastas": {"wild_small": 1}, "red_threes": 2}]},
+         {"wild_canasta": "palace", "tough_end": True, "canasta_required_for_positive": True,
+          "restore_pile_penalty": 50}),
+        ("american", {"entries": [{"special_hand": "straight"}, {"melded_points": 300, "hand_points": 250,
+                                  "canastas": {"mixed": 1}, "red_threes": 1, "black_threes": 3,
+                                  "incomplete": ["sevens"], "held_sets": {"aces": 1}}]}, None),
+        ("bolivia", {"entries": [{"melded_points": 500, "canastas": {"sequence": 1, "natural": 1},
+                                 "went_out": True}, {"hand_points": 30, "black_threes_in_hand": 1,
+                                 "restored_piles": 1}]}, {"restore_pile_penalty": 50}),
+    ],
+)  # fmt: skip
+def test_every_label_of_a_score_is_a_message(key, hand, options):
+    labels = _score_labels(key, hand, options)
+    assert len(labels) >= 5
+    for label in labels:
+        _english(label)
+
+
+def test_every_variant_kind_and_option_speaks_in_messages():
+    for variant in canasta.VARIANTS.values():
+        for text in (variant.name, variant.summary, *variant.side_names):
+            _english(text)
+        for kind in variant.canasta_kinds.values():
+            _english(kind.label)
+        for option_id in variant.option_ids:
+            option = variant.option_spec(option_id)
+            _english(option.label)
+            _english(option.help)
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        {"entries": [{"melded_points": 12, "red_threes": -1, "went_out": "yes", "canastas": {"natural": 1.5}},
+                     {"bogus": 1, "melded_cards": {"zz": 1}, "melded_points": 50}], "extra": 1},
+        {"entries": [{"melded_points": 50, "canastas": {"sevens": 1, "bogus": 1}, "incomplete": ["sevens", "x"],
+                      "went_out": True, "hand_points": 5, "special_hand": "nope", "held_sets": {"kings": 3}},
+                     {"red_threes": 4, "black_threes": 2, "concealed": True, "went_out": True}]},
+        {"entries": [{}, {}], "partnership": [0, 1]},
+        {"entries": [{}]},
+    ],
+)  # fmt: skip
+def test_every_problem_with_a_hand_is_a_message(hand):
+    try:
+        read = canasta.Hand.from_dict(hand)
+    except InvalidError as error:
+        problems = error.violations
+    else:
+        variant = canasta.VARIANTS["american"]
+        problems = canasta.check_hand(read, variant) + canasta.hand_warnings(read, variant)
+    assert problems
+    for problem in problems:
+        _english(problem.message)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"bogus": 1}, {"tough_end": 1}, {"wild_canasta": "x"}, {"max_wilds": 4}, {"target": 7}, {"target": 102}, "x"],
+)
+def test_every_problem_with_house_rules_is_a_message(options):
+    with pytest.raises(InvalidError) as error:
+        canasta.rules_for("classic", options)
+    for problem in error.value.violations:
+        _english(problem.message)
+
+
+# --- said in Spanish and Portuguese, by hand-written catalogues ----------------------------------
+class Catalogue(gettext.NullTranslations):
+    """Plain messages, and plural forms picked as Spanish and Portuguese do (one, other)."""
+
+    def __init__(self, messages, contexts=None):
+        super().__init__()
+        self.messages, self.contexts = messages, contexts or {}
+
+    def gettext(self, message):
+        return self.messages.get(message, message)
+
+    def ngettext(self, singular, plural, n):
+        forms = self.messages.get(singular)
+        return (forms[0] if n == 1 else forms[1]) if forms else (singular if n == 1 else plural)
+
+    def pgettext(self, context, message):
+        return self.contexts.get((context, message), message)
+
+
+SPANISH = Catalogue(
+    {
+        "Natural canasta": "Canasta limpia",
+        "{label} × {count} (at {bonus})": "{label} × {count} (a {bonus})",
+        "Red threes ({count}, minus: not melded)": "Tres rojos ({count}, restan: sin bajada)",
+        "Classic canasta for two": "Canasta clásica para dos",
+        "Only one player goes out in a hand, but {first} and {second} both say they went out.": (
+            "Solo un jugador cierra por mano, pero {first} y {second} dicen haber cerrado."
+        ),
+    },
+    {("side", "Me"): "Yo", ("side", "You"): "Tú"},
+)
+PORTUGUESE = Catalogue(
+    {
+        "Mixed canasta": "Canastra suja",
+        "{label} × {count} (at {bonus})": "{label} × {count} (a {bonus} cada)",
+        "Going out needs {n} completed canasta in {variant}; this side has {count}.": (
+            "Para bater são precisas {n} canastra completa em {variant}; esta dupla tem {count}.",
+            "Para bater são precisas {n} canastras completas em {variant}; esta dupla tem {count}.",
+        ),
+        "Classic canasta": "Canastra clássica",
+        "{option} is one of {choices}, not {value}.": "{option} é uma de {choices}, não {value}.",
+        "Wild canastas": "Canastras de curingas",
+    },
+    {("side", "We"): "Nós", ("side", "They"): "Eles"},
+)
+
+
+def test_a_score_line_with_parameters_is_said_in_spanish_and_portuguese():
+    # We: a natural canasta 500 and a mixed one 300; they laid a red three without melding: minus 100.
+    hand = {"entries": [{"melded_points": 400, "canastas": {"natural": 1, "mixed": 2}, "went_out": True},
+                        {"hand_points": 45, "red_threes": 1}]}  # fmt: skip
+    labels = _score_labels("classic", hand)
+    assert labels[:2] == ["Natural canasta × 1 (at 500)", "Mixed canasta × 2 (at 300)"]
+    assert [label.render(SPANISH) for label in labels[:2]] == [
+        "Canasta limpia × 1 (a 500)",
+        "Mixed canasta × 2 (a 300)",
+    ]
+    assert labels[1].render(PORTUGUESE) == "Canastra suja × 2 (a 300 cada)"
+    assert "Red threes (1, minus: not melded)" in labels
+    assert "Tres rojos (1, restan: sin bajada)" in [label.render(SPANISH) for label in labels]
+
+
+def test_a_variant_and_its_sides_are_named_in_spanish_and_portuguese():
+    two = canasta.VARIANTS["classic-2p"]
+    assert (two.name.render(SPANISH), [side.render(SPANISH) for side in two.side_names]) == (
+        "Canasta clásica para dos",
+        ["Yo", "Tú"],
+    )
+    classic = canasta.VARIANTS["classic"]
+    assert [side.render(PORTUGUESE) for side in classic.side_names] == ["Nós", "Eles"]
+    assert classic.name.render(PORTUGUESE) == "Canastra clássica"
+
+
+def test_a_sides_name_inside_a_problem_is_translated_too():
+    both_out = canasta.Hand.from_dict({"entries": [{"went_out": True, "melded_points": 50, "canastas": {"natural": 1},
+                                                    "hand_points": 0}, {"went_out": True, "melded_points": 50,
+                                                    "canastas": {"natural": 2}}]})  # fmt: skip
+    problem = next(
+        v for v in canasta.check_hand(both_out, canasta.VARIANTS["classic-2p"]) if v.code == "two-sides-went-out"
+    )
+    assert problem.message == "Only one player goes out in a hand, but Me and You both say they went out."
+    assert problem.message.render(SPANISH) == "Solo un jugador cierra por mano, pero Yo y Tú dicen haber cerrado."
+
+
+def test_a_plural_rule_problem_and_an_option_error_are_said_in_portuguese():
+    # Classic for two needs two canastas to go out; this side has one.
+    hand = canasta.Hand.from_dict({"entries": [{"melded_points": 100, "canastas": {"natural": 1}, "went_out": True},
+                                               {"hand_points": 20}]})  # fmt: skip
+    (problem,) = canasta.check_hand(hand, canasta.VARIANTS["classic-2p"])
+    assert problem.message == "Going out needs 2 completed canastas in Classic canasta for two; this side has 1."
+    assert problem.message.render(PORTUGUESE) == (
+        "Para bater são precisas 2 canastras completas em Classic canasta for two; esta dupla tem 1."
+    )
+    with pytest.raises(InvalidError) as error:
+        canasta.rules_for("classic", {"wild_canasta": "x"})
+    (problem,) = error.value.violations
+    assert problem.message == "Wild canastas is one of none, 1000, palace, not 'x'."
+    assert problem.message.render(PORTUGUESE) == "Canastras de curingas é uma de none, 1000, palace, não 'x'."

@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .cards import CLASS_NAMES, NATURAL_RANKS, RANK_VALUES, CardError, card_class_name, counts_value
+from .text import Text, t, tn
 from .variants import Variant
 from .violations import InvalidError, Violation
 
@@ -42,13 +43,36 @@ HELD_SET_POINTS = {"sevens": 3 * RANK_VALUES["7"], "aces": 3 * RANK_VALUES["A"]}
 # The least an unfinished meld of a special kind is worth (three of it; three twos for wild cards).
 INCOMPLETE_POINTS = {**HELD_SET_POINTS, "wild": 3 * RANK_VALUES["2"]}
 BLACK_THREE_MELDS = (0, 3, 4)
-CARD_SORT_WORDS = {"naturals": "natural cards", "wilds": "wild cards", "jokers": "jokers", "twos": "twos"}
-CARD_WORDS = {
-    "joker": "jokers",
-    "2": "twos",
-    "A": "aces",
-    "black3": "black threes",
-}  # others: "K" -> "Ks"  # classic: a meld of three or four black threes, going out
+# The field labels messages start with ("Melded points is a whole number."), by API field.
+FIELD_LABELS = {
+    "melded_points": t("Melded points"), "hand_points": t("Hand points"), "canastas": t("Canastas"),
+    "red_threes": t("Red threes"), "black_threes": t("Black threes"),
+    "black_threes_in_hand": t("Black threes in hand"), "went_out": t("Went out"), "concealed": t("Concealed"),
+    "special_hand": t("Special hand"), "incomplete": t("Incomplete"), "held_sets": t("Held sets"),
+    "penalty_points": t("Penalty points"), "restored_piles": t("Restored piles"),
+    "melded_cards": t("Melded cards"), "hand_cards": t("Hand cards"),
+}  # fmt: skip
+KNOWN_ENTRY_FIELDS = ", ".join(ENTRY_FIELDS)  # API keys, as the API writes them
+BOTH_SIDES = t("both sides")
+# What the canastas entered need more of than the decks hold, by sort of card: (need, decks, have).
+CANASTA_CARDS_SHORT = {
+    "naturals": lambda need, decks, have: t(
+        "The canastas entered need at least {need} natural cards, but {decks} decks hold {have}.",
+        need=need, decks=decks, have=have,
+    ),
+    "wilds": lambda need, decks, have: t(
+        "The canastas entered need at least {need} wild cards, but {decks} decks hold {have}.",
+        need=need, decks=decks, have=have,
+    ),
+    "jokers": lambda need, decks, have: t(
+        "The canastas entered need at least {need} jokers, but {decks} decks hold {have}.",
+        need=need, decks=decks, have=have,
+    ),
+    "twos": lambda need, decks, have: t(
+        "The canastas entered need at least {need} twos, but {decks} decks hold {have}.",
+        need=need, decks=decks, have=have,
+    ),
+}  # fmt: skip
 
 
 _NO_COUNTS: Mapping[str, int] = MappingProxyType({})  # read-only, so every empty entry shares it
@@ -183,7 +207,7 @@ class Entry:
             if values is not None:
                 return cls._from_values(values)
         if not isinstance(data, Mapping):
-            raise InvalidError([Violation("entry-not-object", "Each entry is an object of fields.")])
+            raise InvalidError([Violation("entry-not-object", t("Each entry is an object of fields."))])
         problems: list[Violation] = []
         values: dict[str, Any] = {}
         for read in ENTRY_READERS:
@@ -253,7 +277,7 @@ class Hand:
         :raises InvalidError: with every problem, fields relative to the hand.
         """
         if type(data) is not dict and not isinstance(data, Mapping):
-            raise InvalidError([Violation("hand-not-object", "Each hand is an object with its entries.")])
+            raise InvalidError([Violation("hand-not-object", t("Each hand is an object with its entries."))])
         problems: list[Violation] = []
         if not (type(data) is dict and data.keys() <= _HAND_FIELD_SET):  # the usual case, at once
             problems += _unknown_hand_fields(data)
@@ -312,7 +336,7 @@ def _unknown_entry_fields(data: Mapping[Any, Any], values: dict[str, Any], probl
             problems.append(
                 Violation(
                     "unknown-field",
-                    f"'{name}' is not an entry field. Known fields: {', '.join(ENTRY_FIELDS)}.",
+                    t("'{name}' is not an entry field. Known fields: {known}.", name=name, known=KNOWN_ENTRY_FIELDS),
                     str(name),
                 )
             )
@@ -336,7 +360,7 @@ def _read_flags(data: Mapping[Any, Any], values: dict[str, Any], problems: list[
             if isinstance(data[name], bool):
                 values[name] = data[name]
             else:
-                problems.append(Violation("not-a-flag", f"{_label(name)} is true or false.", name))
+                problems.append(Violation("not-a-flag", t("{field} is true or false.", field=_label(name)), name))
 
 
 def _read_count_maps(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
@@ -350,7 +374,11 @@ def _read_card_counts(data: Mapping[Any, Any], values: dict[str, Any], problems:
         if name in data:
             if points in data:
                 problems.append(
-                    Violation("points-and-cards", f"Give either {points} or {name} for this pile, not both.", name)
+                    Violation(
+                        "points-and-cards",
+                        t("Give either {points} or {cards} for this pile, not both.", points=points, cards=name),
+                        name,
+                    )
                 )
             values[name] = _card_counts(data[name], name, problems)
 
@@ -360,7 +388,9 @@ def _read_special_hand(data: Mapping[Any, Any], values: dict[str, Any], problems
         if isinstance(data["special_hand"], str):
             values["special_hand"] = data["special_hand"]
         else:
-            problems.append(Violation("not-text", 'The special hand is named as text, e.g. "pairs".', "special_hand"))
+            problems.append(
+                Violation("not-text", t('The special hand is named as text, e.g. "pairs".'), "special_hand")
+            )
 
 
 def _read_incomplete(data: Mapping[Any, Any], values: dict[str, Any], problems: list[Violation]) -> None:
@@ -384,7 +414,9 @@ ENTRY_READERS = (
 # --- reading a hand ----------------------------------------------------------------------------
 def _unknown_hand_fields(data: Mapping[Any, Any]) -> list[Violation]:
     return [
-        Violation("unknown-field", f"'{name}' is not a hand field; use entries and partnership.", str(name))
+        Violation(
+            "unknown-field", t("'{name}' is not a hand field; use entries and partnership.", name=name), str(name)
+        )
         for name in data
         if name not in HAND_FIELDS
     ]
@@ -394,7 +426,7 @@ def _read_entries(raw: Any, problems: list[Violation]) -> list[Entry]:
     """Every entry that reads well; the others' problems, placed under their index."""
     entries: list[Entry] = []
     if not isinstance(raw, list) or not raw:
-        problems.append(Violation("entries-missing", "Give one entry per side in 'entries'.", "entries"))
+        problems.append(Violation("entries-missing", t("Give one entry per side in 'entries'."), "entries"))
         return entries
     for index, item in enumerate(raw):
         try:
@@ -413,14 +445,22 @@ def _read_partnership(partnership: Any, problems: list[Violation]) -> list[int] 
     ):
         return partnership
     problems.append(
-        Violation("bad-partnership", "A partnership names two players by their index, e.g. [0, 2].", "partnership")
+        Violation("bad-partnership", t("A partnership names two players by their index, e.g. [0, 2]."), "partnership")
     )
     return None
 
 
 # --- reading values --------------------------------------------------------------------------
-def _label(name: str) -> str:
-    return name.replace("_", " ").capitalize()
+def _label(name: str) -> Text | str:
+    """A field as messages name it: "Melded points", or "Canastas.natural" for a count inside one."""
+    label = FIELD_LABELS.get(name)
+    if label is not None:
+        return label
+    field, dot, key = name.partition(".")
+    if dot and field in FIELD_LABELS:
+        # The key is the API's own (a canasta kind, a card class), shown as the API writes it.
+        return t("{field}.{key}", field=FIELD_LABELS[field], key=key.replace("_", " ").lower())
+    return name.replace("_", " ").capitalize()  # not reached: every field has its label
 
 
 def _whole(value: Any) -> int | None:
@@ -436,13 +476,19 @@ def _whole(value: Any) -> int | None:
 def _count(value: Any, name: str, problems: list[Violation]) -> int:
     number = _whole(value)
     if number is None:
-        problems.append(Violation("not-a-number", f"{_label(name)} is a whole number.", name))
+        problems.append(Violation("not-a-number", t("{field} is a whole number.", field=_label(name)), name))
         return 0
     if number < 0:
-        problems.append(Violation("negative", f"{_label(name)} cannot be negative.", name))
+        problems.append(Violation("negative", t("{field} cannot be negative.", field=_label(name)), name))
         return 0
     if number > 10_000:
-        problems.append(Violation("too-large", f"{_label(name)} of {number} is more than any hand holds.", name))
+        problems.append(
+            Violation(
+                "too-large",
+                t("{field} of {number} is more than any hand holds.", field=_label(name), number=number),
+                name,
+            )
+        )
         return 0
     return number
 
@@ -454,8 +500,12 @@ def _points(value: Any, name: str, problems: list[Violation]) -> int:
         problems.append(
             Violation(
                 "not-multiple-of-5",
-                f"{_label(name)} must be a multiple of 5: every card is "
-                f"worth 5, 10, 20 or 50, so {number} cannot be right.",
+                t(
+                    "{field} must be a multiple of 5: every card is worth 5, 10, 20 or 50, "
+                    "so {number} cannot be right.",
+                    field=_label(name),
+                    number=number,
+                ),
                 name,
             )
         )
@@ -464,7 +514,7 @@ def _points(value: Any, name: str, problems: list[Violation]) -> int:
 
 def _count_map(value: Any, name: str, problems: list[Violation]) -> dict[str, int]:
     if not isinstance(value, Mapping):
-        problems.append(Violation("not-object", f"{_label(name)} is an object of kind: count.", name))
+        problems.append(Violation("not-object", t("{field} is an object of kind: count.", field=_label(name)), name))
         return {}
     return {str(key): _count(count, f"{name}.{key}", problems) for key, count in value.items()}
 
@@ -476,7 +526,7 @@ def _card_counts(value: Any, name: str, problems: list[Violation]) -> dict[str, 
         try:
             canonical = card_class_name(key)
         except CardError as error:
-            problems.append(Violation("unknown-card-class", str(error), f"{name}.{key}"))
+            problems.append(Violation("unknown-card-class", error.message, f"{name}.{key}"))
             continue
         out[canonical] = out.get(canonical, 0) + count
     return out
@@ -484,13 +534,13 @@ def _card_counts(value: Any, name: str, problems: list[Violation]) -> dict[str, 
 
 def _kind_list(value: Any, problems: list[Violation]) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(kind, str) for kind in value):
-        problems.append(Violation("not-list", 'Incomplete is a list of kinds, e.g. ["sevens"].', "incomplete"))
+        problems.append(Violation("not-list", t('Incomplete is a list of kinds, e.g. ["sevens"].'), "incomplete"))
         return ()
     if len(set(value)) != len(value):
         problems.append(
             Violation(
                 "repeated-incomplete",
-                "Each kind is listed once in incomplete: a side has only one meld of each kind.",
+                t("Each kind is listed once in incomplete: a side has only one meld of each kind."),
                 "incomplete",
             )
         )
@@ -504,8 +554,12 @@ def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
         return [
             Violation(
                 "wrong-number-of-entries",
-                f"{variant.name} has {variant.sides} sides, so a hand has "
-                f"{variant.sides} entries, not {len(hand.entries)}.",
+                t(
+                    "{variant} has {sides} sides, so a hand has {sides} entries, not {count}.",
+                    variant=variant.name,
+                    sides=variant.sides,
+                    count=len(hand.entries),
+                ),
                 "entries",
             )
         ]
@@ -537,15 +591,21 @@ def hand_warnings(hand: Hand, variant: Variant) -> list[Violation]:
     warnings = []
     for index, entry in enumerate(hand.entries):
         if not entry.has_melded and not entry.hand_points and not entry.has_gone_out:
-            name = variant.side_names[index] if index < len(variant.side_names) else f"Side {index + 1}"
             warnings.append(
                 Violation(
                     "nothing-entered",
-                    f"No melds and no cards left in hand for {name}: is that right?",
+                    t("No melds and no cards left in hand for {side}: is that right?", side=_side_name(variant, index)),
                     f"entries[{index}]",
                 )
             )
     return warnings
+
+
+def _side_name(variant: Variant, index: int) -> Text | str:
+    """What the score sheet calls side ``index``."""
+    if index < len(variant.side_names):
+        return variant.side_names[index]
+    return t("Side {n}", n=index + 1)
 
 
 def _check_partnership(hand: Hand, variant: Variant) -> list[Violation]:
@@ -555,7 +615,10 @@ def _check_partnership(hand: Hand, variant: Variant) -> list[Violation]:
         return [
             Violation(
                 "partnership-not-in-variant",
-                f"{variant.name} has fixed sides; only three-player canasta names a partnership per hand.",
+                t(
+                    "{variant} has fixed sides; only three-player canasta names a partnership per hand.",
+                    variant=variant.name,
+                ),
                 "partnership",
             )
         ]
@@ -564,7 +627,7 @@ def _check_partnership(hand: Hand, variant: Variant) -> list[Violation]:
         return [
             Violation(
                 "bad-partnership",
-                f"A partnership is two different players, numbered 0 to {variant.sides - 1}.",
+                t("A partnership is two different players, numbered 0 to {last}.", last=variant.sides - 1),
                 "partnership",
             )
         ]
@@ -594,7 +657,13 @@ def _known_canasta_kinds(entry: Entry, variant: Variant, index: int) -> list[Vio
     return [
         Violation(
             "unknown-canasta-kind",
-            f"{variant.name} has no '{kind}' canastas; its kinds are {', '.join(kinds)}.",
+            # Translators: {kind} and {kinds} are the API's names of canasta kinds ("natural, mixed").
+            t(
+                "{variant} has no '{kind}' canastas; its kinds are {kinds}.",
+                variant=variant.name,
+                kind=kind,
+                kinds=", ".join(kinds),
+            ),
             f"canastas.{kind}",
         )
         for kind in entry.canastas
@@ -607,11 +676,21 @@ def _known_special_hand(entry: Entry, variant: Variant, index: int) -> list[Viol
     specials = variant.special_hand_values
     if entry.special_hand is None or entry.special_hand in specials:
         return []
-    known = f"Its special hands are {', '.join(specials)}." if specials else "It has no special hands."
+    name = entry.special_hand
+    if specials:
+        # Translators: {known} are the API's names of special hands ("straight, pairs").
+        text = t(
+            "{variant} has no special hand '{name}'. Its special hands are {known}.",
+            variant=variant.name,
+            name=name,
+            known=", ".join(specials),
+        )
+    else:
+        text = t("{variant} has no special hand '{name}'. It has no special hands.", variant=variant.name, name=name)
     return [
         Violation(
             "unknown-special-hand",
-            f"{variant.name} has no special hand '{entry.special_hand}'. {known}",
+            text,
             "special_hand",
         )
     ]
@@ -623,11 +702,21 @@ def _known_incomplete_kinds(entry: Entry, variant: Variant, index: int) -> list[
     problems = []
     for position, kind in enumerate(entry.incomplete):
         if kind not in penalised:
-            known = f"only {', '.join(penalised)}" if penalised else "none"
+            if penalised:
+                text = t(
+                    "{variant} has no penalty for an unfinished '{kind}' meld (only {known}).",
+                    variant=variant.name,
+                    kind=kind,
+                    known=", ".join(penalised),
+                )
+            else:
+                text = t(
+                    "{variant} has no penalty for an unfinished '{kind}' meld (none).", variant=variant.name, kind=kind
+                )
             problems.append(
                 Violation(
                     "unknown-incomplete-kind",
-                    f"{variant.name} has no penalty for an unfinished '{kind}' meld ({known}).",
+                    text,
                     f"incomplete[{position}]",
                 )
             )
@@ -643,14 +732,21 @@ def _known_held_sets(entry: Entry, variant: Variant, index: int) -> list[Violati
         if kind not in held:
             problems.append(
                 Violation(
-                    "unknown-held-set", f"{variant.name} has no penalty for '{kind}' kept in hand.", f"held_sets.{kind}"
+                    "unknown-held-set",
+                    t("{variant} has no penalty for '{kind}' kept in hand.", variant=variant.name, kind=kind),
+                    f"held_sets.{kind}",
                 )
             )
         elif count > players:
             problems.append(
                 Violation(
                     "too-many-held-sets",
-                    f"Only {players} players on this side can each hold a set of {kind}; {count} entered.",
+                    t(
+                        "Only {players} players on this side can each hold a set of {kind}; {count} entered.",
+                        players=players,
+                        kind=kind,
+                        count=count,
+                    ),
                     f"held_sets.{kind}",
                 )
             )
@@ -664,7 +760,7 @@ def _concealed_only_going_out(entry: Entry, variant: Variant, index: int) -> lis
     return [
         Violation(
             "concealed-without-going-out",
-            "Concealed is only for the side that went out: tick went out too, or untick concealed.",
+            t("Concealed is only for the side that went out: tick went out too, or untick concealed."),
             "concealed",
         )
     ]
@@ -674,7 +770,13 @@ def _concealed_has_bonus(entry: Entry, variant: Variant, index: int) -> list[Vio
     """Going out concealed is entered only where the variant pays for it."""
     if not (entry.concealed and variant.concealed is None):
         return []
-    return [Violation("no-concealed-bonus", f"{variant.name} has no bonus for going out concealed.", "concealed")]
+    return [
+        Violation(
+            "no-concealed-bonus",
+            t("{variant} has no bonus for going out concealed.", variant=variant.name),
+            "concealed",
+        )
+    ]
 
 
 def _red_threes_in_the_decks(entry: Entry, variant: Variant, index: int) -> list[Violation]:
@@ -684,8 +786,12 @@ def _red_threes_in_the_decks(entry: Entry, variant: Variant, index: int) -> list
     return [
         Violation(
             "too-many-red-threes",
-            f"Only {variant.deck.red_threes} red threes exist in a "
-            f"{variant.decks}-deck game; {entry.red_threes} entered.",
+            t(
+                "Only {limit} red threes exist in a {decks}-deck game; {count} entered.",
+                limit=variant.deck.red_threes,
+                decks=variant.decks,
+                count=entry.red_threes,
+            ),
             "red_threes",
         )
     ]
@@ -698,7 +804,7 @@ def _out_with_no_cards(entry: Entry, variant: Variant, index: int) -> list[Viola
     return [
         Violation(
             "went-out-with-cards",
-            "The player who went out has no cards left, so their cards in hand are 0.",
+            t("The player who went out has no cards left, so their cards in hand are 0."),
             "hand_points",
         )
     ]
@@ -711,9 +817,13 @@ def _black_threes_fit_in_hand(entry: Entry, variant: Variant, index: int) -> lis
     return [
         Violation(
             "black-threes-exceed-hand",
-            f"{entry.black_threes_in_hand} black threes in "
-            f"hand are worth {entry.black_threes_in_hand * 5} points, more than the "
-            f"{entry.hand_points} entered for cards in hand.",
+            t(
+                "{count} black threes in hand are worth {points} points, "
+                "more than the {hand} entered for cards in hand.",
+                count=entry.black_threes_in_hand,
+                points=entry.black_threes_in_hand * 5,
+                hand=entry.hand_points,
+            ),
             "black_threes_in_hand",
         )
     ]
@@ -729,9 +839,12 @@ def _held_sets_fit_in_hand(entry: Entry, variant: Variant, index: int) -> list[V
     return [
         Violation(
             "held-sets-exceed-hand",
-            f"The sets kept in hand are worth at least "
-            f"{held_points} points, more than the {entry.hand_points} entered for cards "
-            "in hand.",
+            t(
+                "The sets kept in hand are worth at least {points} points, "
+                "more than the {hand} entered for cards in hand.",
+                points=held_points,
+                hand=entry.hand_points,
+            ),
             "held_sets",
         )
     ]
@@ -744,7 +857,7 @@ def _black_threes_counted(entry: Entry, variant: Variant, index: int) -> list[Vi
     return [
         Violation(
             "black-threes-not-counted",
-            "Black threes in hand must also be counted among the hand's cards (black3).",
+            t("Black threes in hand must also be counted among the hand's cards (black3)."),
             "black_threes_in_hand",
         )
     ]
@@ -771,7 +884,6 @@ PLAIN_ENTRY_CHECKS = (_known_canasta_kinds, _red_threes_in_the_decks, _out_with_
 
 def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
     """Rules about a scoring side as a whole (partners pooled in three-player canasta)."""
-    who = "This partnership" if partnership else "This side"
     if entry.special_hand is not None:
         checks = SPECIAL_HAND_CHECKS
     elif entry.went_out:
@@ -780,37 +892,37 @@ def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Viola
         checks = SIDE_CHECKS if entry.canastas or entry.black_threes else BARE_SIDE_CHECKS
     problems: list[Violation] = []
     for check in checks:
-        problems += check(entry, variant, who)
+        problems += check(entry, variant, partnership)
     return problems
 
 
-def _special_hand_alone(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+def _special_hand_alone(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
     """A special hand is the side's only meld."""
     if not (entry.has_melded or entry.black_threes):
         return []
     return [
         Violation(
             "special-hand-with-melds",
-            "A special hand is the side's only meld: leave melded points and canastas empty.",
+            t("A special hand is the side's only meld: leave melded points and canastas empty."),
             "special_hand",
         )
     ]
 
 
-def _special_hand_finished(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+def _special_hand_finished(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
     """A side that went out with a special hand has no other melds, so none unfinished."""
     if not entry.incomplete:
         return []
     return [
         Violation(
             "special-hand-with-melds",
-            "A side that went out with a special hand has no unfinished melds.",
+            t("A side that went out with a special hand has no unfinished melds."),
             "incomplete",
         )
     ]
 
 
-def _out_with_the_canastas_needed(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+def _out_with_the_canastas_needed(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
     """Going out needs the variant's number of canastas, of the kind it names, past a tough end."""
     count = entry.canasta_count
     needed = variant.canastas_to_go_out
@@ -819,29 +931,55 @@ def _out_with_the_canastas_needed(entry: Entry, variant: Variant, who: str) -> l
         problems.append(
             Violation(
                 "went-out-without-canastas",
-                f"Going out needs {needed} completed "
-                f"canasta{'s' if needed > 1 else ''} in {variant.name}; {who.lower()} has "
-                f"{count}.",
+                _canastas_needed_text(partnership, needed, variant.name, count),
                 "went_out",
             )
         )
     kind = variant.going_out_needs_kind
     if kind and not entry.canastas.get(kind):
-        label = variant.canasta_kinds[kind].label.lower()
+        if kind == "sequence":
+            text = t(
+                "Going out in {variant} needs one sequence canasta (samba / escalera) among the canastas.",
+                variant=variant.name,
+            )
+        else:
+            label = variant.canasta_kinds[kind].label
+            text = t("Going out in {variant} needs one {label} among the canastas.", variant=variant.name, label=label)
         problems.append(
             Violation(
                 "went-out-without-kind",
-                f"Going out in {variant.name} needs one {label} among the canastas.",
+                text,
                 "went_out",
             )
         )
     if variant.tough_end and count < 2 and (variant.sequences or not entry.canastas.get("natural")):
-        rule = "two canastas" if variant.sequences else "two canastas or one natural canasta"
-        problems.append(Violation("tough-end", f"Tough end: going out needs {rule}.", "went_out"))
+        if variant.sequences:
+            text = t("Tough end: going out needs two canastas.")
+        else:
+            text = t("Tough end: going out needs two canastas or one natural canasta.")
+        problems.append(Violation("tough-end", text, "went_out"))
     return problems
 
 
-def _melds_hold_their_points(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+def _canastas_needed_text(partnership: bool, needed: int, variant: Text | str, count: int) -> Text:
+    if partnership:
+        return tn(
+            "Going out needs {n} completed canasta in {variant}; this partnership has {count}.",
+            "Going out needs {n} completed canastas in {variant}; this partnership has {count}.",
+            needed,
+            variant=variant,
+            count=count,
+        )
+    return tn(
+        "Going out needs {n} completed canasta in {variant}; this side has {count}.",
+        "Going out needs {n} completed canastas in {variant}; this side has {count}.",
+        needed,
+        variant=variant,
+        count=count,
+    )
+
+
+def _melds_hold_their_points(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
     """Melded points hold at least the cards of the canastas, unfinished melds and black threes."""
     kinds = variant.canasta_kinds
     needed = 0
@@ -857,15 +995,25 @@ def _melds_hold_their_points(entry: Entry, variant: Variant, who: str) -> list[V
     return [
         Violation(
             "melded-points-too-low",
-            f"{who}'s canastas and melds hold at least {needed} "
-            f"points of cards, but melded points are {entry.melded_points} (a natural "
-            "canasta holds at least 35, a mixed one at least 50).",
+            t(
+                "This partnership's canastas and melds hold at least {needed} points of cards, but melded points "
+                "are {melded} (a natural canasta holds at least 35, a mixed one at least 50).",
+                needed=needed,
+                melded=entry.melded_points,
+            )
+            if partnership
+            else t(
+                "This side's canastas and melds hold at least {needed} points of cards, but melded points "
+                "are {melded} (a natural canasta holds at least 35, a mixed one at least 50).",
+                needed=needed,
+                melded=entry.melded_points,
+            ),
             "melded_points",
         )
     ]
 
 
-def _one_meld_per_rank(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+def _one_meld_per_rank(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
     """A side has one meld per rank: no more canastas of ranks than ranks, one of each rank."""
     kinds = variant.canasta_kinds
     problems = []
@@ -878,7 +1026,7 @@ def _one_meld_per_rank(entry: Entry, variant: Variant, who: str) -> list[Violati
         problems.append(
             Violation(
                 "too-many-canastas",
-                f"A side has one meld per rank, so at most {len(NATURAL_RANKS)} canastas of ranks.",
+                t("A side has one meld per rank, so at most {most} canastas of ranks.", most=len(NATURAL_RANKS)),
                 "canastas",
             )
         )
@@ -888,29 +1036,46 @@ def _one_meld_per_rank(entry: Entry, variant: Variant, who: str) -> list[Violati
             problems.append(
                 Violation(
                     "one-meld-per-rank",
-                    f"A side has only one meld of {kind}, so it cannot "
-                    f"have {entry.canastas[kind]} canastas of {kind}"
-                    f"{' and an unfinished one' if kind in entry.incomplete else ''}.",
+                    _one_meld_text(CLASS_NAMES.get(rank, kind), entry.canastas[kind], kind in entry.incomplete),
                     f"canastas.{kind}",
                 )
             )
     return problems
 
 
-def _black_threes_melded_going_out(entry: Entry, variant: Variant, who: str) -> list[Violation]:
+def _one_meld_text(cards: Text | str, count: int, unfinished: bool) -> Text:
+    # Translators: {cards} are a rank in the plural ("sevens"); {n} canastas of them.
+    if unfinished:
+        return tn(
+            "A side has only one meld of {cards}, so it cannot have {n} canasta of {cards} and an unfinished one.",
+            "A side has only one meld of {cards}, so it cannot have {n} canastas of {cards} and an unfinished one.",
+            count,
+            cards=cards,
+        )
+    return tn(
+        "A side has only one meld of {cards}, so it cannot have {n} canasta of {cards}.",
+        "A side has only one meld of {cards}, so it cannot have {n} canastas of {cards}.",
+        count,
+        cards=cards,
+    )
+
+
+def _black_threes_melded_going_out(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
     """Where black threes are not scored, only the player going out melds them, three or four."""
     if variant.black_threes_scored or not entry.black_threes:
         return []
     problems = []
     if entry.black_threes not in BLACK_THREE_MELDS:
         problems.append(
-            Violation("black-three-meld-size", "Black threes are melded as a group of three or four.", "black_threes")
+            Violation(
+                "black-three-meld-size", t("Black threes are melded as a group of three or four."), "black_threes"
+            )
         )
     if not entry.went_out:
         problems.append(
             Violation(
                 "black-threes-without-going-out",
-                "Black threes can only be melded by the player going out.",
+                t("Black threes can only be melded by the player going out."),
                 "black_threes",
             )
         )
@@ -961,10 +1126,11 @@ class _Table:
         self.red_threes, self.black_threes, self.points, self.counts_cards = red, black, points, counts_cards
 
     @property
-    def across(self) -> str:
-        """The sides, as the messages name them all."""
+    def across(self) -> Text:
+        """The sides, as the messages name them all: "both sides", "all 3 sides"."""
         count = len(self.entries)
-        return "both sides" if count == 2 else f"all {count} sides"
+        # Translators: the sides together, in "... entered across {sides}".
+        return BOTH_SIDES if count == 2 else t("all {count} sides", count=count)
 
 
 def _one_side_out(table: _Table, variant: Variant) -> list[Violation]:
@@ -973,11 +1139,15 @@ def _one_side_out(table: _Table, variant: Variant) -> list[Violation]:
     if not len(out) > 1:
         return []
     second = table.entries[out[1]]
-    names = [variant.side_names[i] if i < len(variant.side_names) else f"Side {i + 1}" for i in out[:2]]
+    first, second_name = (_side_name(variant, index) for index in out[:2])
     return [
         Violation(
             "two-sides-went-out",
-            f"Only one player goes out in a hand, but {names[0]} and {names[1]} both say they went out.",
+            t(
+                "Only one player goes out in a hand, but {first} and {second} both say they went out.",
+                first=first,
+                second=second_name,
+            ),
             f"entries[{out[1]}].{'went_out' if second.went_out else 'special_hand'}",
         )
     ]
@@ -991,8 +1161,13 @@ def _red_threes_in_the_decks_across(table: _Table, variant: Variant) -> list[Vio
     return [
         Violation(
             "too-many-red-threes",
-            f"Only {deck.red_threes} red threes exist in a {variant.decks}-deck game; {red} entered "
-            f"across {table.across}.",
+            t(
+                "Only {limit} red threes exist in a {decks}-deck game; {count} entered across {sides}.",
+                limit=deck.red_threes,
+                decks=variant.decks,
+                count=red,
+                sides=table.across,
+            ),
             _last_field(table.entries, ("red_threes",)),
         )
     ]
@@ -1006,8 +1181,13 @@ def _black_threes_in_the_decks(table: _Table, variant: Variant) -> list[Violatio
     return [
         Violation(
             "too-many-black-threes",
-            f"Only {deck.black_threes} black threes exist in a {variant.decks}-deck game; {black} entered "
-            f"across {table.across}.",
+            t(
+                "Only {limit} black threes exist in a {decks}-deck game; {count} entered across {sides}.",
+                limit=deck.black_threes,
+                decks=variant.decks,
+                count=black,
+                sides=table.across,
+            ),
             _last_field(table.entries, ("black_threes", "black_threes_in_hand")),
         )
     ]
@@ -1022,8 +1202,13 @@ def _points_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
     return [
         Violation(
             "too-many-points",
-            f"All the cards of {variant.decks} decks are worth {limit} points, but {points} were entered "
-            f"across {table.across}.",
+            t(
+                "All the cards of {decks} decks are worth {limit} points, but {points} were entered across {sides}.",
+                decks=variant.decks,
+                limit=limit,
+                points=points,
+                sides=table.across,
+            ),
             _last_field(table.entries, ("melded_points", "hand_points"), counted_as=CARD_FIELDS),
         )
     ]
@@ -1048,8 +1233,14 @@ def _counted_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violati
             problems.append(
                 Violation(
                     "too-many-cards",
-                    f"{variant.decks} decks hold {deck.holds(card_class)} {CLASS_NAMES[card_class]}; {seen} were "
-                    f"counted across {across}.",
+                    t(
+                        "{decks} decks hold {limit} {cards}; {count} were counted across {sides}.",
+                        decks=variant.decks,
+                        limit=deck.holds(card_class),
+                        cards=CLASS_NAMES[card_class],
+                        count=seen,
+                        sides=across,
+                    ),
                     where,
                 )
             )
@@ -1103,8 +1294,7 @@ def _canasta_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violati
         problems = [
             Violation(
                 "too-many-canastas",
-                f"The canastas entered need at least {need[sort]} {CARD_SORT_WORDS[sort]}, but "
-                f"{variant.decks} decks hold {have[sort]}.",
+                CANASTA_CARDS_SHORT[sort](need[sort], variant.decks, have[sort]),
                 _last_field(entries, ("canastas",)),
             )
             for sort in have
@@ -1115,8 +1305,13 @@ def _canasta_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violati
             problems.append(
                 Violation(
                     "too-many-canastas",
-                    f"The canastas entered need {cards} cards of rank {rank},"
-                    f" but {variant.decks} decks hold {deck.per_rank}.",
+                    t(
+                        "The canastas entered need {count} cards of rank {rank}, but {decks} decks hold {limit}.",
+                        count=cards,
+                        rank=rank,
+                        decks=variant.decks,
+                        limit=deck.per_rank,
+                    ),
                     _last_field(entries, ("canastas",)),
                 )
             )

@@ -12,14 +12,73 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .entries import Entry, Hand
+from .text import Text, t
 from .variants import Variant
 
+# Translators: the labels of a side's score for a hand, one line each on the score sheet.
 SPECIAL_HAND_LABELS = {
-    "straight": "Straight",
-    "pairs": "Seven pairs",
-    "pairs_wild": "Pairs with twos, sevens and aces",
-    "garbage": "Garbage",
+    "straight": t("Straight"),
+    "pairs": t("Seven pairs"),
+    "pairs_wild": t("Pairs with twos, sevens and aces"),
+    "garbage": t("Garbage"),
 }
+GOING_OUT = t("Going out")
+CONCEALED = t("Going out concealed (extra)")
+MELDED = t("Melded cards")
+MELDED_SHORT = t("Melded cards (count minus: short of canastas)")
+MELDED_NO_CANASTA = t("Melded cards (count minus: no canasta)")
+IN_HAND = t("Cards left in hand")
+PENALTIES = t("Penalties")
+UNFINISHED = {
+    "sevens": t("Unfinished sevens meld"),
+    "aces": t("Unfinished aces meld"),
+    "wild": t("Unfinished wild meld"),
+}
+
+
+def _held_label(kind: str, count: int) -> Text:
+    if kind == "sevens":
+        return t("Three or more sevens kept in hand × {count}", count=count)
+    if kind == "aces":
+        return t("Three or more aces kept in hand × {count}", count=count)
+    return t("Three or more {kind} kept in hand × {count}", kind=kind, count=count)
+
+
+# Labels of laid-out threes, by the part and why they count as they do; each is given the count,
+# and the canastas that would have made them count plus.
+THREES_LABELS = {
+    ("red_threes", "plus"): lambda count, needed: t("Red threes ({count})", count=count),
+    ("red_threes", "short"): lambda count, needed: t("Red threes ({count}, minus: short of canastas)", count=count),
+    ("red_threes", "void"): lambda count, needed: t(
+        "Red threes ({count}, count nothing with one canasta)", count=count
+    ),
+    ("red_threes", "canastas"): lambda count, needed: t(
+        "Red threes ({count}, minus: not {needed}+ canastas)", count=count, needed=needed
+    ),
+    ("red_threes", "melded"): lambda count, needed: t("Red threes ({count}, minus: not melded)", count=count),
+    ("black_threes", "plus"): lambda count, needed: t("Black threes ({count})", count=count),
+    ("black_threes", "short"): lambda count, needed: t("Black threes ({count}, minus: short of canastas)", count=count),
+    ("black_threes", "void"): lambda count, needed: t(
+        "Black threes ({count}, count nothing with one canasta)", count=count
+    ),
+    ("black_threes", "canastas"): lambda count, needed: t(
+        "Black threes ({count}, minus: not {needed}+ canastas)", count=count, needed=needed
+    ),
+    ("black_threes", "melded"): lambda count, needed: t("Black threes ({count}, minus: not melded)", count=count),
+}
+
+# Parts already made, by what makes them: scoring runs for every hand of every match, and most
+# hands score the same few parts (the same canastas, threes, bonuses), so each is made once, its
+# label with it, and shared (a Part never changes). Bounded: a full cache starts over.
+_PARTS: dict[tuple[object, ...], Part] = {}
+PARTS_CACHE_SIZE = 4096
+
+
+def _remember(key: tuple[object, ...], part: Part) -> Part:
+    if len(_PARTS) >= PARTS_CACHE_SIZE:
+        _PARTS.clear()
+    _PARTS[key] = part
+    return part
 
 
 # Part, SideScore (and Hand, HandResult, Match) have their own __init__, which fills the
@@ -78,7 +137,7 @@ def score_hand(hand: Hand, variant: Variant) -> list[SideScore]:
         # adds their own red threes (pagat, "Canasta for three players").
         shared = side_parts(pooled, variant, with_red_threes=False)
         for index in unit:
-            own = _threes_part("red_threes", "Red threes", hand.entries[index].red_threes, pooled, variant)
+            own = _threes_part("red_threes", hand.entries[index].red_threes, pooled, variant)
             scores[index] = SideScore(tuple(shared + ([own] if own else [])))
     return [score for score in scores if score is not None]
 
@@ -90,13 +149,13 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
     short = variant.canasta_required_for_positive and entry.canasta_count < variant.canastas_to_go_out
     parts = _canasta_parts(entry, variant) if not short and entry.canastas else []
     if with_red_threes and entry.red_threes:
-        parts.append(_threes_part("red_threes", "Red threes", entry.red_threes, entry, variant))
+        parts.append(_threes_part("red_threes", entry.red_threes, entry, variant))
     if variant.black_threes_scored and entry.black_threes:
-        parts.append(_threes_part("black_threes", "Black threes", entry.black_threes, entry, variant))
+        parts.append(_threes_part("black_threes", entry.black_threes, entry, variant))
     if entry.went_out:
         parts += _going_out_parts(entry, variant)
     parts.append(_melded_part(entry, variant, short))
-    parts.append(Part("hand_points", "Cards left in hand", -entry.hand_points))
+    parts.append(_hand_part(entry.hand_points))
     if entry.black_threes_in_hand or entry.incomplete or entry.held_sets:
         parts += _penalty_parts(entry, variant)
     elif entry.restored_piles or entry.penalty_points:
@@ -104,12 +163,18 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
     return parts
 
 
+def _hand_part(points: int) -> Part:
+    """The cards left in a hand count minus."""
+    key = ("hand_points", points)
+    return _PARTS.get(key) or _remember(key, Part("hand_points", IN_HAND, -points))
+
+
 def _special_hand_parts(entry: Entry, variant: Variant) -> list[Part]:
     """The special hand replaces items 1-5 of American scoring (canastas, unfinished melds,
     threes, melded cards, cards in hand); only penalties agreed at the table still apply."""
     value = variant.special_hand_values[entry.special_hand]
-    label = SPECIAL_HAND_LABELS.get(entry.special_hand, entry.special_hand)
-    parts = [Part("special_hand", f"Special hand: {label}", value)]
+    name = SPECIAL_HAND_LABELS.get(entry.special_hand, entry.special_hand)
+    parts = [Part("special_hand", t("Special hand: {name}", name=name), value)]
     return parts + _table_penalty_parts(entry, variant)
 
 
@@ -119,20 +184,34 @@ def _canasta_parts(entry: Entry, variant: Variant) -> list[Part]:
     kinds = variant.canasta_kinds
     forfeited = variant.forfeited_kinds(entry.went_out)
     for kind, count in entry.canastas.items():
+        spec = kinds[kind]
         if kind in forfeited:
-            label = f"{kinds[kind].label} × {count} (forfeited: tough end pays it only to the side going out)"
-            parts.append(Part(f"canastas.{kind}", label, 0))
-            continue
-        bonus = kinds[kind].bonus
-        parts.append(Part(f"canastas.{kind}", f"{kinds[kind].label} × {count} (at {bonus})", bonus * count))
+            key = ("forfeited", kind, spec.label, count)
+            part = _PARTS.get(key) or _remember(key, _forfeited_part(kind, spec.label, count))
+        else:
+            key = ("canastas", kind, spec.label, spec.bonus, count)
+            part = _PARTS.get(key) or _remember(key, _canasta_part(kind, spec.label, spec.bonus, count))
+        parts.append(part)
     return parts
+
+
+def _canasta_part(kind: str, label: Text, bonus: int, count: int) -> Part:
+    # Translators: a kind of canasta ("Natural canasta"), how many the side made and what each is worth.
+    label = t("{label} × {count} (at {bonus})", label=label, count=count, bonus=bonus)
+    return Part(f"canastas.{kind}", label, bonus * count)
+
+
+def _forfeited_part(kind: str, label: Text, count: int) -> Part:
+    label = t("{label} × {count} (forfeited: tough end pays it only to the side going out)", label=label, count=count)
+    return Part(f"canastas.{kind}", label, 0)
 
 
 def _going_out_parts(entry: Entry, variant: Variant) -> list[Part]:
     """The bonus for going out, and the extra for going out concealed."""
-    parts = [Part("going_out", "Going out", variant.going_out)]
+    key = ("going_out", variant.going_out)
+    parts = [_PARTS.get(key) or _remember(key, Part("going_out", GOING_OUT, variant.going_out))]
     if entry.concealed:
-        parts.append(Part("concealed", "Going out concealed (extra)", variant.concealed or 0))
+        parts.append(Part("concealed", CONCEALED, variant.concealed or 0))
     return parts
 
 
@@ -140,31 +219,33 @@ def _melded_part(entry: Entry, variant: Variant, short: bool) -> Part:
     """Melded cards count plus, or minus for a side short of canastas (or with none, where so)."""
     negative = short or (variant.melds_negative_without_canasta and entry.canasta_count == 0)
     if negative:
-        reason = "short of canastas" if short else "no canasta"
-        return Part("melded_points", f"Melded cards (count minus: {reason})", -entry.melded_points)
-    return Part("melded_points", "Melded cards", entry.melded_points)
+        label = MELDED_SHORT if short else MELDED_NO_CANASTA
+        return Part("melded_points", label, -entry.melded_points)
+    key = ("melded_points", entry.melded_points)
+    return _PARTS.get(key) or _remember(key, Part("melded_points", MELDED, entry.melded_points))
 
 
-def _threes_part(part_id: str, label: str, count: int, side: Entry, variant: Variant) -> Part | None:
+def _threes_part(part_id: str, count: int, side: Entry, variant: Variant) -> Part | None:
     """Laid-out threes: plus, nothing or minus depending on what the side achieved."""
     if not count:
         return None
     value = variant.red_three_value(count)
     canastas = side.canasta_count
+    needed = variant.threes_positive_with
     short = variant.canasta_required_for_positive and canastas < variant.canastas_to_go_out
     if short:
-        return Part(part_id, f"{label} ({count}, minus: short of canastas)", -value)
-    if variant.threes_void_with is not None and canastas == variant.threes_void_with:
-        return Part(part_id, f"{label} ({count}, count nothing with one canasta)", 0)
-    if variant.threes_positive_with:
-        earned = canastas >= variant.threes_positive_with
-        condition = f"{variant.threes_positive_with}+ canastas"
+        why, points = "short", -value
+    elif variant.threes_void_with is not None and canastas == variant.threes_void_with:
+        why, points = "void", 0
+    elif canastas >= needed if needed else side.melded_points > 0 or canastas > 0 or side.went_out:
+        why, points = "plus", value  # enough canastas, or where none are asked: melded, or went out
     else:
-        earned = side.melded_points > 0 or canastas > 0 or side.went_out  # melded, or went out
-        condition = "melded"
-    if earned:
-        return Part(part_id, f"{label} ({count})", value)
-    return Part(part_id, f"{label} ({count}, minus: not {condition})", -value)
+        why, points = "canastas" if needed else "melded", -value
+    key = (part_id, why, count, points, needed)
+    part = _PARTS.get(key)
+    if part is None:
+        part = _remember(key, Part(part_id, THREES_LABELS[part_id, why](count, needed), points))
+    return part
 
 
 def _penalty_parts(entry: Entry, variant: Variant) -> list[Part]:
@@ -172,15 +253,15 @@ def _penalty_parts(entry: Entry, variant: Variant) -> list[Part]:
     extra = variant.black_three_in_hand - 5  # the first 5 of each is already in hand points
     if entry.black_threes_in_hand and extra:
         count = entry.black_threes_in_hand
-        parts.append(
-            Part("black_threes_in_hand", f"Black threes left in hand × {count} (at {extra} more)", -extra * count)
-        )
+        label = t("Black threes left in hand × {count} (at {extra} more)", count=count, extra=extra)
+        parts.append(Part("black_threes_in_hand", label, -extra * count))
     incomplete = variant.incomplete_penalties
     for kind in entry.incomplete:
-        parts.append(Part(f"incomplete.{kind}", f"Unfinished {kind} meld", -incomplete[kind]))
+        label = UNFINISHED.get(kind) or t("Unfinished {kind} meld", kind=kind)
+        parts.append(Part(f"incomplete.{kind}", label, -incomplete[kind]))
     held = variant.held_set_values
     for kind, count in entry.held_sets.items():
-        parts.append(Part(f"held_sets.{kind}", f"Three or more {kind} kept in hand × {count}", -held[kind] * count))
+        parts.append(Part(f"held_sets.{kind}", _held_label(kind, count), -held[kind] * count))
     return parts + _table_penalty_parts(entry, variant)
 
 
@@ -188,7 +269,8 @@ def _table_penalty_parts(entry: Entry, variant: Variant) -> list[Part]:
     parts = []
     if entry.restored_piles and variant.restore_pile_penalty:
         count = entry.restored_piles
-        parts.append(Part("restored_piles", f"Pile put back × {count}", -variant.restore_pile_penalty * count))
+        label = t("Pile put back × {count}", count=count)
+        parts.append(Part("restored_piles", label, -variant.restore_pile_penalty * count))
     if entry.penalty_points:
-        parts.append(Part("penalty_points", "Penalties", -entry.penalty_points))
+        parts.append(Part("penalty_points", PENALTIES, -entry.penalty_points))
     return parts

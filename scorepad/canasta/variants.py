@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .cards import Decks
+from .text import Text, fold, t, tp
 from .violations import InvalidError, Violation
 
 # --- initial-meld ladders: (lowest total, minimum), highest step first --------------------
@@ -58,22 +59,22 @@ def _kinds(*kinds: CanastaKind) -> tuple[CanastaKind, ...]:
 # Bonus numbers from RULES.md "Canasta kinds and bonuses"; least contents worked out from the
 # meld rules (a natural canasta of fours is 7 x 5 = 35; a mixed one with one wild two is
 # 6 x 5 + 20 = 50; a suit sequence 4-10 is 4 x 5 + 3 x 10 = 50).
-NATURAL = CanastaKind("natural", "Natural canasta", 500, 35, naturals=7)
-MIXED = CanastaKind("mixed", "Mixed canasta", 300, 50, naturals=4, wilds=1)
-SEQUENCE = CanastaKind("sequence", "Sequence canasta (samba / escalera)", 1500, 50, naturals=7)
-WILD_1000 = CanastaKind("wild", "Wild-card canasta", 1000, 140, wilds=7)
-WILD_BIG = CanastaKind("wild_big", "Big wild canasta (more jokers than twos)", 2000, 260, wilds=7, jokers=4)
-WILD_SMALL = CanastaKind("wild_small", "Small wild canasta (more twos than jokers)", 1000, 140, wilds=7, twos=4)
-BOLIVIA_WILD = CanastaKind("wild", "Wild canasta (a bolivia)", 2500, 140, wilds=7)
+NATURAL = CanastaKind("natural", t("Natural canasta"), 500, 35, naturals=7)
+MIXED = CanastaKind("mixed", t("Mixed canasta"), 300, 50, naturals=4, wilds=1)
+SEQUENCE = CanastaKind("sequence", t("Sequence canasta (samba / escalera)"), 1500, 50, naturals=7)
+WILD_1000 = CanastaKind("wild", t("Wild-card canasta"), 1000, 140, wilds=7)
+WILD_BIG = CanastaKind("wild_big", t("Big wild canasta (more jokers than twos)"), 2000, 260, wilds=7, jokers=4)
+WILD_SMALL = CanastaKind("wild_small", t("Small wild canasta (more twos than jokers)"), 1000, 140, wilds=7, twos=4)
+BOLIVIA_WILD = CanastaKind("wild", t("Wild canasta (a bolivia)"), 2500, 140, wilds=7)
 AMERICAN_KINDS = _kinds(
     NATURAL,
-    CanastaKind("mixed", "Mixed canasta", 300, 50, naturals=5, wilds=1),
-    CanastaKind("sevens", "Canasta of sevens", 2500, 35, naturals=7, rank="7"),
-    CanastaKind("aces", "Pure canasta of aces", 2500, 140, naturals=7, rank="A"),
+    CanastaKind("mixed", t("Mixed canasta"), 300, 50, naturals=5, wilds=1),
+    CanastaKind("sevens", t("Canasta of sevens"), 2500, 35, naturals=7, rank="7"),
+    CanastaKind("aces", t("Pure canasta of aces"), 2500, 140, naturals=7, rank="A"),
     # 1-3 jokers with twos: at least one joker and six twos, 50 + 6 x 20.
-    CanastaKind("wild", "Wild-card canasta (1-3 jokers)", 2000, 170, wilds=7, jokers=1, twos=4),
-    CanastaKind("jokers", "Jokers canasta (all four jokers)", 2500, 260, wilds=7, jokers=4, twos=3),
-    CanastaKind("twos", "Canasta of seven twos", 3000, 140, wilds=7, twos=7),
+    CanastaKind("wild", t("Wild-card canasta (1-3 jokers)"), 2000, 170, wilds=7, jokers=1, twos=4),
+    CanastaKind("jokers", t("Jokers canasta (all four jokers)"), 2500, 260, wilds=7, jokers=4, twos=3),
+    CanastaKind("twos", t("Canasta of seven twos"), 3000, 140, wilds=7, twos=7),
 )
 
 WILD_CANASTA_KINDS = {"none": (), "1000": (WILD_1000,), "palace": (WILD_BIG, WILD_SMALL)}
@@ -189,89 +190,97 @@ OPTIONS: Mapping[str, Option] = {
     for option in (
         Option(
             "target",
-            "Game target",
-            "The game ends after the hand in which a side reaches this total.",
+            t("Game target"),
+            t("The game ends after the hand in which a side reaches this total."),
             int,
             low=100,
             high=100_000,
             step=5,
         ),
-        Option("decks", "Decks", "Packs in play; changes every card limit.", int, choices=(2, 3, 4)),
-        Option("jokers_per_deck", "Jokers per deck", "Play with a third joker in each pack.", int, choices=(2, 3)),
+        Option("decks", t("Decks"), t("Packs in play; changes every card limit."), int, choices=(2, 3, 4)),
+        Option(
+            "jokers_per_deck", t("Jokers per deck"), t("Play with a third joker in each pack."), int, choices=(2, 3)
+        ),
         Option(
             "canastas_to_go_out",
-            "Canastas to go out",
-            "Completed canastas a side needs before it may go out.",
+            t("Canastas to go out"),
+            t("Completed canastas a side needs before it may go out."),
             int,
             low=1,
             high=4,
         ),
-        Option("harder_first_meld", "Harder first meld", "Initial-meld minimums become 50 / 90 / 120 / 150.", bool),
-        Option("tough_end", "Tough end", "Going out needs two canastas, or one natural canasta.", bool),
+        Option(
+            "harder_first_meld", t("Harder first meld"), t("Initial-meld minimums become 50 / 90 / 120 / 150."), bool
+        ),
+        Option("tough_end", t("Tough end"), t("Going out needs two canastas, or one natural canasta."), bool),
         Option(
             "canasta_required_for_positive",
-            "Canasta required for a plus score",
-            "A side short of the canastas needed to go out scores minus its melded and hand cards.",
+            t("Canasta required for a plus score"),
+            t("A side short of the canastas needed to go out scores minus its melded and hand cards."),
             bool,
         ),
         Option(
             "wild_canasta",
-            "Wild canastas",
-            "none: no wild melds; 1000: a wild-card canasta is worth 1000; palace: big wild canasta 2000, "
-            "small 1000, an unfinished wild meld costs 1000.",
+            t("Wild canastas"),
+            t(
+                "none: no wild melds; 1000: a wild-card canasta is worth 1000; palace: big wild canasta 2000, "
+                "small 1000, an unfinished wild meld costs 1000."
+            ),
             str,
             choices=("none", "1000", "palace"),
         ),
         Option(
             "sequences",
-            "Sequences",
-            "Suit sequences may be melded; a sequence canasta is worth 1500, "
-            "going out always 200 (no concealed bonus).",
+            t("Sequences"),
+            t(
+                "Suit sequences may be melded; a sequence canasta is worth 1500, "
+                "going out always 200 (no concealed bonus)."
+            ),
             bool,
         ),
         Option(
             "black_three_in_hand",
-            "Black three left in hand",
-            "What each black three left in a hand costs.",
+            t("Black three left in hand"),
+            t("What each black three left in a hand costs."),
             int,
             choices=(5, 100),
         ),
-        Option("pile_always_frozen", "Pile always frozen", "The pile is only taken with a natural pair.", bool),
+        Option("pile_always_frozen", t("Pile always frozen"), t("The pile is only taken with a natural pair."), bool),
         Option(
             "pickup_with_wild",
-            "Take the pile with one natural and a wild",
-            "An unfrozen pile may be taken with one natural card and one wild card.",
+            t("Take the pile with one natural and a wild"),
+            t("An unfrozen pile may be taken with one natural card and one wild card."),
             bool,
         ),
         Option(
             "pickup_onto_canasta",
-            "Take the pile onto a canasta",
-            "An unfrozen pile may be taken to add its top card to a completed canasta.",
+            t("Take the pile onto a canasta"),
+            t("An unfrozen pile may be taken to add its top card to a completed canasta."),
             bool,
         ),
-        Option("max_wilds", "Wild cards per meld", "Most wild cards one meld may hold.", int, choices=(2, 3)),
+        Option("max_wilds", t("Wild cards per meld"), t("Most wild cards one meld may hold."), int, choices=(2, 3)),
         Option(
             "wilds_not_more_than_naturals",
-            "Wild cards never outnumber naturals",
-            "Off: Bicycle's literal rule, so two naturals with three wild cards is a meld.",
+            t("Wild cards never outnumber naturals"),
+            t("Off: Bicycle's literal rule, so two naturals with three wild cards is a meld."),
             bool,
         ),
         Option(
             "black_three_freezes",
-            "Black three freezes the pile",
-            "A discarded black three freezes the pile until it is taken.",
+            t("Black three freezes the pile"),
+            t("A discarded black three freezes the pile until it is taken."),
             bool,
         ),
         Option(
             "top_counts_for_minimum",
-            "Top discard counts for the minimum",
-            "The top card of the pile counts toward the initial meld.",
+            t("Top discard counts for the minimum"),
+            t("The top card of the pile counts toward the initial meld."),
             bool,
         ),
         Option(
             "restore_pile_penalty",
-            "Penalty for a pile put back",
-            "Points lost each time a side takes a pile it cannot use and puts it back.",
+            t("Penalty for a pile put back"),
+            t("Points lost each time a side takes a pile it cannot use and puts it back."),
             int,
             low=0,
             high=1000,
@@ -279,8 +288,8 @@ OPTIONS: Mapping[str, Option] = {
         ),
         Option(
             "max_hands",
-            "Hand limit",
-            "The match also ends after this many hands.",
+            t("Hand limit"),
+            t("The match also ends after this many hands."),
             int,
             low=1,
             high=1000,
@@ -300,6 +309,17 @@ AMERICAN_OPTIONS = ("target", "canastas_to_go_out", "restore_pile_penalty", "max
 
 class OptionError(InvalidError):
     """Options that a variant does not have or does not allow; carries every problem."""
+
+
+class OptionValueError(ValueError):
+    """A value an option does not allow; ``str(error)`` is its message, still translatable."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass(frozen=True)
@@ -493,7 +513,7 @@ class Variant:
         """
         if options is not None and not isinstance(options, Mapping):
             raise OptionError(
-                [Violation("options-not-object", "Options are given as an object of id: value.", "options")]
+                [Violation("options-not-object", t("Options are given as an object of id: value."), "options")]
             )
         if not options:
             return self
@@ -506,18 +526,22 @@ class Variant:
         for option_id, value in options.items():
             where = f"options.{option_id}"
             if option_id not in OPTIONS:
-                problems.append(Violation("unknown-option", f"There is no house rule called '{option_id}'.", where))
+                problems.append(
+                    Violation("unknown-option", t("There is no house rule called '{option}'.", option=option_id), where)
+                )
             elif option_id not in self.option_ids:
                 problems.append(
                     Violation(
-                        "option-not-in-variant", f"The house rule '{option_id}' is not part of {self.name}.", where
+                        "option-not-in-variant",
+                        t("The house rule '{option}' is not part of {variant}.", option=option_id, variant=self.name),
+                        where,
                     )
                 )
             else:
                 try:
                     changes[option_id] = _coerce(self.option_spec(option_id), value)
-                except ValueError as error:
-                    problems.append(Violation("bad-option-value", str(error), where))
+                except OptionValueError as error:
+                    problems.append(Violation("bad-option-value", error.message, where))
         if problems:
             raise OptionError(problems)
         rules = dataclasses.replace(self, **changes)
@@ -556,6 +580,16 @@ def _options_key(options: Mapping[str, Any]) -> tuple[tuple[Any, type, Any], ...
     return key
 
 
+def or_list(items: list[str]) -> Any:
+    """Choices as a sentence offers them, in any language: "2 or 3 or 4".
+
+    >>> or_list(["2", "3", "4"])
+    '2 or 3 or 4'
+    """
+    # Translators: two of the values a house rule allows ("2 or 3"); {second} may be a longer list.
+    return fold(items, lambda first, rest: t("{first} or {second}", first=first, second=rest))
+
+
 def _coerce(option: Option, value: Any) -> Any:
     """Check one option value against what the option allows and return it in its own type."""
     if value is None and option.nullable:
@@ -570,7 +604,7 @@ def _coerce(option: Option, value: Any) -> Any:
 def _coerce_flag(option: Option, value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    raise ValueError(f"{option.label} is true or false, not {value!r}.")
+    raise OptionValueError(t("{option} is true or false, not {value}.", option=option.label, value=repr(value)))
 
 
 def _coerce_choice(option: Option, value: Any) -> str:
@@ -578,29 +612,46 @@ def _coerce_choice(option: Option, value: Any) -> str:
     text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
     if text in option.choices:
         return text
-    raise ValueError(f"{option.label} is one of {', '.join(option.choices)}, not {value!r}.")
+    # Translators: {choices} are the values the API takes, as they are written there ("none, 1000, palace").
+    choices = ", ".join(option.choices)
+    raise OptionValueError(
+        t("{option} is one of {choices}, not {value}.", option=option.label, choices=choices, value=repr(value))
+    )
 
 
 def _coerce_number(option: Option, value: Any) -> int:
     """A whole number: one of the choices, or within the range and a multiple of the step."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{option.label} is a whole number, not {value!r}.")
+        raise OptionValueError(t("{option} is a whole number, not {value}.", option=option.label, value=repr(value)))
     if option.choices is not None and value not in option.choices:
-        allowed = " or ".join(str(choice) for choice in option.choices)
-        raise ValueError(f"{option.label} is {allowed} here, not {value}.")
+        allowed = or_list([str(choice) for choice in option.choices])
+        raise OptionValueError(
+            t("{option} is {allowed} here, not {value}.", option=option.label, allowed=allowed, value=value)
+        )
     if option.low is not None and not option.low <= value <= option.high:
-        raise ValueError(f"{option.label} must be between {option.low} and {option.high}, not {value}.")
+        raise OptionValueError(
+            t(
+                "{option} must be between {low} and {high}, not {value}.",
+                option=option.label,
+                low=option.low,
+                high=option.high,
+                value=value,
+            )
+        )
     if value % option.step:
-        raise ValueError(f"{option.label} must be a multiple of {option.step}, not {value}.")
+        raise OptionValueError(
+            t("{option} must be a multiple of {step}, not {value}.", option=option.label, step=option.step, value=value)
+        )
     return value
 
 
 # --- the presets (RULES.md section 2) -------------------------------------------------------
-WE_THEY = ("We", "They")
+# Translators: what the score sheet calls the sides, at its column heads.
+WE_THEY = (tp("side", "We"), tp("side", "They"))
 CLASSIC = Variant(
     key="classic",
-    name="Classic canasta",
-    summary="Four players in two partnerships, two decks, 11 cards; one canasta to go out; 5000 wins.",
+    name=t("Classic canasta"),
+    summary=t("Four players in two partnerships, two decks, 11 cards; one canasta to go out; 5000 wins."),
     players=4,
     sides=2,
     side_names=WE_THEY,
@@ -612,10 +663,10 @@ CLASSIC = Variant(
 CLASSIC_2P = dataclasses.replace(
     CLASSIC,
     key="classic-2p",
-    name="Classic canasta for two",
-    summary="Two players, each alone; 15 cards, draw two; two canastas to go out; 5000 wins.",
+    name=t("Classic canasta for two"),
+    summary=t("Two players, each alone; 15 cards, draw two; two canastas to go out; 5000 wins."),
     players=2,
-    side_names=("Me", "You"),
+    side_names=(tp("side", "Me"), tp("side", "You")),
     players_per_side=(1, 1),
     deal=15,
     draw=2,
@@ -624,12 +675,14 @@ CLASSIC_2P = dataclasses.replace(
 CLASSIC_3P = dataclasses.replace(
     CLASSIC,
     key="classic-3p",
-    name="Classic canasta for three",
-    summary="Three players with their own columns; each hand the first to take the pile plays alone "
-    "against the other two; 13 cards, draw two; 7500 wins.",
+    name=t("Classic canasta for three"),
+    summary=t(
+        "Three players with their own columns; each hand the first to take the pile plays alone "
+        "against the other two; 13 cards, draw two; 7500 wins."
+    ),
     players=3,
     sides=3,
-    side_names=("North", "East", "West"),
+    side_names=(tp("side", "North"), tp("side", "East"), tp("side", "West")),
     players_per_side=(1, 1, 1),
     deal=13,
     draw=2,
@@ -639,10 +692,10 @@ CLASSIC_3P = dataclasses.replace(
 CLASSIC_5P = dataclasses.replace(
     CLASSIC,
     key="classic-5p",
-    name="Classic canasta for five",
-    summary="A pair against a trio (one of the trio sits out each hand, in turn); 11 cards; 5000 wins.",
+    name=t("Classic canasta for five"),
+    summary=t("A pair against a trio (one of the trio sits out each hand, in turn); 11 cards; 5000 wins."),
     players=5,
-    side_names=("Pair", "Trio"),
+    side_names=(tp("side", "Pair"), tp("side", "Trio")),
     players_per_side=(2, 3),
 )
 _SIX = dict(
@@ -656,19 +709,21 @@ _SIX = dict(
 CLASSIC_6P_3X2 = dataclasses.replace(
     CLASSIC,
     key="classic-6p-3x2",
-    name="Classic canasta for six (three pairs)",
-    summary="Six players in three partnerships, three decks, 13 cards; two canastas to go out; 7500 wins.",
+    name=t("Classic canasta for six (three pairs)"),
+    summary=t("Six players in three partnerships, three decks, 13 cards; two canastas to go out; 7500 wins."),
     sides=3,
-    side_names=("A", "B", "C"),
+    side_names=(tp("side", "A"), tp("side", "B"), tp("side", "C")),
     players_per_side=(2, 2, 2),
     **_SIX,
 )
 CLASSIC_6P_2X3 = dataclasses.replace(
     CLASSIC,
     key="classic-6p-2x3",
-    name="Classic canasta for six (two teams of three)",
-    summary="Six players in two teams of three, three decks, 13 cards; two canastas to go out; "
-    "10000 wins; 150 to open from 7000.",
+    name=t("Classic canasta for six (two teams of three)"),
+    summary=t(
+        "Six players in two teams of three, three decks, 13 cards; two canastas to go out; "
+        "10000 wins; 150 to open from 7000."
+    ),
     side_names=WE_THEY,
     players_per_side=(3, 3),
     ladder=((7000, 150), *CLASSIC_LADDER),
@@ -676,9 +731,11 @@ CLASSIC_6P_2X3 = dataclasses.replace(
 )
 AMERICAN = Variant(
     key="american",
-    name="Modern American canasta",
-    summary="Four players, two decks, 13 cards plus talons; pure sevens and aces, wild canastas and "
-    "special hands; two canastas to go out; 8500 wins.",
+    name=t("Modern American canasta"),
+    summary=t(
+        "Four players, two decks, 13 cards plus talons; pure sevens and aces, wild canastas and "
+        "special hands; two canastas to go out; 8500 wins."
+    ),
     players=4,
     sides=2,
     side_names=WE_THEY,
@@ -708,9 +765,11 @@ AMERICAN = Variant(
 )
 SAMBA = Variant(
     key="samba",
-    name="Samba",
-    summary="Four players, three decks, 15 cards, draw two; suit sequences (sambas) worth 1500; "
-    "two canastas to go out; 10000 wins.",
+    name=t("Samba"),
+    summary=t(
+        "Four players, three decks, 15 cards, draw two; suit sequences (sambas) worth 1500; "
+        "two canastas to go out; 10000 wins."
+    ),
     players=4,
     sides=2,
     side_names=WE_THEY,
@@ -734,9 +793,11 @@ SAMBA = Variant(
 BOLIVIA = dataclasses.replace(
     SAMBA,
     key="bolivia",
-    name="Bolivia",
-    summary="Samba's cousin: escaleras (sequences) 1500, wild canastas (bolivias) 2500, black threes "
-    "left in hand cost 100; two canastas to go out, one an escalera; 15000 wins.",
+    name=t("Bolivia"),
+    summary=t(
+        "Samba's cousin: escaleras (sequences) 1500, wild canastas (bolivias) 2500, black threes "
+        "left in hand cost 100; two canastas to go out, one an escalera; 15000 wins."
+    ),
     base_kinds=(NATURAL, MIXED, SEQUENCE, BOLIVIA_WILD),
     ladder=((7000, 150), *CLASSIC_LADDER),
     going_out_needs_kind="sequence",
@@ -746,8 +807,8 @@ BOLIVIA = dataclasses.replace(
 CHILE = dataclasses.replace(
     BOLIVIA,
     key="chile",
-    name="Chile (played as Bolivia)",
-    summary="Chilean canasta as the sources document it: Bolivia's rules with three or four packs.",
+    name=t("Chile (played as Bolivia)"),
+    summary=t("Chilean canasta as the sources document it: Bolivia's rules with three or four packs."),
     choices=(("decks", (3, 4)),),
 )
 
@@ -774,8 +835,8 @@ class UnknownVariantError(InvalidError):
     """A variant id scorepad does not know."""
 
     def __init__(self, key: object):
-        known = ", ".join(VARIANTS)
-        message = f"There is no variant '{key}'. Known variants: {known}."
+        # Translators: {known} are the variants' ids, as the API writes them.
+        message = t("There is no variant '{key}'. Known variants: {known}.", key=key, known=", ".join(VARIANTS))
         super().__init__([Violation("unknown-variant", message, "variant")])
 
 
