@@ -215,6 +215,8 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     app.json = JSONProvider(app)
     app.jinja_env.finalize = finalize  # before any template is compiled: finalize is compiled in
+    # {% trans %} blocks are looked up trimmed, as `pybabel extract` (babel.cfg: trimmed) stores them.
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.install_gettext_callables(  # Flask-Babel's, with the catalogue looked up once per page
         lambda message: translations().ugettext(message),
         lambda singular, plural, n: translations().ungettext(singular, plural, n),
