@@ -27,6 +27,7 @@ from sqlite_utils import Database
 
 from . import canasta
 from .canasta.match import Standing, carry_forward, game_ends, play_hand, settlement_for, standing
+from .canasta.text import fold, t
 from .documents import FORMAT, FORMAT_VERSION, MatchInfo, Side, team_name
 
 RESTORE_DAYS = 30  # a deleted match is offered for restoring this long
@@ -1140,7 +1141,7 @@ def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
         return row
     row = _match_row(db, match_id)
     if row["deleted"]:
-        raise StaleError(["This match was deleted meanwhile; restore it from the start page."], row["version"])
+        raise StaleError([DELETED_MEANWHILE], row["version"])
     raise StaleError(changes_since(db, row, version), row["version"])
 
 
@@ -1217,7 +1218,23 @@ def _as_stored(hand: canasta.Hand) -> canasta.Hand:
 
 
 # --- what changed meanwhile ----------------------------------------------------------------
-VERBS = {"add": "saved", "edit": "changed", "delete": "removed", "restore": "put back", "import": "imported"}
+# Core-style messages (``Text``: English as a ``str``, rendered in the page's language by the web
+# layer), one whole sentence per kind of write so a translator never gets an English verb to fit in.
+DELETED_MEANWHILE = t("This match was deleted meanwhile; restore it from the start page.")
+CHANGED_MEANWHILE = t("Someone else changed this match meanwhile.")
+WRITTEN_MEANWHILE: dict[str, Callable[..., Any]] = {
+    "add": lambda **values: t("Someone else saved hand {number} meanwhile: {scores}.", **values),
+    "edit": lambda **values: t("Someone else changed hand {number} meanwhile: {scores}.", **values),
+    "restore": lambda **values: t("Someone else put back hand {number} meanwhile: {scores}.", **values),
+    "import": lambda **values: t("Someone else imported hand {number} meanwhile: {scores}.", **values),
+    "delete": lambda **values: t("Someone else removed hand {number} meanwhile: it scored {scores}.", **values),
+}
+
+
+def _score_list(items: list[Any]) -> Any:
+    """Each side's figure (``We 1220, They 165``), joined by the list's comma pattern."""
+    # Translators: the items of a list before its last two: {second} is the rest of the list.
+    return fold(items, lambda first, rest: t("{first}, {second}", first=first, second=rest))
 
 
 def changes_since(db: Database, row: dict[str, Any], version: int) -> list[str]:
@@ -1236,7 +1253,6 @@ def changes_since(db: Database, row: dict[str, Any], version: int) -> list[str]:
     changes = []
     for revision in revisions:
         number = revision["before"] + 1
-        verb = VERBS.get(revision["action"], revision["action"])
         new = _scores(variant, revision["data"])
         previous = list(
             db.query(
@@ -1247,13 +1263,24 @@ def changes_since(db: Database, row: dict[str, Any], version: int) -> list[str]:
         )
         old = _scores(variant, previous[0]["data"]) if previous else None
         if new and old and revision["action"] == "edit":
-            detail = ", ".join(f"{name} {a} → {b}" for name, a, b in zip(names, old, new, strict=False))
-        elif new:
-            detail = ", ".join(f"{name} {score}" for name, score in zip(names, new, strict=False))
+            scores = [
+                t("{side} {before} → {after}", side=name, before=a, after=b)
+                for name, a, b in zip(names, old, new, strict=False)
+            ]
         else:
-            detail = "it scored " + ", ".join(f"{name} {score}" for name, score in zip(names, old or (), strict=False))
-        changes.append(f"Someone else {verb} hand {number} meanwhile: {detail}.")
-    return changes or ["Someone else changed this match meanwhile."]
+            scores = [
+                t("{side} {score}", side=name, score=score)
+                for name, score in zip(names, new or old or (), strict=False)
+            ]
+        if not scores:
+            changes.append(t("Someone else changed hand {number} meanwhile.", number=number))
+            continue
+        # A hand that reads back (saved, changed, put back) says its scores now; a removed one (or
+        # one that no longer scores) says what it scored.
+        action = revision["action"] if new else "delete"
+        say = WRITTEN_MEANWHILE.get(action, WRITTEN_MEANWHILE["edit"])
+        changes.append(say(number=number, scores=_score_list(scores)))
+    return changes or [CHANGED_MEANWHILE]
 
 
 def _scores(variant: canasta.Variant, data: str | None) -> tuple[int, ...] | None:

@@ -4,6 +4,17 @@
 (function () {
   "use strict";
   var PAGES = 80; // as many as the service worker keeps
+  // The words, in the page's language: base.html's <meta name="scorepad-text"> (the policy allows
+  // no inline script); words(key, {label: ...}) fills in the {label} placeholders.
+  var TEXT = (function () {
+    var meta = document.querySelector("meta[name='scorepad-text']");
+    try { return JSON.parse(meta.content) || {}; } catch (error) { return {}; }
+  })();
+  function words(key, values) {
+    return (TEXT[key] || key).replace(/\{(\w+)\}/g, function (all, name) {
+      return values && name in values ? String(values[name]) : all;
+    });
+  }
 
   function element(tag, text, href) {
     var node = document.createElement(tag);
@@ -23,7 +34,7 @@
 
   function time(item) {
     var date = new Date(item.saved);
-    return isNaN(date) ? "" : date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    return isNaN(date) ? "" : date.toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" });
   }
 
   function kept() {
@@ -62,9 +73,10 @@
     list.replaceChildren();
     waiting().forEach(function (item) {
       var row = element("li");
-      row.append(element("a", item.label, "/matches/" + item.match), " — ", item.state === "waiting"
-        ? "Saved on this phone, not sent yet, at " + time(item)
-        : "kept on this phone: the server did not take it yet");
+      // The sentence around the link, in the page's language: {label} is where the link goes.
+      var sentence = item.state === "waiting" ? words("waitingAt", { time: time(item) }) : words("keptShort");
+      var parts = sentence.split("{label}");
+      row.append(parts[0], element("a", item.label, "/matches/" + item.match), parts.slice(1).join(""));
       list.append(row);
     });
     queued.hidden = !list.childNodes.length;

@@ -7,10 +7,20 @@
   var KEY = "scorepad-queue";
   var NOTE = "scorepad-sent"; // sessionStorage: what to say once the sheet has reloaded
   var OPEN = "scorepad-open"; // sessionStorage: the item to put back into the form being loaded
-  var WAITING = "Saved on this phone, not sent yet";
   var sending = false;
   var reload = null;
   var notes = [];
+  // The words, in the page's language: base.html's <meta name="scorepad-text"> (the policy allows
+  // no inline script); words(key, {label: ...}) fills in the {label} placeholders.
+  var TEXT = (function () {
+    var meta = document.querySelector("meta[name='scorepad-text']");
+    try { return JSON.parse(meta.content) || {}; } catch (error) { return {}; }
+  })();
+  function words(key, values) {
+    return (TEXT[key] || key).replace(/\{(\w+)\}/g, function (all, name) {
+      return values && name in values ? String(values[name]) : all;
+    });
+  }
 
   function parse(text) {
     try {
@@ -64,7 +74,7 @@
     try {
       store(load().filter(function (other) { return other.id !== item.id; }).concat([item]));
     } catch (error) {
-      say("Not saved: this phone could not keep the hand (" + error.name + "). Keep this form open.");
+      say(words("notKept", { error: error.name }));
       return;
     }
     form.dataset.queued = item.id;
@@ -101,7 +111,7 @@
       return fetch(item.action, { method: "POST", body: body, credentials: "same-origin" }).then(function (response) {
         if (response.ok && response.redirected && new URL(response.url).pathname === sheetOf(item)) {
           remove(item.id);
-          var text = item.label + ", saved on this phone, has been sent: it is on the sheet.";
+          var text = words("sent", { label: item.label });
           if (location.pathname === sheetOf(item) || document.querySelector("form[data-queued='" + item.id + "']")) {
             sessionStorage.setItem(NOTE, JSON.stringify(parse(sessionStorage.getItem(NOTE)).concat([text])));
             reload = sheetOf(item);
@@ -111,7 +121,7 @@
           return next(index + 1);
         }
         if (response.status >= 500) {
-          change(item.id, { problem: "The server had a problem (" + response.status + "): it is tried again." });
+          change(item.id, { problem: words("serverProblem", { status: response.status }) });
           return null;
         }
         return response.text().then(function (html) {
@@ -120,7 +130,7 @@
           var heading = page.querySelector("main h1");
           change(item.id, page.querySelector("form[data-queue]") ? { state: "refused", answer: html } : {
             state: "stuck",
-            problem: "The server did not take it: " + (heading ? heading.textContent.trim() : response.status) + "."
+            problem: words("notTaken", { reason: heading ? heading.textContent.trim() : response.status })
           });
           return next(index + 1);
         });
@@ -157,8 +167,7 @@
     document.title = page.title;
     remove(item.id);
     if (window.htmx) window.htmx.process(main);
-    say(item.label + ", saved on this phone, was not taken by the server: its answer is below, " +
-        "and your entry is kept in the form.");
+    say(words("answerBelow", { label: item.label }));
     (main.querySelector(".problems:not(:empty)") || main).scrollIntoView({ block: "center" });
   }
 
@@ -166,7 +175,7 @@
   // form of this page, with its old match version, so saving it asks the server again.
   function refill(item) {
     var form = document.querySelector("form[data-queue]");
-    if (!form) return say(item.label + " is still kept on this phone: this page has no form for it.");
+    if (!form) return say(words("noForm", { label: item.label }));
     var values = {};
     item.fields.forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
     Array.prototype.forEach.call(form.elements, function (field) {
@@ -176,8 +185,7 @@
       else field.value = given.length ? given[0] : "";
     });
     remove(item.id);
-    say(item.label + ", saved on this phone, was not taken by the server. " + item.problem +
-        " Your entry is back in the form: check it and save again.");
+    say(words("backInForm", { label: item.label, problem: item.problem }));
     form.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
@@ -197,15 +205,15 @@
   function describe(item) {
     var line = element("p");
     if (item.state === "refused") {
-      line.append(element("b", "The server did not take " + item.label + ". "), element("button", "Open it", "open", item.id));
+      line.append(element("b", words("refused", { label: item.label }) + " "), element("button", words("openIt"), "open", item.id));
     } else if (item.state === "stuck") {
-      line.append(element("b", item.label + " is kept on this phone."), " " + item.problem + " ",
-                  element("button", "Try again", "retry", item.id), " ",
-                  element("button", "Open it in its form", "open", item.id), " ",
-                  element("button", "Discard", "discard", item.id));
+      line.append(element("b", words("kept", { label: item.label })), " " + item.problem + " ",
+                  element("button", words("tryAgain"), "retry", item.id), " ",
+                  element("button", words("openInForm"), "open", item.id), " ",
+                  element("button", words("discard"), "discard", item.id));
     } else {
-      var time = new Date(item.saved).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-      line.append(element("b", WAITING + ":"), " " + item.label + ", saved at " + time + ". " + (item.problem || ""));
+      var time = new Date(item.saved).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" });
+      line.append(element("b", words("waiting")), " " + words("waitingItem", { label: item.label, time: time }) + " " + (item.problem || ""));
     }
     return line;
   }
@@ -229,12 +237,12 @@
     box.setAttribute("role", "status");
     notes.forEach(function (note) { box.append(element("p", note)); });
     if (!navigator.onLine && !offline) {
-      box.append(element("p", "This phone is offline: pages are the copies it kept, and a hand you save waits on it."));
+      box.append(element("p", words("offline")));
     }
     items.forEach(function (item) { box.append(describe(item)); });
     if (items.some(function (item) { return item.state === "waiting"; })) {
-      box.append(element("p", "It is sent as soon as the connection is back. "));
-      box.lastChild.append(element("button", "Send now", "send"));
+      box.append(element("p", words("soon") + " "));
+      box.lastChild.append(element("button", words("sendNow"), "send"));
     }
     if (offline) showOffline(offline);
     if (!box.childNodes.length) return;
@@ -270,7 +278,7 @@
   document.addEventListener("htmx:sendError", function (event) {
     var detail = event.detail;
     if (detail.elt.matches("form[data-queue]") && detail.requestConfig.verb === "post") queue(detail.elt);
-    else if (detail.boosted) say("No connection: that did not reach the server. Try again when the phone is online.");
+    else if (detail.boosted) say(words("noConnection"));
   });
 
   document.addEventListener("click", function (event) {
@@ -284,7 +292,7 @@
       change(item.id, { state: "waiting", problem: "" });
       flush(true);
     }
-    if (action === "discard" && window.confirm("Discard " + item.label + "? It never reached the server.")) {
+    if (action === "discard" && window.confirm(words("confirmDiscard", { label: item.label }))) {
       remove(item.id);
     }
   });

@@ -3,6 +3,18 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // The words, in the page's language: base.html's <meta name="scorepad-text"> (the policy allows
+  // no inline script); say(key, {label: ...}) fills in the {label} placeholders.
+  var TEXT = (function () {
+    var meta = document.querySelector("meta[name='scorepad-text']");
+    try { return JSON.parse(meta.content) || {}; } catch (error) { return {}; }
+  })();
+  function words(key, values) {
+    return (TEXT[key] || key).replace(/\{(\w+)\}/g, function (all, name) {
+      return values && name in values ? String(values[name]) : all;
+    });
+  }
+
   // Keep the screen awake while a match is open (Wake Lock where the browser has it).
   var lock = null;
   function wake() {
@@ -59,14 +71,14 @@
 
   function copyField(button) {
     var field = document.getElementById(button.dataset.copy);
-    var done = function () { say(button, "Copied."); };
+    var done = function () { say(button, words("copied")); };
     var fallback = function () {
       field.focus();
       field.select();
       try {
         if (document.execCommand("copy")) { done(); return; }
       } catch (error) { /* fall through to the hint */ }
-      say(button, "Selected: copy it with your phone's menu.");
+      say(button, words("selected"));
     };
     if (navigator.clipboard) { navigator.clipboard.writeText(field.value).then(done, fallback); } else { fallback(); }
   }

@@ -1,6 +1,8 @@
 """Languages: which one a page gets, the switch, core messages rendered, and catalogues that keep up."""
 
+import json
 import re
+from html import unescape
 from html.parser import HTMLParser
 from io import BytesIO
 from pathlib import Path
@@ -269,6 +271,33 @@ def test_the_api_answers_english_without_accept_language(client):
     english = response.get_json()
     client.set_cookie(i18n.COOKIE, "es")
     assert client.post("/api/v1/score", json={"variant": "nope", "hands": []}).get_json() == english
+
+
+def test_a_trans_block_over_several_lines_is_looked_up_as_extracted(app):
+    # babel.cfg extracts {% trans %} blocks trimmed; looked up untrimmed, a block broken over two
+    # lines (the start page's hint) would never find its translation.
+    from flask import render_template_string
+
+    with app.test_request_context("/", headers={"Accept-Language": "es"}):
+        assert render_template_string("{% trans %}Language\n    {% endtrans %}") == "Idioma"
+
+
+def test_the_scripts_words_are_marked_and_travel_in_the_page(client):
+    # static/*.js say nothing in English of their own: every word comes from base.html's meta tag.
+    html = client.get("/", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    meta = re.search(r"<meta name=\"scorepad-text\" content='([^']*)'>", html)[1]
+    words = json.loads(unescape(meta))
+    used = set()
+    for script in ("scorepad.js", "offline.js", "offline-page.js"):
+        source = (ROOT / "static" / script).read_text()
+        used |= set(re.findall(r"words\(\"(\w+)\"", source))
+        english = [s for s in re.findall(r'"([^"]*)"', source) if re.search(r"[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}", s)]
+        assert not english, f"{script} says English itself: {english}"
+    assert used == set(words), "every word a script asks for is in the page, and nothing more"
+    english = client.get("/").get_data(as_text=True)
+    english_words = json.loads(unescape(re.search(r"<meta name=\"scorepad-text\" content='([^']*)'>", english)[1]))
+    ids = {message for _context, message in extracted()}
+    assert set(english_words.values()) <= ids, "every word is extracted for translation"
 
 
 def test_core_messages_render_in_templates(app):
