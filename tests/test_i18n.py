@@ -383,7 +383,8 @@ def test_the_share_line_is_written_with_the_translations_it_is_given():
     from scorepad.documents import MatchInfo, Side
 
     info = MatchInfo("b" * 16, (Side("We"), Side("They")))
-    assert formats.share_text(canasta.score_match("classic", []), info, Shouting()) == "Classic canasta, NO HANDS YET."
+    # The variant's name is a core message too, so it goes through the same translations.
+    assert formats.share_text(canasta.score_match("classic", []), info, Shouting()) == "CLASSIC CANASTA, NO HANDS YET."
 
 
 def test_the_factory_registers_the_language_layer(tmp_path):
