@@ -30,6 +30,7 @@ from typing import Any
 from .canasta import InvalidError, Match, Violation
 from .canasta.entries import Entry
 from .canasta.match import standing
+from .canasta.text import t
 from .documents import ALL_FORMAT, FORMAT, MatchInfo, match_document, read_match_document, team_name
 
 ALL_FORMAT_VERSION = 1
@@ -325,17 +326,23 @@ def parse_json(raw: bytes | str) -> Any:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError as error:
         raise InvalidError(
-            [Violation("not-utf8", f"The file is not UTF-8 text (byte {error.start} cannot be read).")]
+            [Violation("not-utf8", t("The file is not UTF-8 text (byte {byte} cannot be read).", byte=error.start))]
         ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        message = f"The file is not JSON: {error.msg} at line {error.lineno}, column {error.colno}."
+        # Translators: {problem} is Python's own English description, such as "Expecting value".
+        message = t(
+            "The file is not JSON: {problem} at line {line}, column {column}.",
+            problem=error.msg,
+            line=error.lineno,
+            column=error.colno,
+        )
         raise InvalidError([Violation("not-json", message)]) from None
     except RecursionError:
-        raise InvalidError([Violation("not-json", "The file nests too deeply to be a scorepad export.")]) from None
+        raise InvalidError([Violation("not-json", t("The file nests too deeply to be a scorepad export."))]) from None
     except ValueError:  # a number thousands of digits long: Python refuses to read it
-        raise InvalidError([Violation("not-json", "The file holds a number too long to be a score.")]) from None
+        raise InvalidError([Violation("not-json", t("The file holds a number too long to be a score."))]) from None
 
 
 def is_single_match(data: Any) -> bool:
@@ -354,13 +361,18 @@ def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | 
     if is_single_match(data):
         return [read_match_document(data)]
     if not isinstance(data, Mapping):
-        raise InvalidError([Violation("not-an-export", "A scorepad export is a JSON object.")])
+        raise InvalidError([Violation("not-an-export", t("A scorepad export is a JSON object."))])
     problems: list[Violation] = []
     if data.get("format") != ALL_FORMAT:
         problems.append(
             Violation(
                 "wrong-format",
-                f"This is not a scorepad export: 'format' is '{data.get('format')}', not '{ALL_FORMAT}' or '{FORMAT}'.",
+                t(
+                    "This is not a scorepad export: 'format' is '{found}', not '{all}' or '{one}'.",
+                    found=str(data.get("format")),
+                    all=ALL_FORMAT,
+                    one=FORMAT,
+                ),
                 "format",
             )
         )
@@ -368,14 +380,17 @@ def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | 
         problems.append(
             Violation(
                 "wrong-version",
-                f"This file is format version {data.get('format_version')}; "
-                f"this scorepad reads version {ALL_FORMAT_VERSION}.",
+                t(
+                    "This file is format version {found}; this scorepad reads version {version}.",
+                    found=str(data.get("format_version")),
+                    version=ALL_FORMAT_VERSION,
+                ),
                 "format_version",
             )
         )
     matches = data.get("matches")
     if not isinstance(matches, list):
-        problems.append(Violation("matches-not-list", "An export's matches are a list.", "matches"))
+        problems.append(Violation("matches-not-list", t("An export's matches are a list."), "matches"))
         matches = []
     pairs: list[Pair] = []
     first_at: dict[str, int] = {}
@@ -390,7 +405,11 @@ def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | 
             problems.append(
                 Violation(
                     "duplicate-id",
-                    f"Match {info.id} is in this file twice (first as matches[{first_at[info.id]}]).",
+                    t(
+                        "Match {id} is in this file twice (first as matches[{first}]).",
+                        id=info.id,
+                        first=first_at[info.id],
+                    ),
                     f"{where}.id",
                 )
             )

@@ -520,7 +520,7 @@ def match_form(variant: canasta.Variant, **kwargs: Any) -> MatchForm:
         fields[f"side_{i}"] = StringField(
             _("Name"),
             [DataRequired(_("Give this side a name (up to 60 letters).")), Length(max=60, message=TOO_LONG)],
-            default=variant.side_names[i],
+            default=text(variant.side_names[i]),  # "Nosotros" at a Spanish table: names are stored as typed
             filters=[_strip],
         )
         for j in range(variant.players_per_side[i]):
