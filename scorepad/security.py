@@ -143,9 +143,16 @@ def allow_large_bodies(app: Flask) -> Callable[[], None]:
 
 
 def add_headers(response: Response) -> Response:
-    """The defence headers, on every response: pages, fragments, JSON, static files and errors."""
+    """The defence headers, on every response: pages, fragments, JSON, static files and errors.
+
+    A header a view set itself is kept. The response's headers are read once: asking for
+    each absent one (``setdefault``) raises and catches an exception apiece in Werkzeug.
+    """
+    headers = response.headers
+    present = {name.lower() for name, _ in headers}
     for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
+        if name.lower() not in present:
+            headers.add(name, value)
     return response
 
 
