@@ -23,6 +23,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
@@ -36,8 +37,8 @@ from .assets import SHELL, asset_url
 from .canasta.match import Standing, game_ends, play_hand, settlement_for, standing
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
-from .htmx import page_or_fragment, wants_fragment
-from .security import form_checks_token
+from .htmx import wants_fragment
+from .security import form_checks_token, render_for_everyone, with_token
 
 bp = Blueprint("matches", __name__)
 NOTHING_ENTERED = "Nothing is entered yet: type each side's points (or count its cards), then save."
@@ -86,6 +87,16 @@ def sheet_context(stored: store.StoredMatch, **extra: Any) -> dict[str, Any]:
     return {"stored": stored, "match": stored.match, "sides": stored.info.sides, "outcome": outcome(stored), **extra}
 
 
+def rendering_key() -> tuple[Any, ...]:
+    """What, besides a match's version, changes the markup rendered once and kept.
+
+    The one place for it: the sheet and the match list's lines are kept under this key. Today
+    it is the URL root the app answers under (the links in them); a translated app adds the
+    request's language here.
+    """
+    return (request.script_root,)
+
+
 @dataclass(frozen=True)
 class Sheet:
     """What the score sheet shows, all from stored figures: `_sheet.html` calls no core function."""
@@ -99,16 +110,29 @@ class Sheet:
     rows: tuple[store.HandFigures, ...]
     starting_totals: tuple[int, ...] | None
     chart: formats.Chart | None
-    # The hand rows as rendered for a writer (False) or a watcher (True), filled on first use.
-    rendered_rows: dict[bool, Markup] = field(default_factory=dict, compare=False)
+    # Markup rendered for this version, filled on first use: a version never changes.
+    rendered: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False)
 
     def hand_rows(self, head: store.MatchHead, watching: bool) -> Markup:
-        """The table's rows for this version, rendered once (a version never changes)."""
-        rows = self.rendered_rows.get(watching)
+        """The table's rows, for a writer (links to each hand) or a watcher, rendered once."""
+        key = ("rows", watching, *rendering_key())
+        rows = self.rendered.get(key)
         if rows is None:
             rows = Markup(render_template("matches/_hand_rows.html", sheet=self, stored=head, watching=watching))
-            self.rendered_rows[watching] = rows
+            self.rendered[key] = rows
         return rows
+
+    def html(self, context: dict[str, Any]) -> Markup:
+        """The whole `_sheet.html` for this version, rendered once for every browser.
+
+        What else it shows is part of the key: writer or watcher, and the hand that undo
+        would put back. Its forms get this browser's token on each request (security.py).
+        """
+        key = ("sheet", bool(context.get("watching")), context.get("undone"), *rendering_key())
+        parts = self.rendered.get(key)
+        if parts is None:
+            parts = self.rendered[key] = render_for_everyone("matches/_sheet.html", **context)
+        return with_token(parts)
 
 
 SHEET_CACHE_SIZE = 64
@@ -154,9 +178,9 @@ def score_sheet(head: store.MatchHead) -> Sheet:
 
 
 def score_sheet_context(head: store.MatchHead, **extra: Any) -> dict[str, Any]:
-    """What the score sheet (page or fragment, writer or watcher) shows."""
+    """What the score sheet (page or fragment, writer or watcher) shows; `sheet_html` is `_sheet.html`."""
     sheet = score_sheet(head)
-    return {
+    context = {
         "stored": head,
         "sheet": sheet,
         "hand_rows": sheet.hand_rows(head, bool(extra.get("watching"))),
@@ -165,6 +189,8 @@ def score_sheet_context(head: store.MatchHead, **extra: Any) -> dict[str, Any]:
         "outcome": outcome(head),
         **extra,
     }
+    context["sheet_html"] = sheet.html(context)
+    return context
 
 
 # --- the match list and a new match -------------------------------------------------------
@@ -254,7 +280,10 @@ def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any
         response = Response(status=304)
     else:
         flashes = "_flashes" in session  # a page that shows a message is not the same page again
-        response = page_or_fragment(page, "matches/_sheet.html", **score_sheet_context(head(), undone=None, **extra))
+        context = score_sheet_context(head(), undone=None, **extra)
+        fragment = wants_fragment()
+        response = make_response(context["sheet_html"] if fragment else render_template(page, **context))
+        response.vary.add("HX-Request")
         if flashes:
             response.cache_control.no_store = True
             return response

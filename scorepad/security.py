@@ -18,14 +18,16 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Flask, Response, current_app, flash, jsonify, redirect, render_template, request, url_for
+from flask import Flask, Response, current_app, flash, g, jsonify, redirect, render_template, request, url_for
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_wtf import CSRFProtect
-from flask_wtf.csrf import CSRFError
+from flask_wtf.csrf import CSRFError, generate_csrf
 from itsdangerous import URLSafeTimedSerializer
+from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -110,6 +112,37 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+
+# Stands where a browser's form token goes in markup rendered once for every browser; random
+# per process, so no text a player types can imitate it.
+TOKEN_SLOT = f"csrf-token-slot-{secrets.token_hex(16)}"
+
+
+def render_for_everyone(template: str, **context: Any) -> tuple[str, ...]:
+    """Render markup to keep and serve to every browser: the text around each form token.
+
+    Forms on the page still carry this browser's token: :func:`with_token` puts it into the
+    slots on every request. Flask-WTF keeps the request's signed token in ``g.csrf_token``
+    (its documented place), so the slot is put there while the template renders.
+    """
+    name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    own = g.pop(name, None)
+    setattr(g, name, TOKEN_SLOT)
+    try:
+        html = render_template(template, **context)
+    finally:
+        g.pop(name, None)
+        if own is not None:
+            setattr(g, name, own)
+    return tuple(html.split(TOKEN_SLOT))
+
+
+def with_token(parts: tuple[str, ...]) -> Markup:
+    """Markup kept by :func:`render_for_everyone`, with this browser's form token in each slot."""
+    if len(parts) == 1:
+        return Markup(parts[0])  # no form: no token made, no session touched
+    return Markup(str(escape(generate_csrf())).join(parts))
 
 
 def form_checks_token(view: View) -> View:
