@@ -194,6 +194,35 @@ def score_sheet_context(head: store.MatchHead, **extra: Any) -> dict[str, Any]:
 
 
 # --- the match list and a new match -------------------------------------------------------
+LINE_CACHE_SIZE = 1024  # a few pages of the list, for every browser
+_lines: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
+_lines_lock = threading.Lock()
+
+
+def match_lines(summaries: list[store.MatchSummary]) -> Markup:
+    """The lines of the match list, each rendered once per match version and kept, joined.
+
+    Everything a line shows (names, totals, hands, state) is written with the version, so
+    the key is the database, the match, its version and :func:`rendering_key`.
+    """
+    where = (current_app.config["DATABASE"], *rendering_key())
+    return Markup("").join([_match_line(summary, (summary.id, summary.version, *where)) for summary in summaries])
+
+
+def _match_line(summary: store.MatchSummary, key: tuple[Any, ...]) -> Markup:
+    with _lines_lock:
+        line = _lines.get(key)
+        if line is not None:
+            _lines.move_to_end(key)
+            return line
+    line = Markup(render_template("matches/_match_line.html", summary=summary))
+    with _lines_lock:
+        _lines[key] = line
+        while len(_lines) > LINE_CACHE_SIZE:
+            _lines.popitem(last=False)
+    return line
+
+
 @bp.get("/")
 def index() -> str:
     """This browser's matches (every match for the organiser) a page at a time, a search, and the way to start one."""
@@ -206,6 +235,7 @@ def index() -> str:
     return render_template(
         "matches/index.html",
         matches=page.items,
+        match_lines=match_lines(page.items),
         older=page.older,
         search=search,
         variant=variant,

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from sqlite_utils import Database
@@ -80,6 +80,7 @@ class MatchSummary:
     is_tie: bool = False
     last_played: str = ""
     sides: tuple[Side, ...] = ()
+    version: int = 0  # the match's version: what the list line shows changes only with it
 
 
 @dataclass(frozen=True)
@@ -354,13 +355,27 @@ def hand_figures(db: Database, match_id: str) -> list[HandFigures]:
     return [HandFigures(r["number"], _loads(r["scores"]), _loads(r["minimums"]), _loads(r["totals"])) for r in rows]
 
 
-LIST_SQL = (
-    "select m.id, m.title, m.sides, m.created, m.updated, m.deleted, s.variant_name, s.totals, s.hands, "
-    "s.is_finished, s.is_tie, s.winner, s.last_played from matches m join match_summaries s on s.match_id = m.id"
-)
+LIST_COLUMNS = (
+    "m.id", "m.version", "m.title", "m.sides", "m.created", "m.updated", "m.deleted", "s.variant_name", "s.totals",
+    "s.hands", "s.is_finished", "s.is_tie", "s.winner", "s.last_played",
+)  # fmt: skip
+LIST_SQL = f"select {', '.join(LIST_COLUMNS)} from matches m join match_summaries s on s.match_id = m.id"
+_LIST_NAMES = tuple(column.partition(".")[2] for column in LIST_COLUMNS)
 
 
-def _list_summary(row: dict[str, Any]) -> MatchSummary:
+def _list_summaries(db: Database, sql: str, params: Sequence[Any]) -> list[MatchSummary]:
+    """The summaries a list query (``LIST_SQL`` and its conditions) reads, made once per distinct row.
+
+    A page of the list reads thirty rows; parsing each one's sides and building its frozen
+    summary cost more than the query, and most pages show lines already seen. A summary
+    depends on its row's values and nothing else, so the row itself is the key.
+    """
+    return [_list_summary(values) for values in db.conn.execute(sql, params).fetchall()]
+
+
+@lru_cache(maxsize=4096)
+def _list_summary(values: tuple[Any, ...]) -> MatchSummary:
+    row = dict(zip(_LIST_NAMES, values, strict=True))
     sides = tuple(Side(side["name"], tuple(side["players"])) for side in json.loads(row["sides"]))
     return MatchSummary(
         id=row["id"],
@@ -377,6 +392,7 @@ def _list_summary(row: dict[str, Any]) -> MatchSummary:
         deleted=row["deleted"],
         is_tie=bool(row["is_tie"]),
         last_played=row["last_played"] or "",
+        version=row["version"],
     )
 
 
@@ -416,8 +432,8 @@ def match_page(
         where.append("m.id in (select match_id from match_players where key = ?)")
         params.append(search_key(player))
     clause = f" where {' and '.join(where)}" if where else ""
-    rows = list(_select(db, f"{LIST_SQL}{clause} order by m.updated desc, m.id desc limit ?", [*params, limit + 1]))
-    items = [_list_summary(row) for row in rows[:limit]]
+    rows = _list_summaries(db, f"{LIST_SQL}{clause} order by m.updated desc, m.id desc limit ?", [*params, limit + 1])
+    items = rows[:limit]
     older = f"{items[-1].updated}|{items[-1].id}" if len(rows) > limit else None
     return Page(items, older)
 
@@ -436,7 +452,7 @@ def recently_deleted(
     since = (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="seconds")
     seen, params = _visible_to(viewer, "m.id")
     sql = f"{LIST_SQL} where m.deleted >= ? and {seen} order by m.deleted desc limit ?"
-    return [_list_summary(row) for row in _select(db, sql, [since, *params, limit])]
+    return _list_summaries(db, sql, [since, *params, limit])
 
 
 @dataclass(frozen=True)
