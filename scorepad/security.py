@@ -86,9 +86,10 @@ class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed cookie session, marked Secure whenever the request itself was HTTPS.
 
     It does what Flask's does at less cost per request, since most requests (the API, a
-    watcher's poll) never touch the session: the signing serializer is built once per secret
-    key rather than twice a request, and a session that is empty and unchanged is saved by
-    doing nothing instead of first working out every cookie attribute.
+    phone's poll, static files) never touch the session: the signing serializer is built once
+    per secret key rather than twice a request, and a response that never read or changed the
+    session sends nothing about it. Flask would re-sign and re-send a permanent session (the
+    organiser's) on every response; here it is renewed by the pages, which all read it.
     """
 
     def __init__(self) -> None:
@@ -106,8 +107,8 @@ class SessionInterface(SecureCookieSessionInterface):
         return serializer
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
-        if not session and not session.modified and not session.accessed:
-            return  # nothing to send, nothing to delete, no Vary: what Flask's ends up doing too
+        if not session.accessed and not session.modified:
+            return  # this answer does not depend on the session: no cookie, no Vary
         super().save_session(app, session, response)
 
     def get_cookie_secure(self, app: Flask) -> bool:
