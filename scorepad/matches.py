@@ -13,7 +13,9 @@ import io
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import segno
@@ -122,16 +124,16 @@ class Sheet:
             self.rendered[key] = rows
         return rows
 
-    def html(self, context: dict[str, Any]) -> Markup:
-        """The whole `_sheet.html` for this version, rendered once for every browser.
+    def kept(self, template: str, context: Callable[[], dict[str, Any]], watching: bool, undone: Any) -> Markup:
+        """``template`` (the sheet, or a page around it) for this version, rendered once for every browser.
 
         What else it shows is part of the key: writer or watcher, and the hand that undo
         would put back. Its forms get this browser's token on each request (security.py).
         """
-        key = ("sheet", bool(context.get("watching")), context.get("undone"), *rendering_key())
+        key = (template, watching, undone, *rendering_key())
         parts = self.rendered.get(key)
         if parts is None:
-            parts = self.rendered[key] = render_for_everyone("matches/_sheet.html", **context)
+            parts = self.rendered[key] = render_for_everyone(template, context)
         return with_token(parts)
 
 
@@ -189,8 +191,20 @@ def score_sheet_context(head: store.MatchHead, **extra: Any) -> dict[str, Any]:
         "outcome": outcome(head),
         **extra,
     }
-    context["sheet_html"] = sheet.html(context)
+    watching, undone = bool(extra.get("watching")), extra.get("undone")
+    context["sheet_html"] = sheet.kept("matches/_sheet.html", lambda: context, watching, undone)
     return context
+
+
+def sheet_page(page: str, head: store.MatchHead, **extra: Any) -> str:
+    """A page around the score sheet (``show.html``, ``watch.html``), kept per version like the sheet.
+
+    A page that shows a one-off message (a flash) is this request's alone, and is rendered afresh.
+    """
+    if "_flashes" in session:
+        return render_template(page, **score_sheet_context(head, **extra))
+    context = partial(score_sheet_context, head, **extra)
+    return score_sheet(head).kept(page, context, bool(extra.get("watching")), extra.get("undone"))
 
 
 # --- the match list and a new match -------------------------------------------------------
@@ -285,7 +299,7 @@ def show(match_id: str) -> str:
     access.record(match_id)
     if head.deleted:
         return render_template("matches/deleted.html", stored=head)
-    return render_template("matches/show.html", **score_sheet_context(head, undone=store.undone_hand(db, match_id)))
+    return sheet_page("matches/show.html", head, undone=store.undone_hand(db, match_id))
 
 
 @bp.get("/matches/<match_id>/sheet")
@@ -310,9 +324,10 @@ def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any
         response = Response(status=304)
     else:
         flashes = "_flashes" in session  # a page that shows a message is not the same page again
-        context = score_sheet_context(head(), undone=None, **extra)
-        fragment = wants_fragment()
-        response = make_response(context["sheet_html"] if fragment else render_template(page, **context))
+        if wants_fragment():
+            response = make_response(score_sheet_context(head(), undone=None, **extra)["sheet_html"])
+        else:
+            response = make_response(sheet_page(page, head(), undone=None, **extra))
         response.vary.add("HX-Request")
         if flashes:
             response.cache_control.no_store = True
@@ -327,7 +342,7 @@ def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any
 def watch(token: str) -> Response:
     """The read-only score sheet for everyone else at the table."""
     head = store.watched_head(get_db(), token)
-    return render_template("matches/watch.html", **score_sheet_context(head, watching=True, token=token))
+    return sheet_page("matches/watch.html", head, watching=True, token=token)
 
 
 @bp.get("/watch/<token>/sheet")

@@ -120,18 +120,20 @@ class SessionInterface(SecureCookieSessionInterface):
 TOKEN_SLOT = f"csrf-token-slot-{secrets.token_hex(16)}"
 
 
-def render_for_everyone(template: str, **context: Any) -> tuple[str, ...]:
+def render_for_everyone(template: str, context: Callable[[], dict[str, Any]]) -> tuple[str, ...]:
     """Render markup to keep and serve to every browser: the text around each form token.
 
     Forms on the page still carry this browser's token: :func:`with_token` puts it into the
     slots on every request. Flask-WTF keeps the request's signed token in ``g.csrf_token``
-    (its documented place), so the slot is put there while the template renders.
+    (its documented place), so the slot is put there while ``context()`` is worked out and the
+    template renders: markup kept earlier and filled in with :func:`with_token` inside it
+    gets slots too, never this browser's token.
     """
     name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
     own = g.pop(name, None)
     setattr(g, name, TOKEN_SLOT)
     try:
-        html = render_template(template, **context)
+        html = render_template(template, **context())
     finally:
         g.pop(name, None)
         if own is not None:

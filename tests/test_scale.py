@@ -215,7 +215,7 @@ def test_the_sheet_is_rendered_once_per_version(app, client):
         first = client.get(url).get_data(as_text=True)
         again = client.get(url).get_data(as_text=True)
     assert names.count("matches/_sheet.html") == 1 and names.count("matches/_hand_rows.html") == 1
-    assert names.count("matches/show.html") == 2  # the page around it is the request's own
+    assert names.count("matches/show.html") == 1  # the page around it is kept too
     assert first == again and ">1220<" in first
     version = re.search(r'name="version" value="(\d+)"', first)[1]
     client.post(f"{url}/hands", data={**FORM_HAND, "version": version})
@@ -249,3 +249,15 @@ def test_kept_markup_follows_the_url_root_it_is_served_under(app, client):
     assert f'href="/matches/{match_id}/hands/1"' in plain and "/club/" not in plain
     home = client.get("/", base_url="http://localhost/club").get_data(as_text=True)
     assert f'href="/club/matches/{match_id}"' in home and f'href="/matches/{match_id}"' not in home
+
+
+def test_a_kept_sheet_page_never_carries_a_message(app, client):
+    url = f"/matches/{add_match(app, [HAND])}"
+    client.get(url)  # kept for this version
+    refused = client.post(f"{url}/hands/undo", data={"version": "1"})  # stale: the match is at version 2
+    assert refused.status_code == 303
+    with rendered(app) as names:
+        with_message = client.get(url).get_data(as_text=True)
+        after = client.get(url).get_data(as_text=True)
+    assert "Nothing was undone." in with_message and names.count("matches/show.html") == 1  # drawn afresh
+    assert "Nothing was undone." not in after and 'class="flashes"' not in after
