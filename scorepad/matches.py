@@ -224,11 +224,10 @@ def match_lines(summaries: list[store.MatchSummary]) -> Markup:
 
 
 def _match_line(summary: store.MatchSummary, key: tuple[Any, ...]) -> Markup:
-    with _lines_lock:
-        line = _lines.get(key)
-        if line is not None:
-            _lines.move_to_end(key)
-            return line
+    # A hit is one lookup (atomic without the lock); the oldest lines go first when it is full.
+    line = _lines.get(key)
+    if line is not None:
+        return line
     line = Markup(render_template("matches/_match_line.html", summary=summary))
     with _lines_lock:
         _lines[key] = line
