@@ -66,6 +66,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     security.init_app(app)  # first: the body bound is set before anything reads a form
     db.init_app(app)
+    api.init_app(app)
     access.init_app(app)
     assets.init_app(app)
     app.register_blueprint(api.bp)

@@ -11,7 +11,9 @@ import json
 from importlib import resources
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+import orjson
+from flask import Blueprint, Flask, Response, jsonify, request
+from flask.json.provider import DefaultJSONProvider
 
 from . import canasta
 from .canasta import InvalidError, Violation
@@ -20,6 +22,29 @@ from .documents import score_document
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 # The OpenAPI 3.1 description of this blueprint, a file of the package so a wheel carries it too.
 OPENAPI = resources.files(__package__) / "openapi.json"
+
+
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON answers written by orjson: the same document, in a tenth of the time.
+
+    A 30-hand score document is ~16 KB of small objects; the standard library took longer to
+    write it than the rules core took to score the match. Keys stay sorted, and anything orjson
+    does not know goes through Flask's own ``default``. Debug mode's indented answers, and
+    ``dumps`` (the ``tojson`` template filter), are left to Flask's provider.
+    """
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        if (self.compact is None and self._app.debug) or self.compact is False:
+            return super().response(*args, **kwargs)
+        options = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
+        if self.sort_keys:
+            options |= orjson.OPT_SORT_KEYS
+        body = orjson.dumps(self._prepare_response_obj(args, kwargs), default=self.default, option=options)
+        return self._app.response_class(body, mimetype=self.mimetype)
+
+
+def init_app(app: Flask) -> None:
+    app.json = JSONProvider(app)
 
 
 class BadJSON(Exception):
@@ -32,10 +57,16 @@ def read_body() -> dict[str, Any]:
     :raises BadJSON: when the body does not parse.
     :raises InvalidError: when it parses but is not an object.
     """
+    data = request.get_data(cache=False) or b""
     try:
-        body = json.loads(request.get_data(cache=False) or b"")
-    except (ValueError, RecursionError) as error:
-        raise BadJSON(f"The body is not valid JSON: {error}.") from None
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        # What orjson refuses (NaN, huge integers, lone surrogates) the standard library may
+        # still read, as it always has here; when it cannot, its message names the place.
+        try:
+            body = json.loads(data)
+        except (ValueError, RecursionError) as error:
+            raise BadJSON(f"The body is not valid JSON: {error}.") from None
     if not isinstance(body, dict):
         raise InvalidError(
             [Violation("body-not-object", 'The body is a JSON object, e.g. {"variant": "classic", "hands": [...]}.')]

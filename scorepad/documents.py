@@ -76,13 +76,12 @@ def score_document(match: Match) -> dict[str, Any]:
 
 def hand_document(result: canasta.HandResult) -> dict[str, Any]:
     """One scored hand: entries as given, scores, totals, minimums in force, breakdown."""
+    sides = result.sides
     document = result.hand.to_dict()
-    document.update(
-        scores=list(result.scores),
-        totals=list(result.totals),
-        minimums=list(result.minimums),
-        breakdown=[side.to_dict() for side in result.sides],
-    )
+    document["scores"] = [side.score for side in sides]
+    document["totals"] = list(result.totals)
+    document["minimums"] = list(result.minimums)
+    document["breakdown"] = [side.to_dict() for side in sides]
     if result.warnings:
         where = f"hands[{result.number - 1}]"  # absolute paths, like the errors'
         document["warnings"] = [{"field": w.under(where).field, "message": w.message} for w in result.warnings]

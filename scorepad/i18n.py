@@ -95,6 +95,15 @@ def text(value: Any) -> Any:
     return render(translations())
 
 
+def stored_name(name: str) -> str:
+    """A variant's name as the store keeps it (its English), in the request's language.
+
+    The stored lists keep the name the variant had when the match was saved; the name is the
+    catalogue's message id, so it is looked up as one. A name no catalogue knows stays as it is.
+    """
+    return name if is_english() else translations().gettext(name)
+
+
 def finalize(value: Any) -> Any:
     """Jinja's ``finalize``: every ``{{ value }}`` that is a core message is printed in the page's language."""
     if type(value) is str or not isinstance(value, str):
@@ -203,8 +212,8 @@ def language_name() -> str:
 
 
 def _vary(response: Response) -> Response:
-    """Pages depend on the language, so caches keep one copy per language."""
-    if response.mimetype == "text/html":
+    """Pages depend on the language, so caches keep one copy per language (a 204 has no words)."""
+    if response.mimetype == "text/html" and response.status_code != 204:
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
     return response
@@ -222,7 +231,9 @@ def init_app(app: Flask) -> None:
         lambda singular, plural, n: translations().ungettext(singular, plural, n),
         newstyle=True,
     )
-    app.jinja_env.filters.update(number=number, thousands=thousands, day=day, moment=moment, message=text)
+    app.jinja_env.filters.update(
+        number=number, thousands=thousands, day=day, moment=moment, message=text, stored_name=stored_name
+    )
     app.jinja_env.globals.update(language=language, language_name=language_name, here=here)
     app.register_blueprint(bp)
     app.after_request(_vary)

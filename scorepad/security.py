@@ -18,14 +18,17 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Flask, Response, current_app, flash, jsonify, redirect, render_template, request, url_for
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Response, current_app, flash, g, jsonify, redirect, render_template, request, url_for
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import CSRFProtect
-from flask_wtf.csrf import CSRFError
+from flask_wtf.csrf import CSRFError, generate_csrf
+from itsdangerous import URLSafeTimedSerializer
+from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -80,10 +83,69 @@ TOKEN_REFUSED = lazy_gettext(
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed cookie session, marked Secure whenever the request itself was HTTPS."""
+    """Flask's signed cookie session, marked Secure whenever the request itself was HTTPS.
+
+    It does what Flask's does at less cost per request, since most requests (the API, a
+    phone's poll, static files) never touch the session: the signing serializer is built once
+    per secret key rather than twice a request, and a response that never read or changed the
+    session sends nothing about it. Flask would re-sign and re-send a permanent session (the
+    organiser's) on every response; here it is renewed by the pages, which all read it.
+    """
+
+    def __init__(self) -> None:
+        self._serializers: dict[tuple[Any, ...], URLSafeTimedSerializer | None] = {}
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        # The keys are part of the cache key, so a changed SECRET_KEY (or fallback) takes effect at once.
+        key = (app.secret_key, *(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        serializer = self._serializers.get(key)
+        if serializer is None:
+            serializer = super().get_signing_serializer(app)
+            if len(self._serializers) > 8:
+                self._serializers.clear()
+            self._serializers[key] = serializer
+        return serializer
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        if not session.accessed and not session.modified:
+            return  # this answer does not depend on the session: no cookie, no Vary
+        super().save_session(app, session, response)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+
+# Stands where a browser's form token goes in markup rendered once for every browser; random
+# per process, so no text a player types can imitate it.
+TOKEN_SLOT = f"csrf-token-slot-{secrets.token_hex(16)}"
+
+
+def render_for_everyone(template: str, context: Callable[[], dict[str, Any]]) -> tuple[str, ...]:
+    """Render markup to keep and serve to every browser: the text around each form token.
+
+    Forms on the page still carry this browser's token: :func:`with_token` puts it into the
+    slots on every request. Flask-WTF keeps the request's signed token in ``g.csrf_token``
+    (its documented place), so the slot is put there while ``context()`` is worked out and the
+    template renders: markup kept earlier and filled in with :func:`with_token` inside it
+    gets slots too, never this browser's token.
+    """
+    name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    own = g.pop(name, None)
+    setattr(g, name, TOKEN_SLOT)
+    try:
+        html = render_template(template, **context())
+    finally:
+        g.pop(name, None)
+        if own is not None:
+            setattr(g, name, own)
+    return tuple(html.split(TOKEN_SLOT))
+
+
+def with_token(parts: tuple[str, ...]) -> Markup:
+    """Markup kept by :func:`render_for_everyone`, with this browser's form token in each slot."""
+    if len(parts) == 1:
+        return Markup(parts[0])  # no form: no token made, no session touched
+    return Markup(str(escape(generate_csrf())).join(parts))
 
 
 def form_checks_token(view: View) -> View:
@@ -117,9 +179,16 @@ def allow_large_bodies(app: Flask) -> Callable[[], None]:
 
 
 def add_headers(response: Response) -> Response:
-    """The defence headers, on every response: pages, fragments, JSON, static files and errors."""
+    """The defence headers, on every response: pages, fragments, JSON, static files and errors.
+
+    A header a view set itself is kept. The response's headers are read once: asking for
+    each absent one (``setdefault``) raises and catches an exception apiece in Werkzeug.
+    """
+    headers = response.headers
+    present = {name.lower() for name, _ in headers}
     for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
+        if name.lower() not in present:
+            headers.add(name, value)
     return response
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from sqlite_utils import Database
@@ -81,6 +81,7 @@ class MatchSummary:
     is_tie: bool = False
     last_played: str = ""
     sides: tuple[Side, ...] = ()
+    version: int = 0  # the match's version: what the list line shows changes only with it
 
 
 @dataclass(frozen=True)
@@ -190,15 +191,27 @@ def writing(db: Database) -> Iterator[Database]:
 
 
 # --- reading ----------------------------------------------------------------------------
+def _select(db: Database, sql: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
+    """The rows of a SELECT as dicts, fetched lazily, like ``db.query`` without its guard.
+
+    sqlite-utils wraps every ``query`` in a savepoint so that a statement which turns out to
+    write can be rolled back; every statement here is a plain SELECT, and three statements for
+    one lookup cost more than the rest of a watcher's poll.
+    """
+    cursor = db.conn.execute(sql, params)
+    keys = [column[0] for column in cursor.description]
+    return (dict(zip(keys, row, strict=True)) for row in cursor)
+
+
 def _match_row(db: Database, match_id: str) -> dict[str, Any]:
-    rows = list(db.query("select * from matches where id = ?", [match_id]))
+    rows = list(_select(db, "select * from matches where id = ?", [match_id]))
     if not rows:
         raise NotFoundError(match_id)
     return rows[0]
 
 
 def _live_hands(db: Database, match_id: str) -> list[dict[str, Any]]:
-    return list(db.query("select * from hands where match_id = ? and deleted is null order by position", [match_id]))
+    return list(_select(db, "select * from hands where match_id = ? and deleted is null order by position", [match_id]))
 
 
 def _variant(row: dict[str, Any]) -> canasta.Variant:
@@ -238,7 +251,7 @@ def get_watched_match(db: Database, watch_token: str) -> StoredMatch:
 
     :raises NotFoundError: for an unknown token or a deleted match.
     """
-    rows = list(db.query("select * from matches where watch_token = ? and deleted is null", [watch_token]))
+    rows = list(_select(db, "select * from matches where watch_token = ? and deleted is null", [watch_token]))
     if not rows:
         raise NotFoundError(watch_token)
     return _stored(db, rows[0])
@@ -258,7 +271,7 @@ def load_match(db: Database, match_id: str) -> tuple[canasta.Match, MatchInfo]:
 def all_match_ids(db: Database, viewer: Viewer = EVERY_MATCH) -> list[str]:
     """Every match that is not deleted and ``viewer`` sees, oldest first."""
     seen, params = _visible_to(viewer)
-    rows = db.query(f"select id from matches where deleted is null and {seen} order by created, id", params)
+    rows = _select(db, f"select id from matches where deleted is null and {seen} order by created, id", params)
     return [row["id"] for row in rows]
 
 
@@ -306,7 +319,7 @@ def match_head(db: Database, match_id: str) -> MatchHead:
 
     :raises NotFoundError: for an id that was never stored.
     """
-    rows = list(db.query(f"{HEAD_SQL} where m.id = ?", [match_id]))
+    rows = list(_select(db, f"{HEAD_SQL} where m.id = ?", [match_id]))
     if not rows:
         raise NotFoundError(match_id)
     return _head(rows[0])
@@ -317,7 +330,7 @@ def watched_head(db: Database, watch_token: str) -> MatchHead:
 
     :raises NotFoundError: for an unknown token or a deleted match.
     """
-    rows = list(db.query(f"{HEAD_SQL} where m.watch_token = ? and m.deleted is null", [watch_token]))
+    rows = list(_select(db, f"{HEAD_SQL} where m.watch_token = ? and m.deleted is null", [watch_token]))
     if not rows:
         raise NotFoundError(watch_token)
     return _head(rows[0])
@@ -329,7 +342,7 @@ def current_version(db: Database, match_id: str | None = None, watch_token: str 
     :raises NotFoundError: for an unknown id or token, or a deleted match.
     """
     column, key = ("id", match_id) if match_id is not None else ("watch_token", watch_token)
-    rows = list(db.query(f"select version from matches where {column} = ? and deleted is null", [key]))
+    rows = list(_select(db, f"select version from matches where {column} = ? and deleted is null", [key]))
     if not rows:
         raise NotFoundError(key)
     return rows[0]["version"]
@@ -337,19 +350,33 @@ def current_version(db: Database, match_id: str | None = None, watch_token: str 
 
 def hand_figures(db: Database, match_id: str) -> list[HandFigures]:
     """Every live hand's stored scores, minimums in force and totals after it, in order."""
-    rows = db.query(
-        "select number, scores, minimums, totals from hand_figures where match_id = ? order by number", [match_id]
+    rows = _select(
+        db, "select number, scores, minimums, totals from hand_figures where match_id = ? order by number", [match_id]
     )
     return [HandFigures(r["number"], _loads(r["scores"]), _loads(r["minimums"]), _loads(r["totals"])) for r in rows]
 
 
-LIST_SQL = (
-    "select m.id, m.title, m.sides, m.created, m.updated, m.deleted, s.variant_name, s.totals, s.hands, "
-    "s.is_finished, s.is_tie, s.winner, s.last_played from matches m join match_summaries s on s.match_id = m.id"
-)
+LIST_COLUMNS = (
+    "m.id", "m.version", "m.title", "m.sides", "m.created", "m.updated", "m.deleted", "s.variant_name", "s.totals",
+    "s.hands", "s.is_finished", "s.is_tie", "s.winner", "s.last_played",
+)  # fmt: skip
+LIST_SQL = f"select {', '.join(LIST_COLUMNS)} from matches m join match_summaries s on s.match_id = m.id"
+_LIST_NAMES = tuple(column.partition(".")[2] for column in LIST_COLUMNS)
 
 
-def _list_summary(row: dict[str, Any]) -> MatchSummary:
+def _list_summaries(db: Database, sql: str, params: Sequence[Any]) -> list[MatchSummary]:
+    """The summaries a list query (``LIST_SQL`` and its conditions) reads, made once per distinct row.
+
+    A page of the list reads thirty rows; parsing each one's sides and building its frozen
+    summary cost more than the query, and most pages show lines already seen. A summary
+    depends on its row's values and nothing else, so the row itself is the key.
+    """
+    return [_list_summary(values) for values in db.conn.execute(sql, params).fetchall()]
+
+
+@lru_cache(maxsize=4096)
+def _list_summary(values: tuple[Any, ...]) -> MatchSummary:
+    row = dict(zip(_LIST_NAMES, values, strict=True))
     sides = tuple(Side(side["name"], tuple(side["players"])) for side in json.loads(row["sides"]))
     return MatchSummary(
         id=row["id"],
@@ -366,6 +393,7 @@ def _list_summary(row: dict[str, Any]) -> MatchSummary:
         deleted=row["deleted"],
         is_tie=bool(row["is_tie"]),
         last_played=row["last_played"] or "",
+        version=row["version"],
     )
 
 
@@ -405,8 +433,8 @@ def match_page(
         where.append("m.id in (select match_id from match_players where key = ?)")
         params.append(search_key(player))
     clause = f" where {' and '.join(where)}" if where else ""
-    rows = list(db.query(f"{LIST_SQL}{clause} order by m.updated desc, m.id desc limit ?", [*params, limit + 1]))
-    items = [_list_summary(row) for row in rows[:limit]]
+    rows = _list_summaries(db, f"{LIST_SQL}{clause} order by m.updated desc, m.id desc limit ?", [*params, limit + 1])
+    items = rows[:limit]
     older = f"{items[-1].updated}|{items[-1].id}" if len(rows) > limit else None
     return Page(items, older)
 
@@ -425,7 +453,7 @@ def recently_deleted(
     since = (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="seconds")
     seen, params = _visible_to(viewer, "m.id")
     sql = f"{LIST_SQL} where m.deleted >= ? and {seen} order by m.deleted desc limit ?"
-    return [_list_summary(row) for row in db.query(sql, [since, *params, limit])]
+    return _list_summaries(db, sql, [since, *params, limit])
 
 
 @dataclass(frozen=True)
@@ -441,7 +469,7 @@ class ResultRow:
 def result_rows(db: Database, viewer: Viewer = EVERY_MATCH) -> list[ResultRow]:
     """Every match ``viewer`` sees that is not deleted, oldest first, from stored summaries only."""
     seen, params = _visible_to(viewer, "m.id")
-    rows = db.query(f"{HEAD_SQL} where m.deleted is null and {seen} order by m.created, m.id", params)
+    rows = _select(db, f"{HEAD_SQL} where m.deleted is null and {seen} order by m.created, m.id", params)
     return [ResultRow(_info(row), row["variant"], row["variant_name"], _standing(row)) for row in rows]
 
 
@@ -452,10 +480,11 @@ def match_documents(db: Database, viewer: Viewer = EVERY_MATCH) -> Iterator[dict
     Built from the stored entries and figures: the backup reads, it does not rescore.
     """
     seen, params = _visible_to(viewer, "m.id")
-    for row in db.query(f"{HEAD_SQL} where m.deleted is null and {seen} order by m.created, m.id", params):
+    for row in _select(db, f"{HEAD_SQL} where m.deleted is null and {seen} order by m.created, m.id", params):
         summary = _standing(row)
         hands = []
-        stored = db.query(
+        stored = _select(
+            db,
             "select h.data, f.scores, f.totals, f.minimums, f.detail from hand_figures f "
             "join hands h on h.id = f.hand_id where f.match_id = ? order by f.number",
             [row["id"]],
@@ -510,7 +539,8 @@ def player_records(db: Database, viewer: Viewer = EVERY_MATCH) -> list[dict[str,
     """
     seen, params = _visible_to(viewer, "m.id")
     return list(
-        db.query(
+        _select(
+            db,
             "select p.kind, p.key, p.name, min(m.created || ' ' || m.id) as first, count(*) as matches, "
             "sum(f.outcome = 'won') as wins, sum(f.outcome = 'lost') as losses, sum(f.outcome = 'tie') as ties, "
             "sum(f.hands) as hands, sum(f.points) as points, max(f.best_hand) as biggest_hand, "
@@ -525,7 +555,7 @@ def player_records(db: Database, viewer: Viewer = EVERY_MATCH) -> list[dict[str,
 def count_matches(db: Database, viewer: Viewer = EVERY_MATCH) -> int:
     """How many matches ``viewer`` sees that are stored and not deleted."""
     seen, params = _visible_to(viewer)
-    return next(iter(db.query(f"select count(*) as n from matches where deleted is null and {seen}", params)))["n"]
+    return next(iter(_select(db, f"select count(*) as n from matches where deleted is null and {seen}", params)))["n"]
 
 
 def hand_revisions(db: Database, match_id: str, number: int) -> list[Revision]:
@@ -534,7 +564,7 @@ def hand_revisions(db: Database, match_id: str, number: int) -> list[Revision]:
     :raises NotFoundError: when the match has no such hand.
     """
     hand_id = _hand_row(db, match_id, number)["id"]
-    rows = db.query("select * from hand_revisions where hand_id = ? order by revision", [hand_id])
+    rows = _select(db, "select * from hand_revisions where hand_id = ? order by revision", [hand_id])
     return [
         Revision(
             row["revision"],
@@ -695,7 +725,7 @@ def totals_before(db: Database, head: MatchHead, number: int) -> tuple[int, ...]
     """The stored totals before hand ``number`` (1-based): the starting totals before hand 1."""
     if number > 1:
         rows = list(
-            db.query("select totals from hand_figures where match_id = ? and number = ?", [head.id, number - 1])
+            _select(db, "select totals from hand_figures where match_id = ? and number = ?", [head.id, number - 1])
         )
         if rows:
             return _loads(rows[0]["totals"])
@@ -749,7 +779,8 @@ def undone_hand(db: Database, match_id: str) -> int | None:
 
 def _last_undone(db: Database, match_id: str) -> dict[str, Any] | None:
     rows = list(
-        db.query(
+        _select(
+            db,
             "select * from hands where match_id = ? and deleted is not null and position > "
             "coalesce((select max(position) from hands where match_id = ? and deleted is null), -1) "
             "order by position desc limit 1",
@@ -813,7 +844,7 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> 
     even when the id was replaced (see :func:`backups.plan_matches`).
     """
     with writing(db):
-        if list(db.query("select 1 from matches where id = ?", [info.id])):
+        if list(_select(db, "select 1 from matches where id = ?", [info.id])):
             return False
         stamp = now()
         finished = info.finished or (stamp if match.is_finished else None)
@@ -859,7 +890,7 @@ def find_match(db: Database, match_id: str) -> tuple[canasta.Match, MatchInfo] |
 def matches_from(db: Database, file_id: str) -> list[tuple[canasta.Match, MatchInfo]]:
     """Stored matches (deleted ones too) a file's match id may refer to: the match with that id,
     and every match imported from a file where it had that id."""
-    rows = db.query("select * from matches where id = ? or origin = ? order by id = ? desc", [file_id] * 3)
+    rows = _select(db, "select * from matches where id = ? or origin = ? order by id = ? desc", [file_id] * 3)
     return [(stored.match, stored.info) for stored in (_stored(db, row) for row in rows)]
 
 
@@ -919,7 +950,7 @@ def _visible_to(viewer: Viewer, column: str = "id") -> tuple[str, list[Any]]:
 
 def has_access(db: Database, browser: str, match_id: str) -> bool:
     """Whether ``browser`` already lists this match."""
-    return bool(list(db.query("select 1 from access where browser = ? and match_id = ?", [browser, match_id])))
+    return bool(list(_select(db, "select 1 from access where browser = ? and match_id = ?", [browser, match_id])))
 
 
 def grant_access(db: Database, browser: str, match_id: str, how: str) -> None:
@@ -934,9 +965,10 @@ def grant_access(db: Database, browser: str, match_id: str, how: str) -> None:
 
 def count_unlisted(db: Database) -> int:
     """Matches no browser lists yet: stored before ownership existed, or imported on the command line."""
-    rows = db.query(
+    rows = _select(
+        db,
         "select count(*) as n from matches m where m.deleted is null "
-        "and not exists (select 1 from access a where a.match_id = m.id)"
+        "and not exists (select 1 from access a where a.match_id = m.id)",
     )
     return next(iter(rows))["n"]
 
@@ -950,7 +982,7 @@ def rescore(db: Database, progress: Progress | None = None, new_versions: bool =
     a phone are not taken for current. Returns how many matches were rescored and the ids of
     those today's rules refuse (their figures are left as they were).
     """
-    ids = [row["id"] for row in db.query("select id from matches order by created, id")]
+    ids = [row["id"] for row in _select(db, "select id from matches order by created, id")]
     refused = []
     with writing(db):
         for done, match_id in enumerate(ids, start=1):
@@ -968,8 +1000,8 @@ def fill_missing_figures(db: Database) -> int:
 
     Runs at every start, after the migrations; with nothing missing it is one indexed query.
     """
-    rows = db.query(
-        "select id from matches m where not exists (select 1 from match_summaries s where s.match_id = m.id)"
+    rows = _select(
+        db, "select id from matches m where not exists (select 1 from match_summaries s where s.match_id = m.id)"
     )
     missing = [row["id"] for row in rows]
     with writing(db):
@@ -997,7 +1029,9 @@ def _write_figures(db: Database, row: dict[str, Any], match: canasta.Match, hand
     variant = match.variant
     _insert_hand_figures(db, match_id, list(zip(hand_ids, match.results, strict=True)))
     after = standing(variant, match.totals, len(match.results))
-    last = list(db.query("select max(created) as last from hands where match_id = ? and deleted is null", [match_id]))
+    last = list(
+        _select(db, "select max(created) as last from hands where match_id = ? and deleted is null", [match_id])
+    )
     _update_summary(db, row, variant, after, last[0]["last"] or row["created"])
     sides = json.loads(row["sides"])
     players = []
@@ -1108,7 +1142,7 @@ def _add_to_sides(db: Database, match_id: str, after: Standing, result: canasta.
 def _recount_sides(db: Database, match_id: str, after: Standing) -> None:
     """Each side's figures summed again from the stored hand figures (no hand is rescored)."""
     sums: dict[int, list[Any]] = {index: [0, 0, None, 0, 0] for index in range(len(after.totals))}
-    for row in db.query("select scores, canastas, red_threes from hand_figures where match_id = ?", [match_id]):
+    for row in _select(db, "select scores, canastas, red_threes from hand_figures where match_id = ?", [match_id]):
         for index, (score, canastas, threes) in enumerate(
             zip(_loads(row["scores"]), _loads(row["canastas"]), _loads(row["red_threes"]), strict=True)
         ):
@@ -1135,7 +1169,7 @@ def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
     )
     if cursor.rowcount == 1:
         row = _match_row(db, match_id)
-        cached = list(db.query("select version from match_summaries where match_id = ?", [match_id]))
+        cached = list(_select(db, "select version from match_summaries where match_id = ?", [match_id]))
         if not cached or cached[0]["version"] != version:
             rescore_match(db, match_id)  # figures not written at this version: rebuild before building on them
         return row
@@ -1146,7 +1180,7 @@ def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
 
 
 def _summary(db: Database, match_id: str) -> Standing:
-    rows = list(db.query("select * from match_summaries where match_id = ?", [match_id]))
+    rows = list(_select(db, "select * from match_summaries where match_id = ?", [match_id]))
     if not rows:
         raise NotFoundError(match_id)
     return _standing(rows[0])
@@ -1154,7 +1188,8 @@ def _summary(db: Database, match_id: str) -> Standing:
 
 def _figure_rows(db: Database, match_id: str) -> list[dict[str, Any]]:
     return list(
-        db.query(
+        _select(
+            db,
             "select f.hand_id, f.number, f.scores, f.minimums, f.totals, h.created from hand_figures f "
             "join hands h on h.id = f.hand_id where f.match_id = ? order by f.number",
             [match_id],
@@ -1184,13 +1219,13 @@ def _set_finished(db: Database, row: dict[str, Any], after: Standing) -> None:
 
 
 def _next_position(db: Database, match_id: str) -> int:
-    rows = list(db.query("select coalesce(max(position), 0) + 1 as next from hands where match_id = ?", [match_id]))
+    rows = list(_select(db, "select coalesce(max(position), 0) + 1 as next from hands where match_id = ?", [match_id]))
     return rows[0]["next"]
 
 
 def _revise(db: Database, hand_id: int, action: str, hand: canasta.Hand | None, match_version: int) -> None:
     rows = list(
-        db.query("select coalesce(max(revision), 0) + 1 as next from hand_revisions where hand_id = ?", [hand_id])
+        _select(db, "select coalesce(max(revision), 0) + 1 as next from hand_revisions where hand_id = ?", [hand_id])
     )
     db.table("hand_revisions").insert(
         {
@@ -1242,7 +1277,8 @@ def changes_since(db: Database, row: dict[str, Any], version: int) -> list[str]:
     variant = _variant(row)
     names = [side["name"] for side in json.loads(row["sides"])]
     revisions = list(
-        db.query(
+        _select(
+            db,
             "select r.*, h.position, (select count(*) from hands l where l.match_id = h.match_id "
             "and l.deleted is null and l.position < h.position) as before "
             "from hand_revisions r join hands h on h.id = r.hand_id "
@@ -1255,7 +1291,8 @@ def changes_since(db: Database, row: dict[str, Any], version: int) -> list[str]:
         number = revision["before"] + 1
         new = _scores(variant, revision["data"])
         previous = list(
-            db.query(
+            _select(
+                db,
                 "select data from hand_revisions where hand_id = ? and revision < ? and data is not null "
                 "order by revision desc limit 1",
                 [revision["hand_id"], revision["revision"]],

@@ -257,3 +257,28 @@ def test_counted_cards_beyond_the_decks_are_named_as_players_say_them(client):
     entries = [{"melded_cards": {"K": 5}}, {"hand_cards": {"K": 4}}]
     errors = errors_of(score(client, [{"entries": entries}]))
     assert errors["hands[0].entries[1].hand_cards.K"] == "2 decks hold 8 kings; 9 were counted across both sides."
+
+
+# --- how answers are written and bodies read ----------------------------------------------------
+def test_answers_are_compact_json_with_sorted_keys(client):
+    # RULES.md: melded cards count for a side, cards left in hand against it: We 120 - 30, They 90 - 40.
+    hand = {"entries": [{"melded_points": 120, "hand_points": 30}, {"melded_points": 90, "hand_points": 40}]}
+    response = score(client, [hand])
+    text = response.get_data(as_text=True)
+    document = json.loads(text)
+    assert document["totals"] == [90, 50]
+    assert text == json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+    assert response.mimetype == "application/json"
+
+
+def test_a_body_only_the_standard_library_reads_is_still_read(client):
+    # NaN is not JSON, but Python's reader has always taken it: the answer is about the field, not a 400.
+    body = '{"variant": "classic", "hands": [], "extra": NaN}'
+    response = client.post("/api/v1/score", data=body, content_type="application/json")
+    assert errors_of(response) == {"extra": "'extra' is not a field of a score request."}
+
+
+def test_a_body_that_is_not_json_is_a_400_naming_the_place(client):
+    response = client.post("/api/v1/score", data='{"variant": ', content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json()["errors"][0]["message"].startswith("The body is not valid JSON: Expecting value")

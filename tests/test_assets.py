@@ -5,6 +5,7 @@ import re
 import pytest
 from support import DEFAULTS, HAND
 
+from scorepad import assets
 from scorepad.assets import asset_url
 
 
@@ -39,3 +40,32 @@ def test_each_page_links_each_stylesheet_once(client, sheet):
         sheets = re.findall(r'<link rel="stylesheet" href="/static/([^"?]+)', page)
         assert sorted(sheets) == sorted(set(sheets)), path
         assert "print.css" in sheets, path
+
+
+def test_asset_urls_are_worked_out_once_per_file_outside_debug(app, client, monkeypatch):
+    hashed = []
+    digest = assets._digest
+    monkeypatch.setattr(assets, "_digest", lambda path, mtime: hashed.append(path) or digest(path, mtime))
+    first = client.get("/").get_data(as_text=True)
+    assert hashed and len(hashed) == len(set(hashed))  # each linked file hashed once
+    hashed.clear()
+    assert client.get("/").get_data(as_text=True) == first and hashed == []
+    app.debug = True  # an edited file gets its new hash on the next page
+    client.get("/")
+    assert hashed
+
+
+def test_asset_urls_follow_the_url_root(client):
+    mounted = client.get("/", base_url="http://localhost/club").get_data(as_text=True)
+    plain = client.get("/").get_data(as_text=True)
+    assert 'href="/club/static/scorepad.css?v=' in mounted
+    assert 'href="/static/scorepad.css?v=' in plain and "/club/" not in plain
+
+
+def test_pages_are_gzipped_fast_and_static_files_well(client):
+    page = client.get("/", headers={"Accept-Encoding": "gzip"})
+    with client.get("/static/scorepad.css", headers={"Accept-Encoding": "gzip"}) as css:
+        css_bytes = css.data
+    # The gzip header's XFL byte: 4 for the fastest level, 2 for the best (RFC 1952).
+    assert page.headers["Content-Encoding"] == "gzip" and page.data[8] == 4
+    assert css.headers["Content-Encoding"] == "gzip" and css_bytes[8] == 2

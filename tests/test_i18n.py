@@ -359,6 +359,20 @@ def test_the_score_chart_speaks_the_page_language(client):
     assert "Score progression" not in brazilian and ">hand</text>" not in brazilian
 
 
+def test_the_match_list_and_sheet_name_the_variant_in_the_language(client):
+    url = new_match(client)  # stored while the page was English: "Classic canasta"
+    client.set_cookie(i18n.COOKIE, "es")
+    for page in ("/", url):
+        html = client.get(page).get_data(as_text=True)
+        assert "Canasta clásica" in html and "Classic canasta" not in html, page
+
+
+def test_a_new_match_offers_side_names_in_the_language(client):
+    client.set_cookie(i18n.COOKIE, "es")
+    html = client.get("/matches/new/classic").get_data(as_text=True)
+    assert 'value="Nosotros"' in html and 'value="Ellos"' in html and 'value="We"' not in html
+
+
 def test_dates_are_written_in_the_language(app):
     with app.test_request_context("/"):
         assert i18n.day("2025-01-04T18:30:00+00:00") == "2025-01-04"

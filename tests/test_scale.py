@@ -5,12 +5,15 @@ the match's version without reading a hand, and lists page through the (updated,
 """
 
 import re
+from contextlib import contextmanager
 
 import pytest
+from flask import template_rendered
 
 from scorepad import canasta, db, store
 from scorepad.db import connect
 from scorepad.documents import Side
+from tests.support import HAND as FORM_HAND
 from tests.support import add_match
 
 HAND = {
@@ -172,3 +175,89 @@ def test_stats_list_a_players_matches_a_page_at_a_time(app, client):
     # Ann played all 32 for We: 32 hands of 1220, nothing finished.
     assert re.search(r"Ann</a></th>\s*<td data-label=\"Played\">32</td>", page)
     assert re.search(r"Best hand\">1,220<", page)
+
+
+# --- work once per version: what an unchanged poll does, and what is rendered again ---------
+@contextmanager
+def rendered(app):
+    """The names of the templates the app renders inside the block."""
+    names: list[str] = []
+
+    def record(sender, template, context, **extra):
+        names.append(template.name)
+
+    template_rendered.connect(record, app)
+    try:
+        yield names
+    finally:
+        template_rendered.disconnect(record, app)
+
+
+def test_an_unchanged_poll_is_one_statement_and_touches_no_session(app, client, statements):
+    match_id = add_match(app, [HAND])
+    database = connect(app.config["DATABASE"])
+    token = store.match_head(database, match_id).watch_token
+    database.close()
+    for url in (f"/watch/{token}/sheet?since=2", f"/matches/{match_id}/sheet?since=2"):
+        statements.clear()
+        response = client.get(url, headers={"HX-Request": "true"})
+        assert response.status_code == 204
+        sent = [s for s in statements if not s.lstrip().upper().startswith("PRAGMA")]
+        # One indexed lookup of the version: no savepoint around it, no access row read or written.
+        assert len(sent) == 1 and reads(sent, "matches") and not reads(sent, "access"), sent
+        # The organiser's phone sends its session cookie; the poll neither reads nor re-sends it.
+        assert "Set-Cookie" not in response.headers and "Cookie" not in response.vary
+
+
+def test_the_sheet_is_rendered_once_per_version(app, client):
+    url = f"/matches/{add_match(app, [HAND])}"
+    with rendered(app) as names:
+        first = client.get(url).get_data(as_text=True)
+        again = client.get(url).get_data(as_text=True)
+    assert names.count("matches/_sheet.html") == 1 and names.count("matches/_hand_rows.html") == 1
+    assert names.count("matches/show.html") == 1  # the page around it is kept too
+    assert first == again and ">1220<" in first
+    version = re.search(r'name="version" value="(\d+)"', first)[1]
+    client.post(f"{url}/hands", data={**FORM_HAND, "version": version})
+    with rendered(app) as names:
+        changed = client.get(url).get_data(as_text=True)
+    assert names.count("matches/_sheet.html") == 1  # a new version: drawn again, with hand 2
+    assert ">2440<" in changed  # two hands of 1220
+
+
+def test_list_lines_are_rendered_once_per_match_version(app, client):
+    first, second = store_matches(app, 2)
+    with rendered(app) as names:
+        page = client.get("/").get_data(as_text=True)
+        client.get("/")
+    assert names.count("matches/_match_line.html") == 2  # once each, not again on the second visit
+    assert f'href="/matches/{first}"' in page and f'href="/matches/{second}"' in page
+    version = re.search(r'name="version" value="(\d+)"', client.get(f"/matches/{first}").get_data(as_text=True))[1]
+    client.post(f"/matches/{first}/hands", data={**FORM_HAND, "version": version})
+    with rendered(app) as names:
+        page = client.get("/").get_data(as_text=True)
+    assert names.count("matches/_match_line.html") == 1  # only the match that changed
+    assert "2 hands" in page and "1 hand ·" in page
+
+
+def test_kept_markup_follows_the_url_root_it_is_served_under(app, client):
+    """Behind a proxy that mounts the app under a prefix, kept links carry that prefix."""
+    match_id = add_match(app, [HAND])
+    mounted = client.get(f"/matches/{match_id}", base_url="http://localhost/club").get_data(as_text=True)
+    plain = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f'href="/club/matches/{match_id}/hands/1"' in mounted
+    assert f'href="/matches/{match_id}/hands/1"' in plain and "/club/" not in plain
+    home = client.get("/", base_url="http://localhost/club").get_data(as_text=True)
+    assert f'href="/club/matches/{match_id}"' in home and f'href="/matches/{match_id}"' not in home
+
+
+def test_a_kept_sheet_page_never_carries_a_message(app, client):
+    url = f"/matches/{add_match(app, [HAND])}"
+    client.get(url)  # kept for this version
+    refused = client.post(f"{url}/hands/undo", data={"version": "1"})  # stale: the match is at version 2
+    assert refused.status_code == 303
+    with rendered(app) as names:
+        with_message = client.get(url).get_data(as_text=True)
+        after = client.get(url).get_data(as_text=True)
+    assert "Nothing was undone." in with_message and names.count("matches/show.html") == 1  # drawn afresh
+    assert "Nothing was undone." not in after and 'class="flashes"' not in after

@@ -12,7 +12,7 @@ import itsdangerous
 import pytest
 from support import add_match
 
-from scorepad import create_app, store
+from scorepad import create_app, security, store
 from scorepad.db import connect
 from scorepad.security import CONTENT_SECURITY_POLICY
 
@@ -426,3 +426,41 @@ def test_api_addresses_and_methods_it_lacks_answer_json(client):
     assert wrong.status_code == 405 and wrong.get_json()["errors"][0]["message"]
     assert "GET" in wrong.headers["Allow"]
     assert "<html" in client.get("/nothing").get_data(as_text=True), "pages stay pages"
+
+
+# --- markup kept for every browser, the session signer kept per key ----------------------------
+def test_a_sheet_kept_for_every_browser_carries_each_browsers_own_token(secure_app):
+    match_id = add_match(secure_app, ONE_HAND * 2)
+    url = f"/matches/{match_id}"
+    ours, theirs = secure_app.test_client(), secure_app.test_client()
+    our_page, their_page = page(ours, url), page(theirs, url)  # one version: the second is the kept sheet
+    assert security.TOKEN_SLOT not in our_page + their_page
+    assert token(our_page) != token(their_page)
+    # Their token in our browser is refused and nothing is undone; our own is taken.
+    refused = ours.post(f"{url}/hands/undo", data={"csrf_token": token(their_page), "version": "3"})
+    assert refused.status_code == 303 and "Nothing was changed" in page(ours, url)
+    taken = ours.post(f"{url}/hands/undo", data={"csrf_token": token(our_page), "version": "3"})
+    assert taken.status_code == 303 and "Hand 2 undone." in page(ours, url)
+
+
+def test_a_watcher_of_the_kept_sheet_gets_no_session(secure_app, phone):
+    match_id = add_match(secure_app, ONE_HAND)
+    database = connect(secure_app.config["DATABASE"])
+    token_of_match = store.match_head(database, match_id).watch_token
+    database.close()
+    phone.get(f"/matches/{match_id}")  # the writer's sheet, with forms, is drawn and kept first
+    watcher = secure_app.test_client()
+    response = watcher.get(f"/watch/{token_of_match}/sheet")  # no form on it: no token, no session
+    assert response.status_code == 200 and "csrf_token" not in response.get_data(as_text=True)
+    assert not any(value.startswith("session=") for value in response.headers.getlist("Set-Cookie"))
+
+
+def test_the_session_signer_is_made_once_per_secret_key(secure_app, phone):
+    interface = secure_app.session_interface
+    signer = interface.get_signing_serializer(secure_app)
+    assert interface.get_signing_serializer(secure_app) is signer
+    phone.get("/matches/new/classic")  # a session cookie signed with the first key
+    secure_app.config["SECRET_KEY"] = "a new key"
+    assert interface.get_signing_serializer(secure_app) is not signer
+    form = phone.get("/matches/new/classic")
+    assert session_cookie(form)  # the old cookie no longer reads: a new session under the new key

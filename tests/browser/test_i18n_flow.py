@@ -44,7 +44,21 @@ ENGLISH = set(
     """.split()
 )
 # Words that are the same in Spanish and Portuguese, or names: never counted as English.
-SAME_EVERYWHERE = {"scorepad", "canasta", "canastas", "samba", "bolivia", "chile", "ok", "csv", "json", "pdf", "qr", "ann", "cy"}
+SAME_EVERYWHERE = {
+    "scorepad",
+    "canasta",
+    "canastas",
+    "samba",
+    "bolivia",
+    "chile",
+    "ok",
+    "csv",
+    "json",
+    "pdf",
+    "qr",
+    "ann",
+    "cy",
+}
 WORD = re.compile(r"[^\W\d_]+")
 
 # Everything that sticks out past the right edge of the phone, outside a box made to scroll sideways.
