@@ -17,9 +17,12 @@ from flask.json.provider import DefaultJSONProvider
 
 from . import canasta
 from .canasta import InvalidError, Violation
+from .canasta.text import t
 from .documents import score_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+NOTHING_HERE = t("There is nothing at this address.")
+WRONG_METHOD = t("This address does not take that method.")
 # The OpenAPI 3.1 description of this blueprint, a file of the package so a wheel carries it too.
 OPENAPI = resources.files(__package__) / "openapi.json"
 
@@ -39,8 +42,13 @@ class JSONProvider(DefaultJSONProvider):
         options = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
         if self.sort_keys:
             options |= orjson.OPT_SORT_KEYS
-        body = orjson.dumps(self._prepare_response_obj(args, kwargs), default=self.default, option=options)
+        obj = self.prepare(self._prepare_response_obj(args, kwargs))
+        body = orjson.dumps(obj, default=self.default, option=options)
         return self._app.response_class(body, mimetype=self.mimetype)
+
+    def prepare(self, obj: Any) -> Any:
+        """The answer as it is written; a subclass may render it first (i18n renders messages)."""
+        return obj
 
 
 def init_app(app: Flask) -> None:
@@ -66,7 +74,8 @@ def read_body() -> dict[str, Any]:
         try:
             body = json.loads(data)
         except (ValueError, RecursionError) as error:
-            raise BadJSON(f"The body is not valid JSON: {error}.") from None
+            # Translators: {problem} is the JSON reader's own English description of the fault.
+            raise BadJSON(t("The body is not valid JSON: {problem}.", problem=str(error))) from None
     if not isinstance(body, dict):
         raise InvalidError(
             [Violation("body-not-object", 'The body is a JSON object, e.g. {"variant": "classic", "hands": [...]}.')]
@@ -76,7 +85,7 @@ def read_body() -> dict[str, Any]:
 
 @bp.errorhandler(BadJSON)
 def bad_json(error: BadJSON) -> tuple[Response, int]:
-    return jsonify(errors=[{"field": "", "message": str(error)}]), 400
+    return jsonify(errors=[{"field": "", "message": error.args[0]}]), 400
 
 
 @bp.errorhandler(InvalidError)
@@ -90,12 +99,12 @@ def errors_response(violations: list[Violation]) -> tuple[Response, int]:
 
 @bp.errorhandler(404)
 def not_found(error: Exception) -> tuple[Response, int]:
-    return jsonify(errors=[{"field": "", "message": "There is nothing at this address."}]), 404
+    return jsonify(errors=[{"field": "", "message": NOTHING_HERE}]), 404
 
 
 @bp.errorhandler(405)
 def wrong_method(error: Exception) -> tuple[Response, int]:
-    return jsonify(errors=[{"field": "", "message": "This address does not take that method."}]), 405
+    return jsonify(errors=[{"field": "", "message": WRONG_METHOD}]), 405
 
 
 def variant_document(variant: canasta.Variant) -> dict[str, Any]:

@@ -23,8 +23,9 @@ from urllib.parse import urlsplit
 
 from babel import Locale
 from flask import Blueprint, Flask, Response, has_request_context, redirect, render_template, request, url_for
-from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
+
+from . import api
 
 # The shipped languages, each named in its own language for the switch, in the switch's order.
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt_BR": "Português"}
@@ -43,8 +44,7 @@ bp = Blueprint("i18n", __name__)
 
 def select_locale() -> Locale:
     """The request's language (Flask-Babel asks once per request and keeps the answer)."""
-    api = request.path.startswith(API_PREFIX)
-    if not api:
+    if not request.path.startswith(API_PREFIX):  # the API answers by header only
         chosen = request.cookies.get(COOKIE)
         if chosen in _LOCALES:
             return _LOCALES[chosen]
@@ -122,13 +122,19 @@ def rendered(value: Any) -> Any:
     return value
 
 
-class JSONProvider(DefaultJSONProvider):
-    """Flask's JSON, with core messages rendered when the request asked for a language by header."""
+def _asks_for_a_language() -> bool:
+    """JSON speaks the request's language only when the request said which, by header."""
+    return has_request_context() and "Accept-Language" in request.headers and not is_english()
+
+
+class JSONProvider(api.JSONProvider):
+    """The API's JSON, with core messages rendered when the request asked for a language by header."""
+
+    def prepare(self, obj: Any) -> Any:
+        return rendered(obj) if _asks_for_a_language() else obj
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        if has_request_context() and "Accept-Language" in request.headers and not is_english():
-            obj = rendered(obj)
-        return super().dumps(obj, **kwargs)
+        return super().dumps(rendered(obj) if _asks_for_a_language() else obj, **kwargs)
 
 
 # --- numbers and dates ---------------------------------------------------------------------------

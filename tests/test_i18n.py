@@ -273,6 +273,21 @@ def test_the_api_answers_english_without_accept_language(client):
     assert client.post("/api/v1/score", json={"variant": "nope", "hands": []}).get_json() == english
 
 
+def test_the_api_answers_in_the_language_its_request_asks_for(app, client):
+    # The answer is still written by the API's fast writer, with the messages rendered first.
+    from scorepad import api
+
+    assert isinstance(app.json, api.JSONProvider)
+    hand = {"entries": [{"melded_points": 50, "red_threes": 9}, {"melded_points": 50}]}
+    body = {"variant": "classic", "hands": [hand]}
+    english = client.post("/api/v1/score", json=body).get_json()["errors"][0]["message"]
+    spanish = client.post("/api/v1/score", json=body, headers={"Accept-Language": "es"}).get_json()
+    assert english.startswith("Only 4 red threes exist")
+    assert "hay solo 4 tres rojos; se anotaron 9" in spanish["errors"][0]["message"]
+    missing = client.get("/api/v1/nowhere", headers={"Accept-Language": "pt-BR"}).get_json()
+    assert missing["errors"][0]["message"] == "Não há nada neste endereço."
+
+
 def test_a_trans_block_over_several_lines_is_looked_up_as_extracted(app):
     # babel.cfg extracts {% trans %} blocks trimmed; looked up untrimmed, a block broken over two
     # lines (the start page's hint) would never find its translation.
