@@ -15,6 +15,7 @@ from typing import Any
 
 from . import canasta
 from .canasta import InvalidError, Match, Violation
+from .canasta.text import t
 
 FORMAT = "scorepad-match"
 FORMAT_VERSION = 1
@@ -120,18 +121,25 @@ def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
         return f"{where}.{name}" if where else name
 
     if not isinstance(data, Mapping):
-        raise InvalidError([Violation("not-a-match", "A match document is a JSON object.", where)])
+        raise InvalidError([Violation("not-a-match", t("A match document is a JSON object."), where)])
     problems = []
     if data.get("format", FORMAT) != FORMAT:
         problems.append(
-            Violation("wrong-format", f"This is not a scorepad match (format '{data.get('format')}').", at("format"))
+            Violation(
+                "wrong-format",
+                t("This is not a scorepad match (format '{found}').", found=str(data.get("format"))),
+                at("format"),
+            )
         )
     if data.get("format_version", FORMAT_VERSION) != FORMAT_VERSION:
         problems.append(
             Violation(
                 "wrong-version",
-                f"This file is format version {data.get('format_version')}; "
-                f"this scorepad reads version {FORMAT_VERSION}.",
+                t(
+                    "This file is format version {found}; this scorepad reads version {version}.",
+                    found=str(data.get("format_version")),
+                    version=FORMAT_VERSION,
+                ),
                 at("format_version"),
             )
         )
@@ -139,11 +147,11 @@ def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
     # any other is replaced and remembered so importing the file again is recognised.
     match_id = data.get("id")
     if not isinstance(match_id, str) or not 1 <= len(match_id) <= 64 or not match_id.isprintable():
-        problems.append(Violation("bad-id", "A match id is text of 1 to 64 characters.", at("id")))
+        problems.append(Violation("bad-id", t("A match id is text of 1 to 64 characters."), at("id")))
     sides = _read_sides(data.get("sides"), at("sides"), problems)
     hands = data.get("hands")
     if not isinstance(hands, list):
-        problems.append(Violation("hands-not-list", "A match's hands are a list.", at("hands")))
+        problems.append(Violation("hands-not-list", t("A match's hands are a list."), at("hands")))
         hands = []
     if problems:
         raise InvalidError(problems)
@@ -160,7 +168,12 @@ def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
             [
                 Violation(
                     "wrong-number-of-sides",
-                    f"{match.variant.name} has {match.variant.sides} sides; the document names {len(sides)}.",
+                    t(
+                        "{variant} has {sides} sides; the document names {named}.",
+                        variant=match.variant.name,
+                        sides=match.variant.sides,
+                        named=len(sides),
+                    ),
                     at("sides"),
                 )
             ]
@@ -177,7 +190,7 @@ def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
 
 def _read_sides(raw: Any, where: str, problems: list[Violation]) -> tuple[Side, ...]:
     if not isinstance(raw, list) or not raw:
-        problems.append(Violation("sides-missing", "Name each side in 'sides'.", where))
+        problems.append(Violation("sides-missing", t("Name each side in 'sides'."), where))
         return ()
     sides = []
     for index, item in enumerate(raw):
@@ -185,12 +198,12 @@ def _read_sides(raw: Any, where: str, problems: list[Violation]) -> tuple[Side, 
         players = item.get("players", []) if isinstance(item, Mapping) else None
         if not isinstance(name, str) or not name.strip() or len(name) > 60:
             problems.append(
-                Violation("bad-side-name", "Each side has a name of 1 to 60 characters.", f"{where}[{index}].name")
+                Violation("bad-side-name", t("Each side has a name of 1 to 60 characters."), f"{where}[{index}].name")
             )
             continue
         if not isinstance(players, list) or not all(isinstance(p, str) and len(p) <= 60 for p in players):
             problems.append(
-                Violation("bad-players", "A side's players are a list of names.", f"{where}[{index}].players")
+                Violation("bad-players", t("A side's players are a list of names."), f"{where}[{index}].players")
             )
             continue
         sides.append(Side(name.strip(), tuple(p.strip() for p in players if p.strip())))

@@ -22,7 +22,8 @@ from wtforms.fields.simple import PasswordField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, StopValidation
 
 from . import canasta
-from .canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES
+from .canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES, CLASS_NAMES
+from .canasta.scoring import UNFINISHED
 from .documents import Side
 from .i18n import text
 
@@ -158,10 +159,14 @@ def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
         ]
         fields["special_hand"] = SelectField(_("Went out with a special hand"), choices=choices, default="")
     for kind, penalty in variant.incomplete_penalties.items():
-        label = _("Unfinished %(kind)s meld (−%(penalty)s)", kind=text(kind), penalty=penalty)
+        meld = text(UNFINISHED.get(kind, kind))  # "Unfinished sevens meld", as the score line says it
+        # Translators: %(meld)s is a score line such as "Unfinished sevens meld"; the figure is its penalty.
+        label = _("%(meld)s (−%(penalty)s)", meld=meld, penalty=penalty)
         fields[f"incomplete_{kind}"] = BooleanField(label)
     for kind, penalty in variant.held_set_penalties:
-        label = _("Players holding 3+ %(kind)s (−%(penalty)s each)", kind=text(kind), penalty=penalty)
+        spec = variant.canasta_kinds.get(kind)  # held sets are named by their canasta kind, of one rank
+        cards = text(CLASS_NAMES.get(spec.rank or "", kind)) if spec else kind  # "sevens" in the page's language
+        label = _("Players holding 3+ %(kind)s (−%(penalty)s each)", kind=cards, penalty=penalty)
         fields[f"held_{kind}"] = CountField(label, high=players)
     if variant.restore_pile_penalty:
         label = _("Piles put back (−%(penalty)s each)", penalty=variant.restore_pile_penalty)

@@ -723,6 +723,13 @@ def _known_incomplete_kinds(entry: Entry, variant: Variant, index: int) -> list[
     return problems
 
 
+def _held_cards(variant: Variant, kind: str) -> Text | str:
+    """The cards a held set is made of, in words ("sevens"): held sets are named by a canasta kind of one rank."""
+    spec = variant.canasta_kinds.get(kind)
+    rank = spec.rank if spec is not None else None
+    return CLASS_NAMES[rank] if rank in CLASS_NAMES else kind
+
+
 def _known_held_sets(entry: Entry, variant: Variant, index: int) -> list[Violation]:
     """Sets kept in hand are of a kind the variant penalises, at most one per player of the side."""
     held = variant.held_set_values
@@ -744,7 +751,7 @@ def _known_held_sets(entry: Entry, variant: Variant, index: int) -> list[Violati
                     t(
                         "Only {players} players on this side can each hold a set of {kind}; {count} entered.",
                         players=players,
-                        kind=kind,
+                        kind=_held_cards(variant, kind),
                         count=count,
                     ),
                     f"held_sets.{kind}",
