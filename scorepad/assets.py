@@ -21,7 +21,16 @@ from flask import Flask, Response, current_app, request, url_for
 
 HTMX = "htmx-2.0.11.min.js"
 # The app shell the service worker keeps, so the pages open even when the network drops.
-SHELL = ("scorepad.css", "scorepad.js", "offline.js", "offline-page.js", HTMX, "icons/icon.svg", "manifest.webmanifest")
+SHELL = (
+    "scorepad.css",
+    "words.js",
+    "scorepad.js",
+    "offline.js",
+    "offline-page.js",
+    HTMX,
+    "icons/icon.svg",
+    "manifest.webmanifest",
+)
 COMPRESSIBLE = {
     "text/html",
     "text/css",

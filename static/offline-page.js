@@ -4,17 +4,7 @@
 (function () {
   "use strict";
   var PAGES = 80; // as many as the service worker keeps
-  // The words, in the page's language: base.html's <meta name="scorepad-text"> (the policy allows
-  // no inline script); words(key, {label: ...}) fills in the {label} placeholders.
-  var TEXT = (function () {
-    var meta = document.querySelector("meta[name='scorepad-text']");
-    try { return JSON.parse(meta.content) || {}; } catch (error) { return {}; }
-  })();
-  function words(key, values) {
-    return (TEXT[key] || key).replace(/\{(\w+)\}/g, function (all, name) {
-      return values && name in values ? String(values[name]) : all;
-    });
-  }
+  var words = window.scorepadWords; // static/words.js: the words in the page's language
 
   function element(tag, text, href) {
     var node = document.createElement(tag);

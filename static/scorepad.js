@@ -3,17 +3,7 @@
   "use strict";
   document.documentElement.classList.add("js");
 
-  // The words, in the page's language: base.html's <meta name="scorepad-text"> (the policy allows
-  // no inline script); say(key, {label: ...}) fills in the {label} placeholders.
-  var TEXT = (function () {
-    var meta = document.querySelector("meta[name='scorepad-text']");
-    try { return JSON.parse(meta.content) || {}; } catch (error) { return {}; }
-  })();
-  function words(key, values) {
-    return (TEXT[key] || key).replace(/\{(\w+)\}/g, function (all, name) {
-      return values && name in values ? String(values[name]) : all;
-    });
-  }
+  var words = window.scorepadWords; // static/words.js: the words in the page's language
 
   // Keep the screen awake while a match is open (Wake Lock where the browser has it).
   var lock = null;

@@ -299,7 +299,7 @@ def test_the_scripts_words_are_marked_and_travel_in_the_page(client):
     meta = re.search(r"<meta name=\"scorepad-text\" content='([^']*)'>", html)[1]
     words = json.loads(unescape(meta))
     used = set()
-    for script in ("scorepad.js", "offline.js", "offline-page.js"):
+    for script in ("words.js", "scorepad.js", "offline.js", "offline-page.js"):
         source = (ROOT / "static" / script).read_text()
         used |= set(re.findall(r"words\(\"(\w+)\"", source))
         english = [s for s in re.findall(r'"([^"]*)"', source) if re.search(r"[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}", s)]
