@@ -293,14 +293,6 @@ def test_the_api_answers_in_the_language_its_request_asks_for(app, client):
     assert missing["errors"][0]["message"] == "Não há nada neste endereço."
 
 
-def test_a_german_browser_gets_a_german_page_and_deutsch_in_the_switch(client):
-    html = client.get("/", headers={"Accept-Language": "de-DE"}).get_data(as_text=True)
-    assert '<html lang="de">' in html
-    assert "Neue Partie" in html and "Deine Partien" in html and "New match" not in html
-    languages = client.get("/language?next=/").get_data(as_text=True)
-    assert 'href="/language/de?next=/"' in languages and ">Deutsch</a>" in languages
-
-
 def test_a_trans_block_over_several_lines_is_looked_up_as_extracted(app):
     # babel.cfg extracts {% trans %} blocks trimmed; looked up untrimmed, a block broken over two
     # lines (the start page's hint) would never find its translation.
