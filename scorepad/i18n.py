@@ -28,14 +28,15 @@ from flask_babel import Babel, format_date, format_datetime, format_decimal, get
 from . import api
 
 # The shipped languages, each named in its own language for the switch, in the switch's order.
-LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt_BR": "Português"}
+LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt_BR": "Português", "de": "Deutsch"}
 DEFAULT = "en"
 COOKIE = "scorepad_language"
 COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
 API_PREFIX = "/api/"
 # What Accept-Language may ask for, mapped to the catalogue that serves it: any Portuguese gets
-# Brazil's rather than English, any Spanish gets Spanish (werkzeug matches "es-MX" to "es").
-_ASKED = {"en": "en", "es": "es", "pt_BR": "pt_BR", "pt": "pt_BR"}
+# Brazil's rather than English, any Spanish gets Spanish (werkzeug matches "es-MX" to "es"),
+# any German gets German ("de-AT" to "de").
+_ASKED = {"en": "en", "es": "es", "pt_BR": "pt_BR", "pt": "pt_BR", "de": "de"}
 _LOCALES = {code: Locale.parse(code) for code in LANGUAGES}
 
 babel = Babel()

@@ -186,7 +186,8 @@ def lang(response) -> str:
         ("pt-BR,pt;q=0.9", "pt-BR"),
         ("pt-PT", "pt-BR"),  # any Portuguese reads Brazil's better than English
         ("fr-FR,fr;q=0.9", "en"),  # no French catalogue: English
-        ("de,es;q=0.5", "es"),  # the best shipped one the browser accepts
+        ("fr,es;q=0.5", "es"),  # the best shipped one the browser accepts
+        ("de-AT,de;q=0.9,en;q=0.8", "de"),
         ("", "en"),
     ],
 )
@@ -199,6 +200,14 @@ def test_the_browser_language_picks_the_page_language(client, header, expected):
 def test_a_spanish_page_is_in_spanish(client):
     html = client.get("/", headers={"Accept-Language": "es"}).get_data(as_text=True)
     assert "Nueva partida" in html and "Tus partidas" in html and "New match" not in html
+
+
+def test_a_german_browser_gets_a_german_page_and_deutsch_in_the_switch(client):
+    html = client.get("/", headers={"Accept-Language": "de-DE"}).get_data(as_text=True)
+    assert '<html lang="de">' in html
+    assert "Neue Partie" in html and "Deine Partien" in html and "New match" not in html
+    languages = client.get("/language?next=/").get_data(as_text=True)
+    assert 'href="/language/de?next=/"' in languages and ">Deutsch</a>" in languages
 
 
 def test_a_trans_block_over_several_lines_is_found_in_the_catalogue(client):

@@ -1,4 +1,4 @@
-"""A whole match and the checker at phone size in Spanish and in Portuguese (issue 12).
+"""A whole match and the checker at phone size in Spanish, Portuguese and German (issue 12).
 
 Every page of the flow is read as a player reads it (``inner_text`` of the body) and must hold
 no English word, must not run off the side of a 390 px phone with the longer words, and must
@@ -20,7 +20,7 @@ from scorepad import i18n
 
 pytestmark = pytest.mark.browser
 
-LANGUAGES = ["es", "pt_BR"]
+LANGUAGES = ["es", "pt_BR", "de"]
 
 # Common words of the English pages. Words that are also Spanish or Portuguese ("no", "a", "as",
 # "do", "red", "total", "final", "natural", "me", "sin") are left out: they prove nothing.
@@ -60,7 +60,25 @@ SAME_EVERYWHERE = {
     "cy",
 }
 # English words a language has taken in as its own, as its players write them at the table.
-LOANWORDS = {"pt_BR": {"link", "backup"}}
+# German also writes some English words as its own ("in", "was" and "Hand" are German words too).
+LOANWORDS = {
+    "pt_BR": {"link", "backup"},
+    "de": {
+        "in",
+        "was",
+        "hand",
+        "joker",
+        "link",
+        "name",
+        "server",
+        "online",
+        "offline",
+        "bonus",
+        "minimum",
+        "team",
+        "start",
+    },
+}
 WORD = re.compile(r"[^\W\d_]+")
 
 # Everything that sticks out past the right edge of the phone, outside a box made to scroll sideways.
@@ -192,7 +210,7 @@ def test_a_whole_match_has_no_english_and_fits_the_phone(page, context, live_ser
     reader.read("hand form with its preview")
     submit(page, "form.hand-form")
     expect(page.locator("#sheet")).to_be_visible()
-    assert totals(page) == ["1.620", "565"]  # es and pt_BR group thousands with "."
+    assert totals(page) == ["1.620", "565"]  # es, pt_BR and de group thousands with "."
     reader.read("sheet with hand 1")
 
     # Hand 1 in detail, then corrected: We melded 520, not 620.
