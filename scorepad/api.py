@@ -13,9 +13,8 @@ from typing import Any
 
 import orjson
 from flask import Blueprint, Flask, Response, jsonify, request
-from flask.json.provider import DefaultJSONProvider
 
-from . import canasta
+from . import canasta, i18n
 from .canasta import InvalidError, Violation
 from .documents import score_document
 
@@ -24,13 +23,15 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 OPENAPI = resources.files(__package__) / "openapi.json"
 
 
-class JSONProvider(DefaultJSONProvider):
+class JSONProvider(i18n.JSONProvider):
     """Flask's JSON answers written by orjson: the same document, in a tenth of the time.
 
     A 30-hand score document is ~16 KB of small objects; the standard library took longer to
     write it than the rules core took to score the match. Keys stay sorted, and anything orjson
-    does not know goes through Flask's own ``default``. Debug mode's indented answers, and
-    ``dumps`` (the ``tojson`` template filter), are left to Flask's provider.
+    does not know goes through Flask's own ``default``. Core messages are rendered in the
+    request's language first (:class:`scorepad.i18n.JSONProvider`); ``i18n.init_app`` keeps
+    this provider. Debug mode's indented answers, and ``dumps`` (the ``tojson`` template
+    filter), are left to Flask's provider.
     """
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
@@ -39,7 +40,8 @@ class JSONProvider(DefaultJSONProvider):
         options = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
         if self.sort_keys:
             options |= orjson.OPT_SORT_KEYS
-        body = orjson.dumps(self._prepare_response_obj(args, kwargs), default=self.default, option=options)
+        obj = self.prepare(self._prepare_response_obj(args, kwargs))
+        body = orjson.dumps(obj, default=self.default, option=options)
         return self._app.response_class(body, mimetype=self.mimetype)
 
 

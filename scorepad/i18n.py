@@ -123,12 +123,19 @@ def rendered(value: Any) -> Any:
 
 
 class JSONProvider(DefaultJSONProvider):
-    """Flask's JSON, with core messages rendered when the request asked for a language by header."""
+    """Flask's JSON, with core messages rendered when the request asked for a language by header.
+
+    The API's provider (``api.JSONProvider``, which writes with orjson) builds on this one.
+    """
+
+    def prepare(self, obj: Any) -> Any:
+        """``obj`` with its core messages in the request's language, if the request asked for one."""
+        if has_request_context() and "Accept-Language" in request.headers and not is_english():
+            return rendered(obj)
+        return obj
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        if has_request_context() and "Accept-Language" in request.headers and not is_english():
-            obj = rendered(obj)
-        return super().dumps(obj, **kwargs)
+        return super().dumps(self.prepare(obj), **kwargs)
 
 
 # --- numbers and dates ---------------------------------------------------------------------------
@@ -222,7 +229,8 @@ def _vary(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     """Flask-Babel with the locale chosen here, core messages rendered in templates and JSON."""
     babel.init_app(app, locale_selector=select_locale)
-    app.json = JSONProvider(app)
+    if not isinstance(app.json, JSONProvider):  # the API's provider already renders messages
+        app.json = JSONProvider(app)
     app.jinja_env.finalize = finalize  # before any template is compiled: finalize is compiled in
     # {% trans %} blocks are looked up as babel.cfg extracts them: whitespace trimmed, one line.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
