@@ -85,7 +85,11 @@ def hand_document(
     same few breakdowns, and the document holds each one once (a reader sees equal objects).
     """
     sides = result.sides
-    document = result.hand.to_dict()
+    hand = result.hand
+    # Hand.to_dict's fields, written here in one step with the scores after them.
+    document: dict[str, Any] = {"entries": [entry.to_dict() for entry in hand.entries]}
+    if hand.partnership:
+        document["partnership"] = list(hand.partnership)
     document["scores"] = [side.score for side in sides]
     document["totals"] = list(result.totals)
     document["minimums"] = list(result.minimums)
