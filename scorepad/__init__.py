@@ -62,7 +62,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(instance)
 
-    from . import access, api, assets, checker, db, exports, i18n, matches, organiser, store
+    from . import access, api, assets, checker, db, exports, i18n, matches, organiser, polls, store
 
     security.init_app(app)  # first: the body bound is set before anything reads a form
     db.init_app(app)
@@ -74,6 +74,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for pages in (matches.bp, checker.bp, exports.bp, organiser.bp):
         app.register_blueprint(pages)
     i18n.init_app(app)  # the language switch, and core messages rendered in templates and JSON
+    polls.init_app(app)  # last: an unchanged sheet's poll is answered before all of the above
 
     @app.errorhandler(404)
     @app.errorhandler(store.NotFoundError)

@@ -13,9 +13,8 @@ from typing import Any
 
 import orjson
 from flask import Blueprint, Flask, Response, jsonify, request
-from flask.json.provider import DefaultJSONProvider
 
-from . import canasta
+from . import canasta, i18n
 from .canasta import InvalidError, Violation
 from .canasta.text import t
 from .documents import score_document
@@ -27,13 +26,15 @@ WRONG_METHOD = t("This address does not take that method.")
 OPENAPI = resources.files(__package__) / "openapi.json"
 
 
-class JSONProvider(DefaultJSONProvider):
+class JSONProvider(i18n.JSONProvider):
     """Flask's JSON answers written by orjson: the same document, in a tenth of the time.
 
     A 30-hand score document is ~16 KB of small objects; the standard library took longer to
     write it than the rules core took to score the match. Keys stay sorted, and anything orjson
-    does not know goes through Flask's own ``default``. Debug mode's indented answers, and
-    ``dumps`` (the ``tojson`` template filter), are left to Flask's provider.
+    does not know goes through Flask's own ``default``. Core messages are rendered in the
+    request's language first (:class:`scorepad.i18n.JSONProvider`); ``i18n.init_app`` keeps
+    this provider. Debug mode's indented answers, and ``dumps`` (the ``tojson`` template
+    filter), are left to Flask's provider.
     """
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
@@ -45,10 +46,6 @@ class JSONProvider(DefaultJSONProvider):
         obj = self.prepare(self._prepare_response_obj(args, kwargs))
         body = orjson.dumps(obj, default=self.default, option=options)
         return self._app.response_class(body, mimetype=self.mimetype)
-
-    def prepare(self, obj: Any) -> Any:
-        """The answer as it is written; a subclass may render it first (i18n renders messages)."""
-        return obj
 
 
 def init_app(app: Flask) -> None:

@@ -52,7 +52,8 @@ class _Kept:
 _threads = threading.local()
 
 
-def _kept() -> _Kept:
+def kept_connections() -> _Kept:
+    """This thread's connections kept for its next request (the poll shortcut uses them too)."""
     if not hasattr(_threads, "kept"):
         _threads.kept = _Kept()
     return _threads.kept
@@ -62,7 +63,7 @@ def get_db() -> Database:
     """The request's database connection: this thread's from an earlier request, or a new one."""
     if "db" not in g:
         path = current_app.config["DATABASE"]
-        g.db = _kept().take(path) or connect(path)
+        g.db = kept_connections().take(path) or connect(path)
     return g.db
 
 
@@ -73,7 +74,7 @@ def close_db(exc: BaseException | None = None) -> None:
         return
     if db.conn.in_transaction:
         db.conn.rollback()
-    _kept().keep(current_app.config["DATABASE"], db)
+    kept_connections().keep(current_app.config["DATABASE"], db)
 
 
 def migrate(path: str) -> None:

@@ -60,9 +60,10 @@ class MatchInfo:
 
 def score_document(match: Match) -> dict[str, Any]:
     """The scored hands and the state of the match (API.md, ``POST /api/v1/score``)."""
+    breakdowns: dict[tuple[int, ...], dict[str, Any]] = {}
     document: dict[str, Any] = {
         "variant": match.variant.key,
-        "hands": [hand_document(result) for result in match.results],
+        "hands": [hand_document(result, breakdowns) for result in match.results],
         "totals": list(match.totals),
         "next_minimums": list(match.next_minimums),
         "game_over": match.is_finished,
@@ -75,14 +76,35 @@ def score_document(match: Match) -> dict[str, Any]:
     return document
 
 
-def hand_document(result: canasta.HandResult) -> dict[str, Any]:
-    """One scored hand: entries as given, scores, totals, minimums in force, breakdown."""
+def hand_document(
+    result: canasta.HandResult, breakdowns: dict[tuple[int, ...], dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """One scored hand: entries as given, scores, totals, minimums in force, breakdown.
+
+    ``breakdowns`` keeps each side's breakdown by the parts it is made of, for one document:
+    the core shares a Part between every hand that scores it, so a match's hands repeat the
+    same few breakdowns, and the document holds each one once (a reader sees equal objects).
+    """
     sides = result.sides
-    document = result.hand.to_dict()
+    hand = result.hand
+    # Hand.to_dict's fields, written here in one step with the scores after them.
+    document: dict[str, Any] = {"entries": [entry.to_dict() for entry in hand.entries]}
+    if hand.partnership:
+        document["partnership"] = list(hand.partnership)
     document["scores"] = [side.score for side in sides]
     document["totals"] = list(result.totals)
     document["minimums"] = list(result.minimums)
-    document["breakdown"] = [side.to_dict() for side in sides]
+    if breakdowns is None:
+        document["breakdown"] = [side.to_dict() for side in sides]
+    else:
+        breakdown = []
+        for side in sides:
+            key = tuple(map(id, side.parts))  # the parts are alive while the match is, so ids are theirs
+            found = breakdowns.get(key)
+            if found is None:
+                found = breakdowns[key] = side.to_dict()
+            breakdown.append(found)
+        document["breakdown"] = breakdown
     if result.warnings:
         where = f"hands[{result.number - 1}]"  # absolute paths, like the errors'
         document["warnings"] = [{"field": w.under(where).field, "message": w.message} for w in result.warnings]

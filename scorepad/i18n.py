@@ -23,9 +23,8 @@ from urllib.parse import urlsplit
 
 from babel import Locale
 from flask import Blueprint, Flask, Response, has_request_context, redirect, render_template, request, url_for
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
-
-from . import api
 
 # The shipped languages, each named in its own language for the switch, in the switch's order.
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt_BR": "Português", "de": "Deutsch"}
@@ -123,19 +122,20 @@ def rendered(value: Any) -> Any:
     return value
 
 
-def _asks_for_a_language() -> bool:
-    """JSON speaks the request's language only when the request said which, by header."""
-    return has_request_context() and "Accept-Language" in request.headers and not is_english()
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON, with core messages rendered when the request asked for a language by header.
 
-
-class JSONProvider(api.JSONProvider):
-    """The API's JSON, with core messages rendered when the request asked for a language by header."""
+    The API's provider (``api.JSONProvider``, which writes with orjson) builds on this one.
+    """
 
     def prepare(self, obj: Any) -> Any:
-        return rendered(obj) if _asks_for_a_language() else obj
+        """``obj`` with its core messages in the request's language, if the request asked for one."""
+        if has_request_context() and "Accept-Language" in request.headers and not is_english():
+            return rendered(obj)
+        return obj
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        return super().dumps(rendered(obj) if _asks_for_a_language() else obj, **kwargs)
+        return super().dumps(self.prepare(obj), **kwargs)
 
 
 # --- numbers and dates ---------------------------------------------------------------------------
@@ -229,7 +229,8 @@ def _vary(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     """Flask-Babel with the locale chosen here, core messages rendered in templates and JSON."""
     babel.init_app(app, locale_selector=select_locale)
-    app.json = JSONProvider(app)
+    if not isinstance(app.json, JSONProvider):  # the API's provider already renders messages
+        app.json = JSONProvider(app)
     app.jinja_env.finalize = finalize  # before any template is compiled: finalize is compiled in
     # {% trans %} blocks are looked up as babel.cfg extracts them: whitespace trimmed, one line.
     app.jinja_env.policies["ext.i18n.trimmed"] = True

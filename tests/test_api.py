@@ -271,6 +271,19 @@ def test_answers_are_compact_json_with_sorted_keys(client):
     assert response.mimetype == "application/json"
 
 
+def test_answers_are_written_by_orjson_even_with_the_language_layer(app, client, monkeypatch):
+    # i18n's provider renders core messages; the API's (orjson) builds on it and must stay the app's.
+    from scorepad import api
+
+    assert isinstance(app.json, api.JSONProvider)
+    written = []
+    real = api.orjson.dumps
+    monkeypatch.setattr(api.orjson, "dumps", lambda *a, **k: written.append(1) or real(*a, **k))
+    hand = {"entries": [{"melded_points": 120, "hand_points": 30}, {"melded_points": 90, "hand_points": 40}]}
+    assert score(client, [hand]).get_json()["totals"] == [90, 50]
+    assert written == [1]
+
+
 def test_a_body_only_the_standard_library_reads_is_still_read(client):
     # NaN is not JSON, but Python's reader has always taken it: the answer is about the field, not a 400.
     body = '{"variant": "classic", "hands": [], "extra": NaN}'

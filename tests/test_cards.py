@@ -195,3 +195,20 @@ def test_deck_limits(decks, jokers_per_deck, per_rank, jokers, red_threes, black
 )
 def test_overdrawn(cards, decks, problems):
     assert len(overdrawn(parse_cards(cards), Decks(decks))) == problems
+
+
+def test_a_card_read_twice_is_the_same_card_with_its_answers_kept():
+    # RULES.md section 1: a king counts 10, a two is wild and counts 20.
+    king = parse_card("K")
+    assert parse_card("K") is king and king.value == 10 and not king.is_wild
+    assert {"value", "is_wild"} <= set(vars(king))  # worked out once, beside the fields
+    assert king == Card("K") and hash(king) == hash(Card("K")) and repr(king) == "Card(rank='K', suit=None)"
+    two = parse_card("2C")
+    assert two.is_wild and two.value == 20 and not two.is_natural
+
+
+@pytest.mark.parametrize("text", ["3", "Z", 5, None, ["K"]])
+def test_what_is_not_a_card_is_refused_every_time(text):
+    for _ in range(2):
+        with pytest.raises(CardError):
+            parse_card(text)

@@ -76,3 +76,44 @@ def test_any_short_text_id_is_read_so_an_import_can_replace_it(match_id):
 
 def test_module_examples_hold():
     assert doctest.testmod(documents).failed == 0
+
+
+def test_hands_scoring_the_same_parts_share_one_breakdown_in_a_document():
+    # RULES.md: each side scores melded cards plus, cards left in hand minus. Hands 1 and 3 are the
+    # same report (We 120 - 30 = 90, They 90 - 40 = 50); hand 2 differs (We 75 - 55, They 130 - 20).
+    same = {"entries": [{"melded_points": 120, "hand_points": 30}, {"melded_points": 90, "hand_points": 40}]}
+    other = {"entries": [{"melded_points": 75, "hand_points": 55}, {"melded_points": 130, "hand_points": 20}]}
+    match = canasta.score_match("classic", [same, other, dict(same)])
+    first, second, third = documents.score_document(match)["hands"]
+    assert first["breakdown"][0] is third["breakdown"][0]
+    assert first["breakdown"][0] == {
+        "score": 90,
+        "parts": [
+            {"id": "melded_points", "label": "Melded cards", "points": 120},
+            {"id": "hand_points", "label": "Cards left in hand", "points": -30},
+        ],
+    }
+    assert second["breakdown"][0]["score"] == 20 and second["breakdown"][1]["score"] == 110
+    assert [hand["totals"] for hand in (first, second, third)] == [[90, 50], [110, 160], [200, 210]]
+
+
+def test_a_hand_document_starts_with_the_hand_as_the_api_gives_it():
+    # pagat "Canasta for three players": partners 1 and 2 pool their melds; zero fields are left out.
+    hand = {
+        "partnership": [1, 2],
+        "entries": [
+            {"melded_points": 150, "hand_points": 40, "red_threes": 0},
+            {"melded_points": 300, "canastas": {"natural": 1, "mixed": 0}, "went_out": True},
+            {"melded_points": 220, "hand_points": 30, "red_threes": 1, "concealed": False},
+        ],
+    }
+    result = canasta.score_match("classic-3p", [hand]).results[0]
+    document = documents.hand_document(result)
+    assert list(document)[:5] == ["entries", "partnership", "scores", "totals", "minimums"]
+    assert document["entries"] == [
+        {"melded_points": 150, "hand_points": 40},
+        {"melded_points": 300, "canastas": {"natural": 1}, "went_out": True},
+        {"melded_points": 220, "hand_points": 30, "red_threes": 1},
+    ]
+    assert document["partnership"] == [1, 2]
+    assert {key: document[key] for key in ("entries", "partnership")} == result.hand.to_dict()

@@ -744,3 +744,29 @@ def test_a_lone_wild_card_on_the_tops_rank_does_not_meld_the_top(variant, opened
     )
     assert not verdict.legal
     assert verdict.reasons[0] == "To take the pile you must meld the top ten now."
+
+
+def test_the_pickup_search_judges_each_set_of_melds_once(monkeypatch):
+    # Classic at 1200 needs 50 (RULES.md). The top king with the pair of kings counts 30, short;
+    # adding Q-Q-2C (10 + 10 + 20) makes 70. Trimming tries K-K-K alone again and the answer is
+    # K-K-K; Q-Q-2C again: both were judged already, so two judgements answer the request.
+    from scorepad.canasta.plays import pickup
+
+    judged = []
+    real = pickup._judge_pickup
+
+    def counting(rules, play, position):
+        judged.append(tuple(tuple(str(card) for card in meld) for meld in position.melds))
+        return real(rules, play, position)
+
+    monkeypatch.setattr(pickup, "_judge_pickup", counting)
+    request = {
+        "action": "pickup",
+        "hand": ["K", "K", "Q", "Q", "2C", "9", "9", "7H", "5S"],
+        "pile": {"top": "K", "size": 12},
+        "score": 1200,
+    }
+    verdict = check_request(request)
+    assert verdict.legal and verdict.count == 70 and verdict.minimum == 50
+    assert [[str(c) for c in meld] for meld in verdict.how] == [["K", "K", "K"], ["Q", "Q", "2C"]]
+    assert judged == [(("K", "K", "K"),), (("K", "K", "K"), ("Q", "Q", "2C"))]

@@ -50,7 +50,7 @@ def statements(monkeypatch):
         return database
 
     monkeypatch.setattr(db, "connect", traced)
-    kept = db._kept().connections  # connections this thread kept from earlier requests: open anew, traced
+    kept = db.kept_connections().connections  # connections this thread kept from earlier requests: open anew, traced
     while kept:
         kept.popitem()[1].close()
     return seen

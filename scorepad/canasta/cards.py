@@ -75,16 +75,20 @@ class Card:
     rank: str
     suit: str | None = None
 
+    # The checker asks each card what it is many times a request (a pickup search, ~100 times):
+    # is_wild, is_natural, is_three and value are worked out once per card, kept in the
+    # instance dict beside the fields (cached_property), so equality and hashing are unchanged.
+
     @property
     def is_joker(self) -> bool:
         return self.rank == JOKER
 
-    @property
+    @cached_property
     def is_wild(self) -> bool:
         """Jokers and twos are wild in every variant scorepad knows."""
         return self.rank in (JOKER, "2")
 
-    @property
+    @cached_property
     def is_three(self) -> bool:
         return self.rank == "3"
 
@@ -96,12 +100,12 @@ class Card:
     def is_black_three(self) -> bool:
         return self.rank == "3" and self.suit not in RED_SUITS
 
-    @property
+    @cached_property
     def is_natural(self) -> bool:
         """Aces down to fours: the ranks that can be melded on their own."""
         return self.rank in NATURAL_RANKS
 
-    @property
+    @cached_property
     def value(self) -> int:
         """The card's point value; a red three is worth nothing as a card."""
         if self.rank == "3":
@@ -121,11 +125,29 @@ class Card:
         return self.rank + (self.suit or "")
 
 
+# Cards read, by their text: a card never changes, so every "K" read is the same Card, and
+# what it has worked out (is_wild, value) is worked out once. Bounded: a full cache starts over.
+_PARSED: dict[str, Card] = {}
+PARSED_CACHE_SIZE = 1024
+
+
 def parse_card(text: str) -> Card:
     """Read one card in API notation; case and surrounding spaces do not matter.
 
     :raises CardError: for anything that is not a card, or a three without its suit.
     """
+    if type(text) is str:
+        card = _PARSED.get(text)
+        if card is None:
+            card = _parse_card(text)
+            if len(_PARSED) >= PARSED_CACHE_SIZE:
+                _PARSED.clear()
+            _PARSED[text] = card
+        return card
+    return _parse_card(text)
+
+
+def _parse_card(text: str) -> Card:
     if not isinstance(text, str):
         raise CardError(t("A card is written as text like 'K' or '3H', not {value}.", value=repr(text)))
     raw = text.strip().upper()

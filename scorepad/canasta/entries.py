@@ -218,22 +218,30 @@ class Entry:
 
     def to_dict(self) -> dict[str, Any]:
         """The API ENTRY for this report, leaving out what is zero or empty."""
+        # Read from the instance dict: every scored hand's document writes its entries back.
+        state = self.__dict__
         out: dict[str, Any] = {}
-        for name, points in (("melded_cards", "melded_points"), ("hand_cards", "hand_points")):
-            counts = getattr(self, name)
+        for name, points in _CARDS_OR_POINTS:
+            counts = state[name]
             if counts is not None:
                 out[name] = dict(counts)
-            elif getattr(self, points):
-                out[points] = getattr(self, points)
-        for name in ("canastas", "held_sets"):
-            if getattr(self, name):
-                out[name] = dict(getattr(self, name))
-        for name in (*COUNT_FIELDS, *FLAG_FIELDS, "penalty_points", "special_hand"):
-            if getattr(self, name):
-                out[name] = getattr(self, name)
-        if self.incomplete:
-            out["incomplete"] = list(self.incomplete)
+            elif state[points]:
+                out[points] = state[points]
+        for name in _COUNTS_FIELDS:
+            if state[name]:
+                out[name] = dict(state[name])
+        for name in _PLAIN_FIELDS:
+            if state[name]:
+                out[name] = state[name]
+        if state["incomplete"]:
+            out["incomplete"] = list(state["incomplete"])
         return out
+
+
+# The order :meth:`Entry.to_dict` writes an entry's fields in.
+_CARDS_OR_POINTS = (("melded_cards", "melded_points"), ("hand_cards", "hand_points"))
+_COUNTS_FIELDS = ("canastas", "held_sets")
+_PLAIN_FIELDS = (*COUNT_FIELDS, *FLAG_FIELDS, "penalty_points", "special_hand")
 
 
 def _settle(state: dict[str, Any]) -> None:

@@ -43,12 +43,13 @@ def check_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdict
     blocked = _pile_blocked(rules, position)
     if blocked:
         return Verdict.from_findings(blocked, minimum=minimum)
+    judge = _Judge(rules, play, position)
     failures = []
     for melds in pickup_candidates(rules, play, position):
-        verdict = _judge_pickup(rules, play, replace(position, melds=melds))
+        verdict = judge(melds)
         if verdict.legal:
-            melds = _trim(rules, play, position, melds)
-            verdict = _judge_pickup(rules, play, replace(position, melds=melds))
+            melds = _trim(judge, melds)
+            verdict = judge(melds)
             shown = "; ".join(codes(meld) for meld in melds)
             return replace(
                 verdict, reasons=(t("Yes: meld {melds} and take the pile.", melds=shown), *verdict.reasons), how=melds
@@ -356,11 +357,31 @@ TAKING_WAYS = (
 )
 
 
-def _trim(rules: Variant, play: PlayRules, position: Position, melds: tuple[tuple[Card, ...], ...]):
+class _Judge:
+    """:func:`_judge_pickup` for one position with each set of melds tried, each judged once.
+
+    The search tries a set of melds, trimming then tries it again without each extra meld
+    (often the very set tried before it), and the answer is the trimmed set judged once more:
+    the same position with the same melds always gets the same verdict, so it is kept.
+    """
+
+    def __init__(self, rules: Variant, play: PlayRules, position: Position) -> None:
+        self.rules, self.play, self.position = rules, play, position
+        self.verdicts: dict[tuple[tuple[Card, ...], ...], Verdict] = {}
+
+    def __call__(self, melds: tuple[tuple[Card, ...], ...]) -> Verdict:
+        verdict = self.verdicts.get(melds)
+        if verdict is None:
+            verdict = _judge_pickup(self.rules, self.play, replace(self.position, melds=melds))
+            self.verdicts[melds] = verdict
+        return verdict
+
+
+def _trim(judge: _Judge, melds: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]:
     """Drop extra melds (smallest first) that a legal way to take the pile does not need."""
     melds = list(melds)
     for meld in sorted(melds[1:], key=cards_value):
         fewer = [m for m in melds if m is not meld]
-        if _judge_pickup(rules, play, replace(position, melds=tuple(fewer))).legal:
+        if judge(tuple(fewer)).legal:
             melds = fewer
     return tuple(melds)
