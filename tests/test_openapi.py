@@ -304,7 +304,14 @@ def test_realistic_score_requests_answer_as_documented(client):
 def test_realistic_checks_answer_as_documented(client):
     verdicts = []
 
-    @settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    # Derandomized: the closing count of legal and illegal verdicts must not depend on a lucky draw.
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=True,
+    )
     @given(body=check_requests())
     def answers(body):
         answered_as_documented(client, "/api/v1/check", body, verdicts)
