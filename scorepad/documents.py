@@ -154,17 +154,7 @@ def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
             )
         )
     if data.get("format_version", FORMAT_VERSION) != FORMAT_VERSION:
-        problems.append(
-            Violation(
-                "wrong-version",
-                t(
-                    "This file is format version {found}; this scorepad reads version {version}.",
-                    found=str(data.get("format_version")),
-                    version=FORMAT_VERSION,
-                ),
-                at("format_version"),
-            )
-        )
+        problems.append(wrong_version(data.get("format_version"), FORMAT_VERSION, at("format_version")))
     # Any id of reasonable text is read; only a well-formed one is kept on import (is_well_formed_id),
     # any other is replaced and remembered so importing the file again is recognised.
     match_id = data.get("id")
@@ -208,6 +198,19 @@ def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
         title=str(data.get("title") or ""),
     )
     return match, info
+
+
+def wrong_version(found: Any, version: int, field: str) -> Violation:
+    """The problem of a file written in another format version than this scorepad reads."""
+    return Violation(
+        "wrong-version",
+        t(
+            "This file is format version {found}; this scorepad reads version {version}.",
+            found=str(found),
+            version=version,
+        ),
+        field,
+    )
 
 
 def _read_sides(raw: Any, where: str, problems: list[Violation]) -> tuple[Side, ...]:

@@ -31,7 +31,15 @@ from .canasta import InvalidError, Match, Violation
 from .canasta.entries import Entry
 from .canasta.match import standing
 from .canasta.text import t
-from .documents import ALL_FORMAT, FORMAT, MatchInfo, match_document, read_match_document, team_name
+from .documents import (
+    ALL_FORMAT,
+    FORMAT,
+    MatchInfo,
+    match_document,
+    read_match_document,
+    team_name,
+    wrong_version,
+)
 
 ALL_FORMAT_VERSION = 1
 # Spreadsheets run a cell that starts with one of these as a formula; names typed at the table
@@ -377,17 +385,7 @@ def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | 
             )
         )
     elif data.get("format_version") != ALL_FORMAT_VERSION:
-        problems.append(
-            Violation(
-                "wrong-version",
-                t(
-                    "This file is format version {found}; this scorepad reads version {version}.",
-                    found=str(data.get("format_version")),
-                    version=ALL_FORMAT_VERSION,
-                ),
-                "format_version",
-            )
-        )
+        problems.append(wrong_version(data.get("format_version"), ALL_FORMAT_VERSION, "format_version"))
     matches = data.get("matches")
     if not isinstance(matches, list):
         problems.append(Violation("matches-not-list", t("An export's matches are a list."), "matches"))
