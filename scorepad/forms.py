@@ -22,7 +22,8 @@ from wtforms.fields.simple import PasswordField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, StopValidation
 
 from . import canasta
-from .canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES, CLASS_NAMES
+from .canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES
+from .canasta.entries import held_set_cards
 from .canasta.scoring import UNFINISHED
 from .documents import Side
 from .i18n import text
@@ -164,8 +165,7 @@ def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
         label = _("%(meld)s (−%(penalty)s)", meld=meld, penalty=penalty)
         fields[f"incomplete_{kind}"] = BooleanField(label)
     for kind, penalty in variant.held_set_penalties:
-        spec = variant.canasta_kinds.get(kind)  # held sets are named by their canasta kind, of one rank
-        cards = text(CLASS_NAMES.get(spec.rank or "", kind)) if spec else kind  # "sevens" in the page's language
+        cards = text(held_set_cards(variant, kind))  # "sevens", in the page's language
         label = _("Players holding 3+ %(kind)s (−%(penalty)s each)", kind=cards, penalty=penalty)
         fields[f"held_{kind}"] = CountField(label, high=players)
     if variant.restore_pile_penalty:

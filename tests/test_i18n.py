@@ -12,7 +12,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from jinja2 import nodes
-from support import DEFAULTS, HAND
+from support import DEFAULTS, HAND, add_match
 
 from scorepad import create_app, i18n
 
@@ -391,6 +391,15 @@ def test_a_new_match_offers_side_names_in_the_language(client):
     client.set_cookie(i18n.COOKIE, "es")
     html = client.get("/matches/new/classic").get_data(as_text=True)
     assert 'value="Nosotros"' in html and 'value="Ellos"' in html and 'value="We"' not in html
+
+
+def test_the_hand_form_names_held_sets_and_unfinished_melds_in_the_language(app, client):
+    match_id = add_match(app, [], variant="american")
+    english = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
+    assert "Players holding 3+ sevens (−1500 each)" in english and "Unfinished aces meld (−2500)" in english
+    client.set_cookie(i18n.COOKIE, "es")
+    spanish = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
+    assert "3 o más sietes" in spanish and "3+ sevens" not in spanish and "aces meld" not in spanish
 
 
 def test_dates_are_written_in_the_language(app):

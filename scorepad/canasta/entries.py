@@ -731,7 +731,7 @@ def _known_incomplete_kinds(entry: Entry, variant: Variant, index: int) -> list[
     return problems
 
 
-def _held_cards(variant: Variant, kind: str) -> Text | str:
+def held_set_cards(variant: Variant, kind: str) -> Text | str:
     """The cards a held set is made of, in words ("sevens"): held sets are named by a canasta kind of one rank."""
     spec = variant.canasta_kinds.get(kind)
     rank = spec.rank if spec is not None else None
@@ -759,7 +759,7 @@ def _known_held_sets(entry: Entry, variant: Variant, index: int) -> list[Violati
                     t(
                         "Only {players} players on this side can each hold a set of {kind}; {count} entered.",
                         players=players,
-                        kind=_held_cards(variant, kind),
+                        kind=held_set_cards(variant, kind),
                         count=count,
                     ),
                     f"held_sets.{kind}",
