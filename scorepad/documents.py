@@ -87,8 +87,9 @@ def hand_document(
     """
     sides = result.sides
     hand = result.hand
-    # Hand.to_dict's fields, written here in one step with the scores after them.
-    document: dict[str, Any] = {"entries": [entry.to_dict() for entry in hand.entries]}
+    # Hand.to_dict's fields, written here in one step with the scores after them; the entries'
+    # dicts are the hand's own, shared by every document that holds it, and never changed.
+    document: dict[str, Any] = {"entries": list(hand.entry_dicts())}
     if hand.partnership:
         document["partnership"] = list(hand.partnership)
     document["scores"] = [side.score for side in sides]

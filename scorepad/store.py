@@ -233,7 +233,8 @@ def _info(row: dict[str, Any]) -> MatchInfo:
 
 
 def _stored(db: Database, row: dict[str, Any]) -> StoredMatch:
-    hands = tuple(canasta.Hand.from_dict(json.loads(hand["data"])) for hand in _live_hands(db, row["id"]))
+    # read_hand: a match loaded again (its API document, an export) shares the hands read before.
+    hands = tuple(canasta.read_hand(json.loads(hand["data"])) for hand in _live_hands(db, row["id"]))
     match = canasta.Match(_variant(row), hands, _starting(row))
     return StoredMatch(match, _info(row), row["version"], row["watch_token"], row["updated"], row["deleted"])
 
@@ -1240,7 +1241,7 @@ def _revise(db: Database, hand_id: int, action: str, hand: canasta.Hand | None, 
 
 
 def _hand(row: dict[str, Any]) -> canasta.Hand:
-    return canasta.Hand.from_dict(json.loads(row["data"]))
+    return canasta.read_hand(json.loads(row["data"]))
 
 
 def _json(hand: canasta.Hand) -> str:

@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 
 from scorepad import canasta
 from scorepad.canasta import VARIANTS, Entry, Hand, InvalidError, Match, OptionError, Part, SideScore, rules_for
+from scorepad.canasta import entries as entries_module
 from scorepad.canasta import match as match_module
 from scorepad.canasta import variants as variants_module
+from scorepad.canasta.entries import forget_read_hands
 from scorepad.canasta.match import HandResult
 
 # We: natural 500 + mixed 300 + a red three 100 + going out 100 + 420 melded = 1420.
@@ -209,8 +211,11 @@ def test_a_plain_entry_reads_as_the_same_entry_built_by_hand():
     assert Entry.from_dict({"red_threes": 2.0}).red_threes == 2  # whole floats, the careful way
 
 
-# --- each hand scored once ---------------------------------------------------------------
-def test_a_validated_match_scores_each_hand_once(monkeypatch):
+# --- each hand read, checked and scored once ---------------------------------------------
+@pytest.fixture
+def counted_scoring(monkeypatch):
+    """Every call of score_hand, from hands no earlier test left read and judged."""
+    forget_read_hands()
     calls = []
     real = match_module.score_hand
 
@@ -219,21 +224,74 @@ def test_a_validated_match_scores_each_hand_once(monkeypatch):
         return real(hand, variant)
 
     monkeypatch.setattr(match_module, "score_hand", counting)
+    return calls
+
+
+def test_a_validated_match_scores_each_distinct_hand_once(counted_scoring):
     match = canasta.score_match("classic", [HAND] * 3)
     assert match.totals == (3 * 1420, 3 * 215)
     assert [result.totals for result in match.results] == [(1420, 215), (2840, 430), (4260, 645)]
-    assert len(calls) == 3
+    assert len(counted_scoring) == 1  # the same hand three times: read once, scored once
     assert match.results is match.results
+    # The same match sent again (a client re-sending it after each hand) scores nothing anew.
+    assert canasta.score_match("classic", [HAND] * 3).totals == (4260, 645)
+    assert len(counted_scoring) == 1
 
 
-def test_a_match_built_without_validation_still_scores_its_hands(monkeypatch):
-    calls = []
-    real = match_module.score_hand
-    monkeypatch.setattr(match_module, "score_hand", lambda hand, variant: calls.append(hand) or real(hand, variant))
-    hand = Hand.from_dict(HAND)
-    match = Match(VARIANTS["classic"], (hand, hand))
-    assert match.totals == (2840, 430)
-    assert len(calls) == 2
+def test_a_match_built_without_validation_still_scores_its_hands(counted_scoring):
+    hand, other = Hand.from_dict(HAND), Hand.from_dict(HAND)
+    match = Match(VARIANTS["classic"], (hand, other, hand))
+    assert match.totals == (3 * 1420, 3 * 215)
+    assert len(counted_scoring) == 2  # two Hand objects, each judged once
+
+
+def test_a_hand_read_again_is_the_same_hand_and_a_copy_changed_later_is_not():
+    forget_read_hands()
+    data = {"entries": [{"melded_points": 120, "canastas": {"natural": 1}}, {"hand_points": 30}]}
+    hand = canasta.read_hand(data)
+    assert canasta.read_hand(copy.deepcopy(data)) is hand
+    data["entries"][0]["canastas"]["natural"] = 2  # the caller's dict changes; the hand read does not
+    assert dict(hand.entries[0].canastas) == {"natural": 1}
+    assert canasta.read_hand(data) is not hand
+    assert dict(canasta.read_hand(data).entries[0].canastas) == {"natural": 2}
+
+
+@pytest.mark.parametrize(
+    "refused",
+    [
+        {"entries": [{"melded_points": 120.5}, {}]},  # half a point
+        {"entries": [{"melded_points": "120"}, {}]},  # text, not a number
+        {"entries": [{"melded_points": 120, "went_out": 1}, {}]},  # 1 is not true
+        {"entries": [{"melded_points": 125, "colour": "red"}, {}]},  # not a field
+    ],
+)
+def test_a_hand_that_only_looks_like_one_read_before_is_still_refused(refused):
+    forget_read_hands()
+    canasta.read_hand({"entries": [{"melded_points": 120, "went_out": True}, {}]})  # read and kept
+    for _ in range(2):  # refused, and not kept as if it had been read
+        with pytest.raises(InvalidError):
+            canasta.read_hand(refused)
+
+
+def test_a_verdict_kept_for_one_variant_is_not_given_for_another():
+    # RULES §2: two players need two canastas to go out; four players need one.
+    one_canasta_out = {"entries": [{"melded_points": 200, "canastas": {"natural": 1}, "went_out": True}, {}]}
+    four = canasta.score_match("classic", [one_canasta_out])
+    assert four.totals == (200 + 500 + 100, 0)  # melded 200, natural canasta 500, going out 100
+    with pytest.raises(InvalidError) as refused:
+        canasta.score_match("classic-2p", [one_canasta_out])
+    assert [v.code for v in refused.value.violations] == ["went-out-without-canastas"]
+    assert canasta.score_match("classic", [one_canasta_out]).totals == (800, 0)
+
+
+def test_hands_kept_stay_bounded(monkeypatch):
+    forget_read_hands()
+    monkeypatch.setattr(entries_module, "READ_HANDS_KEPT", 3)
+    hands = [{"entries": [{"melded_points": 5 * n}, {}]} for n in range(1, 6)]
+    read = [canasta.read_hand(data) for data in hands]
+    assert len(entries_module._read_hands) == 3
+    assert canasta.read_hand(hands[-1]) is read[-1]  # the latest are kept
+    assert canasta.read_hand(hands[0]) is not read[0]  # the first kept went first
 
 
 # --- the value types are still frozen dataclasses --------------------------------------------

@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .cards import Card, CardError, Decks, parse_card, parse_cards
-from .entries import Entry, Hand, check_hand, hand_warnings
-from .match import HandResult, Match, settle
+from .entries import Entry, Hand, check_hand, hand_warnings, read_hand
+from .match import HandResult, Match, judge, settle
 from .scoring import Part, SideScore, score_hand
 from .text import t
 from .variants import (
@@ -56,7 +56,7 @@ def score_match(
     parsed, problems = [], []
     for index, data in enumerate(hands):
         try:
-            parsed.append(Hand.from_dict(data))
+            parsed.append(read_hand(data))
         except InvalidError as error:
             problems += [v.under(f"hands[{index}]") for v in error.violations]
     if problems:
@@ -67,6 +67,6 @@ def score_match(
 __all__ = [
     "DEFAULT_VARIANT", "OPTIONS", "VARIANTS", "Card", "CardError", "Decks", "Entry", "Hand", "HandResult",
     "InvalidError", "Match", "Option", "OptionError", "Part", "SideScore", "UnknownVariantError",
-    "Variant", "Violation", "check_hand", "find_variant", "hand_warnings", "parse_card",
-    "parse_cards", "rules_for", "score_hand", "score_match", "settle",
+    "Variant", "Violation", "check_hand", "find_variant", "hand_warnings", "judge", "parse_card",
+    "parse_cards", "read_hand", "rules_for", "score_hand", "score_match", "settle",
 ]  # fmt: skip

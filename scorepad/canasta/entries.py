@@ -303,6 +303,17 @@ class Hand:
             out["partnership"] = list(self.partnership)
         return out
 
+    def entry_dicts(self) -> tuple[dict[str, Any], ...]:
+        """Each entry as an API ENTRY, written once per hand and then shared: do not change them.
+
+        A match's documents write every hand's entries back, and a hand read once by
+        :func:`read_hand` is in every document of every match that holds it.
+        """
+        dicts = self.__dict__.get("_entry_dicts")
+        if dicts is None:
+            dicts = self.__dict__["_entry_dicts"] = tuple(entry.to_dict() for entry in self.entries)
+        return dicts
+
     def units(self) -> list[tuple[int, ...]]:
         """The groups that score together: the partnership, and every other side alone."""
         if self.partnership is None:
@@ -556,6 +567,44 @@ def _kind_list(value: Any, problems: list[Violation]) -> tuple[str, ...]:
 
 
 # --- impossible hands ----------------------------------------------------------------------
+READ_HANDS_KEPT = 4096  # distinct hands kept by read_hand: a few hundred matches' worth
+_read_hands: dict[str, Hand] = {}
+
+
+def read_hand(data: Any) -> Hand:
+    """:meth:`Hand.from_dict` for a hand given as JSON values, read once and then shared.
+
+    A client sends its match whole again after every hand, and hands repeat their shapes
+    (a match of small hands, the same canasta and a went-out), so a hand read before comes
+    back as the same :class:`Hand`, with what was worked out about it (its entries' dicts,
+    its verdict under a variant: :func:`~scorepad.canasta.match.judge`). The key is the
+    hand's ``repr``, which tells JSON's values apart (``1``, ``1.0``, ``true``, ``"1"``);
+    a hand that cannot be read raises as before and is not kept. The first kept go first
+    once ``READ_HANDS_KEPT`` are.
+
+    >>> data = {"entries": [{"melded_points": 120}, {"hand_points": 30}]}
+    >>> read_hand(data) is read_hand(dict(data))
+    True
+    """
+    if type(data) is not dict:
+        return Hand.from_dict(data)
+    key = repr(data)
+    hand = _read_hands.get(key)
+    if hand is None:
+        hand = _read_hands[key] = Hand.from_dict(data)
+        if len(_read_hands) > READ_HANDS_KEPT:
+            try:  # another thread may have dropped the same first one
+                del _read_hands[next(iter(_read_hands))]
+            except (KeyError, RuntimeError, StopIteration):
+                pass
+    return hand
+
+
+def forget_read_hands() -> None:
+    """Drop every hand :func:`read_hand` kept (a benchmark timing first reads, a test)."""
+    _read_hands.clear()
+
+
 def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
     """Return every reason this hand cannot be scored under ``variant``; empty means it can."""
     if len(hand.entries) != variant.sides:

@@ -50,6 +50,33 @@ class HandResult:
         return tuple(side.score for side in self.sides)
 
 
+def judge(hand: Hand, variant: Variant) -> tuple[list[Violation], tuple[SideScore, ...], tuple[Violation, ...]]:
+    """What ``hand`` breaks under ``variant`` and, when nothing, its scores and warnings.
+
+    None of it depends on the hands around it (the minimums and totals do, and are worked out
+    by the match), so it is worked out once and kept on the hand for the last variant asked:
+    a hand shared by :func:`~scorepad.canasta.entries.read_hand` is judged once, whatever
+    match or request holds it. Lists returned are shared: do not change them.
+
+    >>> from .variants import VARIANTS
+    >>> from .entries import Entry
+    >>> hand = Hand((Entry(melded_points=90, hand_points=15), Entry(melded_points=50)))
+    >>> problems, sides, warnings = judge(hand, VARIANTS["classic"])
+    >>> problems, [side.score for side in sides], judge(hand, VARIANTS["classic"])[1] is sides
+    ([], [75, 50], True)
+    """
+    kept = hand.__dict__.get("_judged")
+    if kept is not None and kept[0] is variant:
+        return kept[1]
+    problems = check_hand(hand, variant)
+    if problems:
+        verdict: tuple[list[Violation], tuple[SideScore, ...], tuple[Violation, ...]] = (problems, (), ())
+    else:
+        verdict = (problems, tuple(score_hand(hand, variant)), tuple(hand_warnings(hand, variant)))
+    hand.__dict__["_judged"] = (variant, verdict)  # not a field: equality and the fields are as they were
+    return verdict
+
+
 def _after_game_over(ended: int, first: int, last: int) -> Text:
     """Hands sent after the one that ended the game: "hand 5 cannot be added", or "hands 5 to 7"."""
     if first == last:
@@ -115,15 +142,13 @@ class Match:
                 message = _after_game_over(finished_after, index + 1, len(self.hands))
                 problems.append(Violation("hand-after-game-over", message, f"hands[{index}]"))
                 break
-            found = check_hand(hand, variant)
+            found, sides, warnings = judge(hand, variant)
             if found:
                 where = f"hands[{index}]"
                 problems += [v.under(where) for v in found]
                 continue
             minimums = tuple(map(minimum_for, totals))
-            sides = tuple(score_hand(hand, variant))
             totals = tuple([t + side.score for t, side in zip(totals, sides, strict=True)])
-            warnings = tuple(hand_warnings(hand, variant))
             results.append(HandResult(index + 1, hand, sides, minimums, totals, warnings))
             if self._ends(totals, index + 1):
                 finished_after = index + 1
@@ -192,9 +217,10 @@ class Match:
         minimum_for = variant.minimum_for
         for number, hand in enumerate(self.hands, start=1):
             minimums = tuple(map(minimum_for, totals))
-            sides = tuple(score_hand(hand, variant))
+            _, sides, warnings = judge(hand, variant)
+            if not sides:  # a hand that breaks a rule: scored as it stands, as before
+                sides, warnings = tuple(score_hand(hand, variant)), tuple(hand_warnings(hand, variant))
             totals = tuple([t + side.score for t, side in zip(totals, sides, strict=True)])
-            warnings = tuple(hand_warnings(hand, variant))
             results.append(HandResult(number, hand, sides, minimums, totals, warnings))
         return tuple(results)
 
