@@ -474,10 +474,11 @@ class HouseRule:
     label: str
     help: str
     is_bool: bool
-    choices: tuple[str, ...]
+    choices: tuple[tuple[str, str], ...]  # (value, what a player reads)
     value: str
     changed: bool
     error: str | None
+    value_label: str = ""  # the value in force, as a player reads it
 
 
 def house_rules(board: Board, rules: canasta.Variant) -> list[HouseRule]:
@@ -502,10 +503,11 @@ def house_rules(board: Board, rules: canasta.Variant) -> list[HouseRule]:
                 spec.label,
                 spec.help,
                 spec.kind is bool,
-                tuple(str(choice) for choice in choices),
+                tuple((str(choice), spec.choice_label(choice)) for choice in choices),
                 str(value),
                 value != getattr(preset, option_id),
                 board.option_errors.get(option_id),
+                spec.choice_label(value),
             )
         )
     return shown

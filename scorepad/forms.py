@@ -508,7 +508,7 @@ def _option_field(variant: canasta.Variant, option_id: str) -> Any:
     if option.choices is not None:
         return SelectField(
             label,
-            choices=[SelectChoice(choice, str(choice)) for choice in option.choices],
+            choices=[SelectChoice(choice, text(option.choice_label(choice))) for choice in option.choices],
             coerce=option.kind,
             default=default,
             description=help_text,

@@ -190,6 +190,21 @@ def test_the_standalone_page_lists_the_play_changing_house_rules(client):
     assert re.findall(r'name="opt\.(\w+)"', american) == ["canastas_to_go_out"]
 
 
+def test_a_house_rule_whose_values_are_codes_offers_them_in_words(client):
+    html = client.get("/check").get_data(as_text=True)
+    options = re.search(r'<select id="opt-wild_canasta"[^>]*>(.*?)</select>', html, re.S)[1]
+    assert re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)<', options) == [
+        ("none", "No wild canastas"),
+        ("1000", "A wild-card canasta is worth 1000"),
+        ("palace", "Palace: big wild canasta 2000, small 1000"),
+    ]
+    spanish = client.get("/check", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert '<option value="none" selected>Sin canastas de comodines</option>' in spanish
+    # The value sent is still the code, and it changes the rule.
+    data = {**CLASSIC_RULES, "opt.wild_canasta": "palace", "op": "check"}
+    assert '<option value="palace" selected>' in client.post("/check", data=data).get_data(as_text=True)
+
+
 def test_pickup_with_wild_off_refuses_a_king_and_a_joker(client):
     assert answer_of(client.post("/check", data={**CLASSIC_RULES, **KING_AND_JOKER}).get_data(as_text=True)) == "Yes"
     rules = {key: value for key, value in CLASSIC_RULES.items() if key != "opt.pickup_with_wild"}
@@ -230,12 +245,13 @@ def test_a_matchs_house_rules_are_shown_and_not_editable(app, client):
     from scorepad.documents import Side
 
     with app.app_context():
-        rules = canasta.rules_for("classic", {"pickup_with_wild": False, "max_wilds": 2})
+        rules = canasta.rules_for("classic", {"pickup_with_wild": False, "max_wilds": 2, "wild_canasta": "palace"})
         match_id = store.create_match(get_db(), rules, [Side("Anna"), Side("Ben")])
     html = client.get(f"/check?match={match_id}&side=0").get_data(as_text=True)
     assert "(this match's)" in html
     assert "<dt>Take the pile with one natural and a wild</dt><dd>No</dd>" in html
     assert "<dt>Wild cards per meld</dt><dd>2</dd>" in html
+    assert "<dt>Wild canastas</dt><dd>Palace: big wild canasta 2000, small 1000</dd>" in html  # words, not "palace"
     assert 'name="opt.' not in html and 'name="house_rules_for"' not in html
     # posted controls cannot change a match's rules
     data = {"match": match_id, "side": "0", **CLASSIC_RULES, "opt.pickup_with_wild": "1", **KING_AND_JOKER}

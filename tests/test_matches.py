@@ -438,3 +438,13 @@ def test_preview_scores_from_the_stored_totals_and_says_when_a_hand_ends_the_gam
     )
     fix = client.post(f"{url}/hands/preview?number=1", data=HAND).get_data(as_text=True)
     assert "<td>1220</td>" in fix and "ends the game" not in fix
+
+
+def test_new_match_offers_a_house_rule_in_words_and_stores_its_code(client):
+    page = client.get("/matches/new/classic").get_data(as_text=True)
+    select = re.search(r'<select[^>]*name="option_wild_canasta"[^>]*>(.*?)</select>', page, re.S)[1]
+    assert '<option selected value="none">No wild canastas</option>' in select
+    assert '<option value="palace">Palace: big wild canasta 2000, small 1000</option>' in select
+    url = new_match(client, option_wild_canasta="palace")
+    match_id = url.rsplit("/", 1)[1]
+    assert client.get(f"/api/v1/matches/{match_id}").get_json()["options"]["wild_canasta"] == "palace"

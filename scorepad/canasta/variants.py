@@ -170,6 +170,15 @@ class Option:
     high: int | None = None
     step: int = 1
     nullable: bool = False
+    labels: tuple[tuple[Any, str], ...] = ()  # words for choices whose value is a code ("palace")
+
+    def choice_label(self, value: Any) -> str:
+        """What a player reads for one of the choices: its words, or the value itself (a number).
+
+        >>> OPTIONS["wild_canasta"].choice_label("palace"), OPTIONS["decks"].choice_label(3)
+        ('Palace: big wild canasta 2000, small 1000', '3')
+        """
+        return dict(self.labels).get(value, str(value))
 
     def allowed(self) -> dict[str, Any]:
         """The allowed values, as the variants listing shows them."""
@@ -228,6 +237,11 @@ OPTIONS: Mapping[str, Option] = {
             ),
             str,
             choices=("none", "1000", "palace"),
+            labels=(
+                ("none", t("No wild canastas")),
+                ("1000", t("A wild-card canasta is worth 1000")),
+                ("palace", t("Palace: big wild canasta 2000, small 1000")),
+            ),
         ),
         Option(
             "sequences",

@@ -466,3 +466,19 @@ def test_every_swap_leaves_the_sheet_at_phone_scale_with_the_result_in_view(page
     assert outcome["y"] >= 0 and outcome["y"] + outcome["height"] <= 844, "the winner banner is in view"
     chart = page.locator(".progress-chart svg").bounding_box()
     assert 300 <= chart["width"] <= 362 and 150 <= chart["height"] <= 400
+
+
+def test_a_house_rule_is_chosen_by_its_words(page, live_server):
+    page.goto(f"{live_server}/matches/new/classic")
+    page.locator("details.house-rules summary").click()
+    wild = page.locator("#option_wild_canasta")
+    assert wild.locator("option").all_inner_texts() == [
+        "No wild canastas",
+        "A wild-card canasta is worth 1000",
+        "Palace: big wild canasta 2000, small 1000",
+    ]
+    wild.select_option(label="Palace: big wild canasta 2000, small 1000")
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
+    match_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert page.request.get(f"{live_server}/api/v1/matches/{match_id}").json()["options"]["wild_canasta"] == "palace"
