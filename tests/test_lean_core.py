@@ -284,6 +284,15 @@ def test_a_verdict_kept_for_one_variant_is_not_given_for_another():
     assert canasta.score_match("classic", [one_canasta_out]).totals == (800, 0)
 
 
+def test_a_hand_longer_than_any_real_one_is_read_but_not_kept():
+    forget_read_hands()
+    # A special hand's name is checked against the variant later, so reading lets a long one through.
+    long = {"entries": [{"melded_points": 120, "special_hand": "x" * 5000}, {}]}
+    assert canasta.read_hand(long).entries[0].special_hand == "x" * 5000
+    assert entries_module._read_hands == {}
+    assert canasta.read_hand(long) is not canasta.read_hand(long)
+
+
 def test_hands_kept_stay_bounded(monkeypatch):
     forget_read_hands()
     monkeypatch.setattr(entries_module, "READ_HANDS_KEPT", 3)

@@ -568,6 +568,7 @@ def _kind_list(value: Any, problems: list[Violation]) -> tuple[str, ...]:
 
 # --- impossible hands ----------------------------------------------------------------------
 READ_HANDS_KEPT = 4096  # distinct hands kept by read_hand: a few hundred matches' worth
+READ_HAND_LONGEST = 2000  # characters; a real hand is a few hundred, so a longer one is read but not kept
 _read_hands: dict[str, Hand] = {}
 
 
@@ -579,8 +580,8 @@ def read_hand(data: Any) -> Hand:
     back as the same :class:`Hand`, with what was worked out about it (its entries' dicts,
     its verdict under a variant: :func:`~scorepad.canasta.match.judge`). The key is the
     hand's ``repr``, which tells JSON's values apart (``1``, ``1.0``, ``true``, ``"1"``);
-    a hand that cannot be read raises as before and is not kept. The first kept go first
-    once ``READ_HANDS_KEPT`` are.
+    a hand that cannot be read raises as before and is not kept, nor is one longer than any
+    real hand. The first kept go first once ``READ_HANDS_KEPT`` are.
 
     >>> data = {"entries": [{"melded_points": 120}, {"hand_points": 30}]}
     >>> read_hand(data) is read_hand(dict(data))
@@ -589,6 +590,8 @@ def read_hand(data: Any) -> Hand:
     if type(data) is not dict:
         return Hand.from_dict(data)
     key = repr(data)
+    if len(key) > READ_HAND_LONGEST:  # kept hands stay small, whatever a request sends
+        return Hand.from_dict(data)
     hand = _read_hands.get(key)
     if hand is None:
         hand = _read_hands[key] = Hand.from_dict(data)
