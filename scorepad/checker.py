@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,37 +168,67 @@ class Board:
                 self.options[option_id] = int(raw) if re.fullmatch(r"-?\d{1,9}", raw.strip()) else raw
 
     def apply(self, op: str) -> None:
-        """One tap: add or remove a card, start a meld, or change what is asked."""
+        """One tap: add or remove a card, start a meld, or change what is asked.
+
+        ``op`` is ``verb:rest``; an unknown verb, or a rest its tap does not take, changes nothing.
+        """
         verb, _colon, rest = op.partition(":")
-        if verb == "add" and rest:
-            self._add(rest)
-        elif verb == "remove":
-            self._remove(rest)
-        elif verb == "new" and rest in ("melds", "table"):
-            groups = getattr(self, rest)
-            if not groups or groups[-1]:
-                groups.append([])
-            self.target = rest
-        elif verb == "target" and rest in TARGETS:
-            self.target = rest
-        elif verb == "suit" and rest in SUITS:
-            self.suit = rest
-        elif verb == "action" and rest in ACTIONS:
+        tap = TAPS.get(verb)
+        if tap is not None:
+            tap(self, rest)
+
+    def _tap_add(self, code: str) -> None:
+        """Add the card the pad names to the pile it is filling."""
+        if code:
+            self._add(code)
+
+    def _tap_new(self, pile: str) -> None:
+        """Start a new meld, the player's or on the table, unless the last one is still empty."""
+        if pile not in ("melds", "table"):
+            return
+        groups = getattr(self, pile)
+        if not groups or groups[-1]:
+            groups.append([])
+        self.target = pile
+
+    def _tap_target(self, pile: str) -> None:
+        """Fill another pile with the pad."""
+        if pile in TARGETS:
+            self.target = pile
+
+    def _tap_suit(self, suit: str) -> None:
+        """Give the pad's cards this suit."""
+        if suit in SUITS:
+            self.suit = suit
+
+    def _tap_action(self, action: str) -> None:
+        """Ask another question, keeping the cards picked."""
+        if action in ACTIONS:
             # The cards are picked once: asking another question keeps them, and the pad moves
             # to what this question still needs (the top of the pile, the discard).
-            self.action = rest
+            self.action = action
             self.target = self._next_target()
-        elif verb == "pick" and rest.isdigit() and int(rest) < len(self.hand):
-            index = int(rest)
+
+    def _tap_pick(self, position: str) -> None:
+        """Tap a card in hand into the meld being made, or out of it again."""
+        if position.isdigit() and int(position) < len(self.hand):
+            index = int(position)
             self.picked = sorted(set(self.picked) ^ {index})
-        elif verb == "back":
-            self._take_back()
-        elif verb == "toggle" and rest in ("frozen", "one_card_pile"):
-            setattr(self, rest, not getattr(self, rest))
-        elif verb == "clear":
-            self.hand, self.melds, self.table, self.top, self.discard = [], [], [], "", ""
-            self.picked = []
-            self.target = ASKS[self.action][0]
+
+    def _tap_back(self, _rest: str) -> None:
+        """Take back the last card added."""
+        self._take_back()
+
+    def _tap_toggle(self, name: str) -> None:
+        """Turn the pile's frozen or one-card state on or off."""
+        if name in ("frozen", "one_card_pile"):
+            setattr(self, name, not getattr(self, name))
+
+    def _tap_clear(self, _rest: str) -> None:
+        """Start again with no cards, the pad on the question's first pile."""
+        self.hand, self.melds, self.table, self.top, self.discard = [], [], [], "", ""
+        self.picked = []
+        self.target = ASKS[self.action][0]
 
     def _add(self, code: str) -> None:
         try:
@@ -322,6 +352,21 @@ class Board:
         if self.action == "pickup" and not self.top:
             return _("Tap the top card of the pile.")
         return None
+
+
+# What each verb of a tap (``Board.apply``) does, by the verb before the colon.
+TAPS: dict[str, Callable[[Board, str], None]] = {
+    "add": Board._tap_add,
+    "remove": Board._remove,
+    "new": Board._tap_new,
+    "target": Board._tap_target,
+    "suit": Board._tap_suit,
+    "action": Board._tap_action,
+    "pick": Board._tap_pick,
+    "back": Board._tap_back,
+    "toggle": Board._tap_toggle,
+    "clear": Board._tap_clear,
+}
 
 
 TOTAL_LIMIT = 1_000_000

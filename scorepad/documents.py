@@ -139,66 +139,99 @@ def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
 
     :raises InvalidError: with every problem, fields as paths inside the document.
     """
-
-    def at(name: str) -> str:
-        return f"{where}.{name}" if where else name
-
     if not isinstance(data, Mapping):
         raise InvalidError([Violation("not-a-match", t("A match document is a JSON object."), where)])
+    problems = _heading_problems(data, where)
+    sides = _read_sides(data.get("sides"), _at(where, "sides"), problems)
+    hands = _read_hands(data.get("hands"), _at(where, "hands"), problems)
+    if problems:
+        raise InvalidError(problems)
+    match = _score_facts(data, hands, where)
+    _check_side_count(match, sides, _at(where, "sides"))
+    return match, _match_info(data, sides)
+
+
+def _at(where: str, name: str) -> str:
+    """The path of a field of the document at ``where`` (the top level when ``where`` is empty)."""
+    return f"{where}.{name}" if where else name
+
+
+def _heading_problems(data: Mapping[str, Any], where: str) -> list[Violation]:
+    """What is wrong with the document's format, format version and id."""
     problems = []
     if data.get("format", FORMAT) != FORMAT:
         problems.append(
             Violation(
                 "wrong-format",
                 t("This is not a scorepad match (format '{found}').", found=str(data.get("format"))),
-                at("format"),
+                _at(where, "format"),
             )
         )
     if data.get("format_version", FORMAT_VERSION) != FORMAT_VERSION:
-        problems.append(wrong_version(data.get("format_version"), FORMAT_VERSION, at("format_version")))
+        problems.append(wrong_version(data.get("format_version"), FORMAT_VERSION, _at(where, "format_version")))
     # Any id of reasonable text is read; only a well-formed one is kept on import (is_well_formed_id),
     # any other is replaced and remembered so importing the file again is recognised.
     match_id = data.get("id")
     if not isinstance(match_id, str) or not 1 <= len(match_id) <= 64 or not match_id.isprintable():
-        problems.append(Violation("bad-id", t("A match id is text of 1 to 64 characters."), at("id")))
-    sides = _read_sides(data.get("sides"), at("sides"), problems)
-    hands = data.get("hands")
-    if not isinstance(hands, list):
-        problems.append(Violation("hands-not-list", t("A match's hands are a list."), at("hands")))
-        hands = []
-    if problems:
-        raise InvalidError(problems)
+        problems.append(Violation("bad-id", t("A match id is text of 1 to 64 characters."), _at(where, "id")))
+    return problems
+
+
+def _read_hands(raw: Any, where: str, problems: list[Violation]) -> list[Any]:
+    """The document's hands as a list, or none with a problem when they are not one."""
+    if not isinstance(raw, list):
+        problems.append(Violation("hands-not-list", t("A match's hands are a list."), where))
+        return []
+    return raw
+
+
+def _score_facts(data: Mapping[str, Any], hands: list[Any], where: str) -> Match:
+    """Score the facts again (entries and partnership of each hand); the document's own scores are not read.
+
+    :raises InvalidError: with the core's problems, fields under ``where``.
+    """
     facts = [
         {key: hand[key] for key in ("entries", "partnership") if key in hand} if isinstance(hand, Mapping) else hand
         for hand in hands
     ]
     try:
-        match = canasta.score_match(data.get("variant"), facts, data.get("options"), data.get("starting_totals"))
+        return canasta.score_match(data.get("variant"), facts, data.get("options"), data.get("starting_totals"))
     except InvalidError as error:
         raise InvalidError([v.under(where) for v in error.violations]) from None
-    if len(sides) != match.variant.sides:
-        raise InvalidError(
-            [
-                Violation(
-                    "wrong-number-of-sides",
-                    t(
-                        "{variant} has {sides} sides; the document names {named}.",
-                        variant=match.variant.name,
-                        sides=match.variant.sides,
-                        named=len(sides),
-                    ),
-                    at("sides"),
-                )
-            ]
-        )
-    info = MatchInfo(
-        id=match_id,
+
+
+def _check_side_count(match: Match, sides: tuple[Side, ...], where: str) -> None:
+    """The document names as many sides as its variant has.
+
+    :raises InvalidError: when it names more or fewer.
+    """
+    if len(sides) == match.variant.sides:
+        return
+    raise InvalidError(
+        [
+            Violation(
+                "wrong-number-of-sides",
+                t(
+                    "{variant} has {sides} sides; the document names {named}.",
+                    variant=match.variant.name,
+                    sides=match.variant.sides,
+                    named=len(sides),
+                ),
+                where,
+            )
+        ]
+    )
+
+
+def _match_info(data: Mapping[str, Any], sides: tuple[Side, ...]) -> MatchInfo:
+    """What the document says about the match beyond its rules and hands."""
+    return MatchInfo(
+        id=data["id"],
         sides=sides,
         created=str(data.get("created") or ""),
         finished=data.get("finished") if isinstance(data.get("finished"), str) else None,
         title=str(data.get("title") or ""),
     )
-    return match, info
 
 
 def wrong_version(found: Any, version: int, field: str) -> Violation:

@@ -27,7 +27,7 @@ from html import escape
 from types import SimpleNamespace
 from typing import Any
 
-from .canasta import InvalidError, Match, Violation
+from .canasta import HandResult, InvalidError, Match, SideScore, Violation
 from .canasta.entries import Entry
 from .canasta.match import standing
 from .canasta.text import t
@@ -204,45 +204,73 @@ def match_csv(match: Match, info: MatchInfo) -> str:
     """
     fields, parts = entry_columns(match), part_columns(match)
     labels = side_labels(info)
+    width = len(fields) + len(parts) + 2
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(_csv_header(labels, fields, parts))
+    if match.starting_totals:
+        writer.writerow(_start_row(match.starting_totals, width))
+    sums = [[0] * (width - 1) for _ in labels]
+    for result in match.results:
+        writer.writerow(_hand_row(result, fields, parts, match.variant.deck.per_rank, sums))
+    writer.writerow(_total_row(match.totals, fields, sums))
+    return out.getvalue()
+
+
+def _csv_header(labels: list[str], fields: list[str], parts: list[str]) -> list[str]:
+    """The heading row: per side its entry fields, its score parts, hand score and total."""
     header = ["hand"]
     for label in labels:
         header += [f"{label} {name}" for name in fields]
         header += [f"{label} score: {part}" for part in parts]
         header += [f"{label} hand score", f"{label} total"]
-    width = len(fields) + len(parts) + 2
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(header)
-    if match.starting_totals:
-        row: list[int | str] = ["start"]
-        for total in match.starting_totals:
-            row += [""] * (width - 1) + [total]
-        writer.writerow(row)
-    sums = [[0] * (width - 1) for _ in labels]
-    for result in match.results:
-        row = [result.number]
-        for index, (entry, side) in enumerate(zip(result.hand.entries, result.sides, strict=True)):
-            points = {}
-            for part in side.parts:
-                points[part.id] = points.get(part.id, 0) + part.points
-            cells = [entry_cell(entry, name, match.variant.deck.per_rank) for name in fields]
-            cells += [points.get(part, 0) for part in parts]
-            cells.append(side.score)
-            for position, cell in enumerate(cells):
-                if isinstance(cell, int):
-                    sums[index][position] += cell
-            row += [safe_text(cell) if isinstance(cell, str) else cell for cell in cells]
-            row.append(result.totals[index])
-        writer.writerow(row)
-    total_row: list[int | str] = ["total"]
+    return header
+
+
+def _start_row(starting_totals: Sequence[int], width: int) -> list[int | str]:
+    """The ``start`` row: each side's carried-over total in its total column, the rest empty."""
+    row: list[int | str] = ["start"]
+    for total in starting_totals:
+        row += [""] * (width - 1) + [total]
+    return row
+
+
+def _hand_row(
+    result: HandResult, fields: list[str], parts: list[str], per_rank: int, sums: list[list[int]]
+) -> list[int | str]:
+    """One hand's row, adding each side's numbers to its ``sums`` for the total row."""
+    row: list[int | str] = [result.number]
+    for index, (entry, side) in enumerate(zip(result.hand.entries, result.sides, strict=True)):
+        cells = _side_cells(entry, side, fields, parts, per_rank)
+        for position, cell in enumerate(cells):
+            if isinstance(cell, int):
+                sums[index][position] += cell
+        row += [safe_text(cell) if isinstance(cell, str) else cell for cell in cells]
+        row.append(result.totals[index])
+    return row
+
+
+def _side_cells(entry: Entry, side: SideScore, fields: list[str], parts: list[str], per_rank: int) -> list[int | str]:
+    """A side's cells in one hand: its entry as given, its points per part, its hand score."""
+    points: dict[str, int] = {}
+    for part in side.parts:
+        points[part.id] = points.get(part.id, 0) + part.points
+    cells = [entry_cell(entry, name, per_rank) for name in fields]
+    cells += [points.get(part, 0) for part in parts]
+    cells.append(side.score)
+    return cells
+
+
+def _total_row(totals: Sequence[int], fields: list[str], sums: list[list[int]]) -> list[int | str]:
+    """The ``total`` row: numbers summed, yes/no fields counted, text left empty, the final totals."""
+    row: list[int | str] = ["total"]
     text_columns = {"special_hand", "incomplete", "melded_cards", "hand_cards"}
-    for index, total in enumerate(match.totals):
+    for index, total in enumerate(totals):
         counted = zip(fields, sums[index][: len(fields)], strict=True)
-        total_row += ["" if name in text_columns else value for name, value in counted]
-        total_row += sums[index][len(fields) :]
-        total_row.append(total)
-    writer.writerow(total_row)
-    return out.getvalue()
+        row += ["" if name in text_columns else value for name, value in counted]
+        row += sums[index][len(fields) :]
+        row.append(total)
+    return row
 
 
 # --- all matches: results CSV and the JSON document -------------------------------------
@@ -370,9 +398,21 @@ def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | 
         return [read_match_document(data)]
     if not isinstance(data, Mapping):
         raise InvalidError([Violation("not-an-export", t("A scorepad export is a JSON object."))])
-    problems: list[Violation] = []
+    problems = _export_heading_problems(data)
+    matches = data.get("matches")
+    if not isinstance(matches, list):
+        problems.append(Violation("matches-not-list", t("An export's matches are a list."), "matches"))
+        matches = []
+    pairs = _read_each_match(matches, problems, progress)
+    if problems:
+        raise InvalidError(problems)
+    return pairs
+
+
+def _export_heading_problems(data: Mapping[str, Any]) -> list[Violation]:
+    """What is wrong with an all-matches export's format and format version."""
     if data.get("format") != ALL_FORMAT:
-        problems.append(
+        return [
             Violation(
                 "wrong-format",
                 t(
@@ -383,13 +423,16 @@ def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | 
                 ),
                 "format",
             )
-        )
-    elif data.get("format_version") != ALL_FORMAT_VERSION:
-        problems.append(wrong_version(data.get("format_version"), ALL_FORMAT_VERSION, "format_version"))
-    matches = data.get("matches")
-    if not isinstance(matches, list):
-        problems.append(Violation("matches-not-list", t("An export's matches are a list."), "matches"))
-        matches = []
+        ]
+    if data.get("format_version") != ALL_FORMAT_VERSION:
+        return [wrong_version(data.get("format_version"), ALL_FORMAT_VERSION, "format_version")]
+    return []
+
+
+def _read_each_match(
+    matches: list[Any], problems: list[Violation], progress: Callable[[int, int], None] | None
+) -> list[Pair]:
+    """Every match of an export that reads, adding to ``problems`` what is wrong with the others."""
     pairs: list[Pair] = []
     first_at: dict[str, int] = {}
     for index, item in enumerate(matches):
@@ -400,25 +443,22 @@ def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | 
             problems += error.violations
             continue
         if info.id in first_at:
-            problems.append(
-                Violation(
-                    "duplicate-id",
-                    t(
-                        "Match {id} is in this file twice (first as matches[{first}]).",
-                        id=info.id,
-                        first=first_at[info.id],
-                    ),
-                    f"{where}.id",
-                )
-            )
+            problems.append(_duplicate_id(info.id, first_at[info.id], where))
             continue
         first_at[info.id] = index
         pairs.append((match, info))
         if progress:
             progress(index + 1, len(matches))
-    if problems:
-        raise InvalidError(problems)
     return pairs
+
+
+def _duplicate_id(match_id: str, first: int, where: str) -> Violation:
+    """The problem of a match whose id an earlier match in the same file already has."""
+    return Violation(
+        "duplicate-id",
+        t("Match {id} is in this file twice (first as matches[{first}]).", id=match_id, first=first),
+        f"{where}.id",
+    )
 
 
 # --- share text --------------------------------------------------------------------------

@@ -259,7 +259,15 @@ class HandForm(TableForm):
         return canasta.Hand.from_dict(data)
 
     def _entry(self, side: Form) -> dict[str, Any]:
+        """A side's boxes as the core's ENTRY object, holding only what was filled in."""
         values = side.data
+        entry = self._piles(values)
+        entry.update(self._kinds_filled(values))
+        entry.update(_numbers_and_flags(values))
+        return entry
+
+    def _piles(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Melded cards and cards in hand: card counts when the counter was used, else points."""
         entry: dict[str, Any] = {}
         deck = self.variant.deck
         for pile, points, cards in PILES:
@@ -268,6 +276,11 @@ class HandForm(TableForm):
                 entry[cards] = spread_counts(counts, deck.per_rank)
             else:
                 entry[points] = values[points] or 0
+        return entry
+
+    def _kinds_filled(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Canastas, held sets and unfinished melds of each kind the variant has, where filled in."""
+        entry: dict[str, Any] = {}
         canastas = {key: values[f"canasta_{key}"] for key in self.variant.canasta_kinds if values[f"canasta_{key}"]}
         if canastas:
             entry["canastas"] = canastas
@@ -277,14 +290,6 @@ class HandForm(TableForm):
         incomplete = [kind for kind in self.variant.incomplete_penalties if values[f"incomplete_{kind}"]]
         if incomplete:
             entry["incomplete"] = incomplete
-        for name in ("red_threes", "black_threes", "black_threes_in_hand", "restored_piles", "penalty_points"):
-            if values.get(name):
-                entry[name] = values[name]
-        for name in ("went_out", "concealed"):
-            if values.get(name):
-                entry[name] = True
-        if values.get("special_hand"):
-            entry["special_hand"] = values["special_hand"]
         return entry
 
     def attach(self, violations: Iterable[canasta.Violation], hand_index: int | None = None) -> None:
@@ -350,6 +355,20 @@ def _side_field_name(path: str, form: Form) -> str | None:
     else:
         name = head
     return name if name in form._fields else None
+
+
+def _numbers_and_flags(values: Mapping[str, Any]) -> dict[str, Any]:
+    """A side's plain counts, yes/no boxes and special hand, where filled in."""
+    entry: dict[str, Any] = {}
+    for name in ("red_threes", "black_threes", "black_threes_in_hand", "restored_piles", "penalty_points"):
+        if values.get(name):
+            entry[name] = values[name]
+    for name in ("went_out", "concealed"):
+        if values.get(name):
+            entry[name] = True
+    if values.get("special_hand"):
+        entry["special_hand"] = values["special_hand"]
+    return entry
 
 
 def spread_counts(counts: Mapping[str, int], per_rank: int) -> dict[str, int]:

@@ -66,6 +66,20 @@ def m002_store_derived_figures(db):
     # Figures the rules core derives from the facts above, kept as a cache written in the same
     # transaction as the facts, so lists and pages never rescore what nothing changed
     # (STYLE.md §1.4). `version` is the match version they were computed at.
+    # Its steps below are part of it and shipped with it: never edit them, never call them from
+    # a later migration (copy instead), so this migration does on every database what it did.
+    _m002_create_match_summaries(db)
+    _m002_create_hand_figures(db)
+    _m002_create_side_figures(db)
+    _m002_create_match_players(db)
+    _m002_index_matches_for_lists(db)
+    # The figures of matches stored before this migration are filled by `db.migrate` right after
+    # every migration has run (store.fill_missing_figures), with the schema complete: a migration
+    # must not call today's store code, which may write columns a later migration adds.
+
+
+def _m002_create_match_summaries(db):
+    """m002, step 1: a summary per match, for lists that must not rescore."""
     db.table("match_summaries").create(
         {
             "match_id": str,
@@ -85,6 +99,10 @@ def m002_store_derived_figures(db):
         not_null={"version", "variant_name", "hands", "totals", "next_minimums", "is_finished", "is_tie"},
         foreign_keys=[("match_id", "matches", "id")],
     )
+
+
+def _m002_create_hand_figures(db):
+    """m002, step 2: the figures of each live hand."""
     # One row per live hand: its scores, the totals after it and the minimums in force during it,
     # with the itemised breakdown and warnings as JSON for the documents.
     db.table("hand_figures").create(
@@ -104,7 +122,10 @@ def m002_store_derived_figures(db):
         foreign_keys=[("hand_id", "hands", "id"), ("match_id", "matches", "id")],
     )
     db.table("hand_figures").create_index(["match_id", "number"], unique=True)
-    # Each side's figures in a match, and who played it: the stats page is SQL over these.
+
+
+def _m002_create_side_figures(db):
+    """m002, step 3: each side's figures in a match, which the stats page sums in SQL."""
     db.table("side_figures").create(
         {
             "match_id": str,
@@ -122,6 +143,10 @@ def m002_store_derived_figures(db):
         not_null={"name", "total", "outcome", "hands", "points", "canastas", "red_threes"},
         foreign_keys=[("match_id", "matches", "id")],
     )
+
+
+def _m002_create_match_players(db):
+    """m002, step 4: who played each side of a match, for the stats page."""
     db.table("match_players").create(
         {"id": int, "match_id": str, "side": int, "kind": str, "key": str, "name": str},
         pk="id",
@@ -130,14 +155,15 @@ def m002_store_derived_figures(db):
     )
     db.table("match_players").create_index(["key", "match_id"])
     db.table("match_players").create_index(["match_id"])
+
+
+def _m002_index_matches_for_lists(db):
+    """m002, step 5: the indexes the home page and the recently deleted list read."""
     # The home page lists most recently played first and pages by (updated, id).
     db.table("matches").create_index(["updated", "id"])
     # The recently deleted, for restoring. Partial, so the planner never takes it for the home
     # page's `deleted is null`, which nearly every match satisfies.
     db.execute("create index idx_matches_deleted on matches(deleted) where deleted is not null")
-    # The figures of matches stored before this migration are filled by `db.migrate` right after
-    # every migration has run (store.fill_missing_figures), with the schema complete: a migration
-    # must not call today's store code, which may write columns a later migration adds.
 
 
 @migrations()
