@@ -468,8 +468,18 @@ def main() -> None:
     if args.out == "-":
         print(text)
     else:
-        Path(args.out).write_text(text)
+        Path(args.out).write_text(text + kept_notes(Path(args.out)))
         print(text)
+
+
+NOTES = "## Reading these figures"
+
+
+def kept_notes(path: Path) -> str:
+    """The hand-written notes at the end of an earlier RESULTS.md (from ``NOTES`` on), kept as they are."""
+    earlier = path.read_text() if path.is_file() else ""
+    start = earlier.find(NOTES)
+    return earlier[start:] if start >= 0 else ""
 
 
 if __name__ == "__main__":
