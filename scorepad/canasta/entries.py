@@ -84,7 +84,7 @@ def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
     return MappingProxyType({key: count for key, count in mapping.items() if count})
 
 
-# The fields an entry usually holds, by how :func:`_quick_values` reads them.
+# The fields an entry usually holds, by how :func:`_quick_state` reads them.
 _QUICK_NUMBERS = {**dict.fromkeys(POINT_FIELDS, 5), **dict.fromkeys(COUNT_FIELDS, 1)}  # each a multiple of
 _QUICK_FIELDS = {
     **dict.fromkeys(FLAG_FIELDS, "flag"),
@@ -95,33 +95,36 @@ _QUICK_FIELDS = {
 _MOST = 10_000  # more of anything than a hand holds (see _count)
 
 
-def _quick_values(data: dict[Any, Any]) -> dict[str, Any] | None:
-    """An entry's values when every field is plainly well formed, else None.
+def _quick_state(data: dict[Any, Any]) -> dict[str, Any] | None:
+    """An entry's instance dict, settled, when every field is plainly well formed, else None.
 
     Most entries are a few whole numbers, flags and canasta counts, and need none of the
     careful reading that names every problem; anything else (a float, an unknown field, card
     counts) returns None and :meth:`Entry.from_dict` reads the entry the careful way, which
-    gives the same values for what this accepts.
+    gives the same entry for what this accepts. The dict is what :func:`_settle` would leave
+    (read-only counts without zeros, the canastas counted), made in the same pass.
 
-    >>> _quick_values({"melded_points": 120, "canastas": {"natural": 1}, "went_out": True})
-    {'melded_points': 120, 'canastas': {'natural': 1}, 'went_out': True}
-    >>> _quick_values({"melded_points": 12}) is None
+    >>> state = _quick_state({"melded_points": 120, "canastas": {"natural": 1}, "went_out": True})
+    >>> state["melded_points"], dict(state["canastas"]), state["_canasta_count"], state["hand_points"]
+    (120, {'natural': 1}, 1, 0)
+    >>> _quick_state({"melded_points": 12}) is None
     True
     """
-    values = {}
+    state = _SETTLED_DEFAULTS.copy()
     for name, value in data.items():
         step = _QUICK_NUMBERS.get(name)
         if step is not None:  # points (a multiple of 5) or a count of cards
             if type(value) is not int or not 0 <= value <= _MOST or value % step:
                 return None
-            values[name] = value
+            state[name] = value
             continue
         sort = _QUICK_FIELDS.get(name)
         if sort == "flag":
             if type(value) is not bool:
                 return None
         elif sort == "counts":
-            if not _plain_counts(value):
+            value = _plain_counts(value)
+            if value is None:
                 return None
         elif sort == "text":
             if value is None:
@@ -130,18 +133,26 @@ def _quick_values(data: dict[Any, Any]) -> dict[str, Any] | None:
                 return None
         else:
             return None
-        values[name] = value
-    return values
+        state[name] = value
+    canastas = state["canastas"]
+    if canastas:
+        state["_canasta_count"] = sum(canastas.values())
+    return state
 
 
-def _plain_counts(value: Any) -> bool:
-    """Whether ``value`` is a dict of kind: count that needs no careful reading."""
+def _plain_counts(value: Any) -> Mapping[str, int] | None:
+    """``value`` settled (see :func:`_frozen`) when it is a dict of kind: count that needs no careful reading."""
     if type(value) is not dict:
-        return False
+        return None
+    if not value:
+        return _NO_COUNTS
+    kept = {}
     for key, count in value.items():
         if type(key) is not str or type(count) is not int or not 0 <= count <= _MOST:
-            return False
-    return True
+            return None
+        if count:
+            kept[key] = count
+    return MappingProxyType(kept)
 
 
 @dataclass(frozen=True)
@@ -203,9 +214,11 @@ class Entry:
         :raises InvalidError: listing every field that is of the wrong type or out of range.
         """
         if type(data) is dict:
-            values = _quick_values(data)
-            if values is not None:
-                return cls._from_values(values)
+            state = _quick_state(data)
+            if state is not None:
+                entry = object.__new__(cls)
+                entry.__dict__.update(state)
+                return entry
         if not isinstance(data, Mapping):
             raise InvalidError([Violation("entry-not-object", t("Each entry is an object of fields."))])
         problems: list[Violation] = []
@@ -265,6 +278,9 @@ def _settle(state: dict[str, Any]) -> None:
 _ENTRY_DEFAULTS = {
     spec.name: spec.default if spec.default_factory is MISSING else spec.default_factory() for spec in fields(Entry)
 }
+# An entry of nothing but defaults as :func:`_settle` leaves it: where the quick reading starts.
+_SETTLED_DEFAULTS = dict(_ENTRY_DEFAULTS)
+_settle(_SETTLED_DEFAULTS)
 
 
 @dataclass(frozen=True, init=False)
