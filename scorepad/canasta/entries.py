@@ -292,7 +292,9 @@ class Hand:
 
     def __init__(self, entries: Iterable[Entry], partnership: Iterable[int] | None = None) -> None:
         # Written out for speed, like scoring.Part's: one of these per hand read.
-        self.__dict__.update(entries=tuple(entries), partnership=None if partnership is None else tuple(partnership))
+        state = self.__dict__
+        state["entries"] = tuple(entries)
+        state["partnership"] = None if partnership is None else tuple(partnership)
 
     @classmethod
     def from_dict(cls, data: Any) -> Hand:
