@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pickle
+from collections import Counter
+from itertools import combinations_with_replacement
 from types import MappingProxyType
 
 import pytest
@@ -18,7 +20,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorepad import canasta
-from scorepad.canasta import VARIANTS, Entry, Hand, InvalidError, Match, OptionError, Part, SideScore, rules_for
+from scorepad.canasta import (
+    VARIANTS,
+    Entry,
+    Hand,
+    InvalidError,
+    Match,
+    OptionError,
+    Part,
+    SideScore,
+    check_hand,
+    rules_for,
+)
 from scorepad.canasta import entries as entries_module
 from scorepad.canasta import match as match_module
 from scorepad.canasta import variants as variants_module
@@ -167,7 +180,8 @@ ENTRY_DATA = st.lists(st.sampled_from([*FIELD_VALUES, "bogus", 3]), unique=True,
 
 def _read(source):
     try:
-        return Entry.from_dict(source)
+        # The whole instance dict: the fields, and what is worked out once with them (the canasta count).
+        return vars(Entry.from_dict(source))
     except InvalidError as error:
         return [(v.code, v.message, v.field) for v in error.violations]
 
@@ -209,6 +223,102 @@ def test_a_plain_entry_reads_as_the_same_entry_built_by_hand():
     assert dict(read.canastas) == {"natural": 1}  # a zero count is dropped, as before
     assert read.canasta_count == 1
     assert Entry.from_dict({"red_threes": 2.0}).red_threes == 2  # whole floats, the careful way
+
+
+# --- the quick check of a hand agreeing with the careful one ---------------------------------
+# Entries built directly, so that values reading refuses (a negative count) are tried too, with
+# each field mostly plain and near the limits the checks test: the decks' red threes and
+# points, the canastas' least points, the canastas needed to go out.
+SMALL = st.integers(min_value=-1, max_value=9)
+ENTRY_VALUES = st.fixed_dictionaries(
+    {
+        "melded_points": st.one_of(st.integers(-2, 80), st.integers(100, 400)).map(lambda n: 5 * n),
+        "hand_points": st.one_of(st.just(0), st.integers(-2, 40).map(lambda n: 5 * n), st.just(1200)),
+        "canastas": st.dictionaries(
+            st.sampled_from(["natural", "mixed", "sequence", "wild", "sevens", "aces", "twos", "wild_big", "bogus"]),
+            st.integers(-1, 13),
+            max_size=3,
+        ),
+        "red_threes": SMALL,
+        "went_out": st.booleans(),
+    },
+    optional={
+        "black_threes": SMALL,
+        "black_threes_in_hand": SMALL,
+        "concealed": st.booleans(),
+        "special_hand": st.sampled_from([None, "pairs", "bogus"]),
+        "incomplete": st.sampled_from([(), ("sevens",), ("wild",)]),
+        "held_sets": st.sampled_from([{}, {"sevens": 1}]),
+        "melded_cards": st.sampled_from([None, {"K": 3}]),
+    },
+)
+QUICK_RULES = [
+    *VARIANTS.values(),
+    rules_for("classic", {"tough_end": True, "wild_canasta": "palace", "sequences": True}),
+    rules_for("classic", {"canastas_to_go_out": 3, "decks": 3}),
+    rules_for("classic-2p", {"tough_end": True}),
+]
+
+
+# An entry per side: check_hand refuses any other count before either way of checking.
+RULES_AND_ENTRIES = st.sampled_from(QUICK_RULES).flatmap(
+    lambda variant: st.tuples(st.just(variant), st.lists(ENTRY_VALUES, min_size=variant.sides, max_size=variant.sides))
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(RULES_AND_ENTRIES)
+def test_the_quick_check_of_a_hand_agrees_with_the_careful_one(drawn):
+    variant, entries = drawn
+    hand = Hand(tuple(Entry(**values) for values in entries))
+    careful = entries_module._every_problem(hand, variant)  # every check runs
+    if entries_module._breaks_nothing(hand.entries, variant):
+        assert careful == []
+    assert check_hand(hand, variant) == careful
+
+
+@pytest.mark.parametrize("variant", QUICK_RULES, ids=lambda variant: variant.key)
+def test_the_canastas_the_decks_always_hold_are_worked_out_once_and_are_the_most_that_fit(variant):
+    most = variant.canastas_always_held
+    assert vars(variant)["canastas_always_held"] == most  # kept on the variant from now on
+
+    def too_many(kinds):  # the careful check across the table, for these canastas on one side
+        table = entries_module._Table((Entry(canastas=Counter(kinds)),))
+        return bool(entries_module._canasta_cards_in_the_decks(table, variant))
+
+    kinds = list(variant.canasta_kinds)
+    assert not any(too_many(chosen) for chosen in combinations_with_replacement(kinds, most))
+    assert any(too_many(chosen) for chosen in combinations_with_replacement(kinds, most + 1))
+
+
+@pytest.mark.parametrize(
+    ("key", "entries"),
+    [
+        ("classic", HAND["entries"]),
+        ("classic", [{"melded_points": 50, "hand_points": 45}, {"hand_points": 40}]),
+        ("classic-2p", [{"melded_points": 300, "canastas": {"natural": 2}, "went_out": True}, {"hand_points": 5}]),
+        # RULES §2 samba: two canastas to go out; American: one natural and one of sevens.
+        ("samba", [{"melded_points": 600, "canastas": {"natural": 1, "sequence": 1}, "went_out": True}, {}]),
+        ("american", [{"melded_points": 700, "canastas": {"natural": 1, "sevens": 1}, "went_out": True}, {}]),
+    ],
+)
+def test_the_usual_hands_take_the_quick_check(key, entries):
+    hand = Hand.from_dict({"entries": entries})
+    assert entries_module._breaks_nothing(hand.entries, VARIANTS[key])
+    assert check_hand(hand, VARIANTS[key]) == []
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
+        [{"melded_points": 50, "went_out": True}, {"went_out": True}],  # two sides out
+        [{"melded_points": 50, "red_threes": 3}, {"red_threes": 2}],  # five red threes in two decks
+        [{"melded_points": 20, "canastas": {"natural": 1}}, {}],  # a natural canasta holds 35 or more
+        [{"melded_points": 50, "black_threes_in_hand": 1, "hand_points": 5}, {}],  # plain, but not usual
+    ],
+)
+def test_hands_the_quick_check_does_not_vouch_for_go_the_careful_way(entries):
+    assert not entries_module._breaks_nothing(Hand.from_dict({"entries": entries}).entries, VARIANTS["classic"])
 
 
 # --- each hand read, checked and scored once ---------------------------------------------

@@ -127,6 +127,11 @@ def test_no_hand_after_game_over():
     assert refused("classic", [SMALL, HAND_B, SMALL, SMALL], starting_totals=[4800, 4000]) == [
         ("hand-after-game-over", "hands[2]")
     ]
+    with pytest.raises(InvalidError) as caught:
+        score_match("classic", [SMALL, HAND_B, SMALL, SMALL], starting_totals=[4800, 4000])
+    assert [v.message for v in caught.value.violations] == [
+        "The game ended after hand 2; hands 3 to 4 cannot be added."
+    ]
 
 
 def test_max_hands():

@@ -84,7 +84,7 @@ def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
     return MappingProxyType({key: count for key, count in mapping.items() if count})
 
 
-# The fields an entry usually holds, by how :func:`_quick_values` reads them.
+# The fields an entry usually holds, by how :func:`_quick_state` reads them.
 _QUICK_NUMBERS = {**dict.fromkeys(POINT_FIELDS, 5), **dict.fromkeys(COUNT_FIELDS, 1)}  # each a multiple of
 _QUICK_FIELDS = {
     **dict.fromkeys(FLAG_FIELDS, "flag"),
@@ -95,33 +95,36 @@ _QUICK_FIELDS = {
 _MOST = 10_000  # more of anything than a hand holds (see _count)
 
 
-def _quick_values(data: dict[Any, Any]) -> dict[str, Any] | None:
-    """An entry's values when every field is plainly well formed, else None.
+def _quick_state(data: dict[Any, Any]) -> dict[str, Any] | None:
+    """An entry's instance dict, settled, when every field is plainly well formed, else None.
 
     Most entries are a few whole numbers, flags and canasta counts, and need none of the
     careful reading that names every problem; anything else (a float, an unknown field, card
     counts) returns None and :meth:`Entry.from_dict` reads the entry the careful way, which
-    gives the same values for what this accepts.
+    gives the same entry for what this accepts. The dict is what :func:`_settle` would leave
+    (read-only counts without zeros, the canastas counted), made in the same pass.
 
-    >>> _quick_values({"melded_points": 120, "canastas": {"natural": 1}, "went_out": True})
-    {'melded_points': 120, 'canastas': {'natural': 1}, 'went_out': True}
-    >>> _quick_values({"melded_points": 12}) is None
+    >>> state = _quick_state({"melded_points": 120, "canastas": {"natural": 1}, "went_out": True})
+    >>> state["melded_points"], dict(state["canastas"]), state["_canasta_count"], state["hand_points"]
+    (120, {'natural': 1}, 1, 0)
+    >>> _quick_state({"melded_points": 12}) is None
     True
     """
-    values = {}
+    state = _SETTLED_DEFAULTS.copy()
     for name, value in data.items():
         step = _QUICK_NUMBERS.get(name)
         if step is not None:  # points (a multiple of 5) or a count of cards
             if type(value) is not int or not 0 <= value <= _MOST or value % step:
                 return None
-            values[name] = value
+            state[name] = value
             continue
         sort = _QUICK_FIELDS.get(name)
         if sort == "flag":
             if type(value) is not bool:
                 return None
         elif sort == "counts":
-            if not _plain_counts(value):
+            value = _plain_counts(value)
+            if value is None:
                 return None
         elif sort == "text":
             if value is None:
@@ -130,18 +133,26 @@ def _quick_values(data: dict[Any, Any]) -> dict[str, Any] | None:
                 return None
         else:
             return None
-        values[name] = value
-    return values
+        state[name] = value
+    canastas = state["canastas"]
+    if canastas:
+        state["_canasta_count"] = sum(canastas.values())
+    return state
 
 
-def _plain_counts(value: Any) -> bool:
-    """Whether ``value`` is a dict of kind: count that needs no careful reading."""
+def _plain_counts(value: Any) -> Mapping[str, int] | None:
+    """``value`` settled (see :func:`_frozen`) when it is a dict of kind: count that needs no careful reading."""
     if type(value) is not dict:
-        return False
+        return None
+    if not value:
+        return _NO_COUNTS
+    kept = {}
     for key, count in value.items():
         if type(key) is not str or type(count) is not int or not 0 <= count <= _MOST:
-            return False
-    return True
+            return None
+        if count:
+            kept[key] = count
+    return MappingProxyType(kept)
 
 
 @dataclass(frozen=True)
@@ -203,9 +214,11 @@ class Entry:
         :raises InvalidError: listing every field that is of the wrong type or out of range.
         """
         if type(data) is dict:
-            values = _quick_values(data)
-            if values is not None:
-                return cls._from_values(values)
+            state = _quick_state(data)
+            if state is not None:
+                entry = object.__new__(cls)
+                entry.__dict__.update(state)
+                return entry
         if not isinstance(data, Mapping):
             raise InvalidError([Violation("entry-not-object", t("Each entry is an object of fields."))])
         problems: list[Violation] = []
@@ -265,6 +278,9 @@ def _settle(state: dict[str, Any]) -> None:
 _ENTRY_DEFAULTS = {
     spec.name: spec.default if spec.default_factory is MISSING else spec.default_factory() for spec in fields(Entry)
 }
+# An entry of nothing but defaults as :func:`_settle` leaves it: where the quick reading starts.
+_SETTLED_DEFAULTS = dict(_ENTRY_DEFAULTS)
+_settle(_SETTLED_DEFAULTS)
 
 
 @dataclass(frozen=True, init=False)
@@ -276,7 +292,9 @@ class Hand:
 
     def __init__(self, entries: Iterable[Entry], partnership: Iterable[int] | None = None) -> None:
         # Written out for speed, like scoring.Part's: one of these per hand read.
-        self.__dict__.update(entries=tuple(entries), partnership=None if partnership is None else tuple(partnership))
+        state = self.__dict__
+        state["entries"] = tuple(entries)
+        state["partnership"] = None if partnership is None else tuple(partnership)
 
     @classmethod
     def from_dict(cls, data: Any) -> Hand:
@@ -623,6 +641,13 @@ def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
                 "entries",
             )
         ]
+    if hand.partnership is None and _breaks_nothing(hand.entries, variant):
+        return []  # the usual hand: one pass shows that no check finds anything
+    return _every_problem(hand, variant)
+
+
+def _every_problem(hand: Hand, variant: Variant) -> list[Violation]:
+    """The careful checks of a hand with an entry per side, in turn, each problem placed at its entry."""
     if hand.partnership is not None:
         problems = _check_partnership(hand, variant)
         if problems:
@@ -1262,8 +1287,7 @@ def _black_threes_in_the_decks(table: _Table, variant: Variant) -> list[Violatio
 
 def _points_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
     """The sides' points add up to no more than all the cards are worth."""
-    deck, points = variant.deck, table.points
-    limit = deck.points + (5 * deck.red_threes if variant.threes_in_hand_count else 0)
+    points, limit = table.points, _points_in_play(variant)
     if not points > limit:
         return []
     return [
@@ -1279,6 +1303,12 @@ def _points_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
             _last_field(table.entries, ("melded_points", "hand_points"), counted_as=CARD_FIELDS),
         )
     ]
+
+
+def _points_in_play(variant: Variant) -> int:
+    """What all the cards the sides can enter are worth (red threes kept in hand too, where they count)."""
+    deck = variant.deck
+    return deck.points + (5 * deck.red_threes if variant.threes_in_hand_count else 0)
 
 
 def _counted_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
@@ -1340,19 +1370,7 @@ def _canasta_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violati
     """The decks must hold enough cards for every canasta entered, on all sides together."""
     entries = table.entries
     deck = variant.deck
-    kinds = variant.canasta_kinds
-    naturals = wilds = jokers = twos = 0
-    per_rank: dict[str, int] = {}
-    for entry in entries:
-        for kind, count in entry.canastas.items():
-            spec = kinds.get(kind)
-            if spec is not None:
-                naturals += spec.naturals * count
-                wilds += spec.wilds * count
-                jokers += spec.jokers * count
-                twos += spec.twos * count
-                if spec.rank:
-                    per_rank[spec.rank] = per_rank.get(spec.rank, 0) + spec.naturals * count
+    naturals, wilds, jokers, twos, per_rank = _canasta_cards_needed(entries, variant)
     have_naturals, have_wilds, have_jokers, have_twos = deck.canasta_cards
     problems = []
     if naturals > have_naturals or wilds > have_wilds or jokers > have_jokers or twos > have_twos:
@@ -1385,6 +1403,24 @@ def _canasta_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violati
     return problems
 
 
+def _canasta_cards_needed(entries: tuple[Entry, ...], variant: Variant) -> tuple[int, int, int, int, dict[str, int]]:
+    """The fewest natural cards, wild cards, jokers and twos the canastas entered hold, and naturals by rank."""
+    kinds = variant.canasta_kinds
+    naturals = wilds = jokers = twos = 0
+    per_rank: dict[str, int] = {}
+    for entry in entries:
+        for kind, count in entry.canastas.items():
+            spec = kinds.get(kind)
+            if spec is not None:
+                naturals += spec.naturals * count
+                wilds += spec.wilds * count
+                jokers += spec.jokers * count
+                twos += spec.twos * count
+                if spec.rank:
+                    per_rank[spec.rank] = per_rank.get(spec.rank, 0) + spec.naturals * count
+    return naturals, wilds, jokers, twos, per_rank
+
+
 # The rules across the table, in the order their problems are reported.
 TABLE_CHECKS = (
     _one_side_out,
@@ -1402,3 +1438,73 @@ PLAIN_TABLE_CHECKS = (
     _points_in_the_decks,
     _canasta_cards_in_the_decks,
 )
+
+
+# --- the quick check: most hands break nothing, and one pass shows it ------------------------
+def _breaks_nothing(entries: tuple[Entry, ...], variant: Variant) -> bool:
+    """Whether every check of :func:`check_hand` surely finds nothing in these sides playing alone.
+
+    Most hands are plain (points, red threes, canastas of the variant's kinds, one side going
+    out), and one pass over them tests what the careful checks test, from the same numbers.
+    True means that none of those checks finds anything; False says nothing either way, and
+    the careful checks run and report what they find. tests/test_lean_core.py holds the two
+    to agreeing.
+    """
+    out = red = points = canastas = 0
+    for index, entry in enumerate(entries):
+        if not (_is_plain(entry) and _plain_side_breaks_nothing(entry, variant, index)):
+            return False
+        out += entry.went_out
+        red += entry.red_threes
+        points += entry.melded_points + entry.hand_points
+        canastas += entry.canasta_count
+    if out > 1 or red > variant.deck.red_threes or points > _points_in_play(variant):
+        return False
+    # Every canasta is of a kind the variant has, and each count is at least one (the sides said so).
+    return canastas <= variant.canastas_always_held or _canastas_fit(entries, variant)
+
+
+def _is_plain(entry: Entry) -> bool:
+    """An entry of points, red threes, canastas and going out only, which most entries are."""
+    return not (
+        entry.special_hand is not None
+        or entry.incomplete
+        or entry.held_sets
+        or entry.concealed
+        or entry.melded_cards is not None
+        or entry.hand_cards is not None
+        or entry.black_threes
+        or entry.black_threes_in_hand
+        or entry.hand_points < 0
+    )
+
+
+def _plain_side_breaks_nothing(entry: Entry, variant: Variant, index: int) -> bool:
+    """A plain entry's own rules and its side's, as PLAIN_ENTRY_CHECKS and the side checks test them.
+
+    Canastas are of the variant's kinds, each at least one and at most one of a rank (so no
+    more canastas of ranks than ranks); melded points hold them; the red threes are in the
+    decks; a player going out alone holds no cards, and going out had the canastas it needs.
+    """
+    kinds = variant.canasta_kinds
+    needed = 0  # the least the canastas' cards are worth
+    for kind, count in entry.canastas.items():
+        spec = kinds.get(kind)
+        if spec is None or count < 1 or (count > 1 and spec.rank):
+            return False
+        needed += spec.min_points * count
+    if entry.melded_points < needed or entry.canasta_count > len(NATURAL_RANKS):
+        return False
+    if entry.red_threes > variant.deck.red_threes:
+        return False
+    out_alone_with_cards = variant.players_per_side[index] == 1 and entry.hand_points
+    return not entry.went_out or not (out_alone_with_cards or _out_with_the_canastas_needed(entry, variant, False))
+
+
+def _canastas_fit(entries: tuple[Entry, ...], variant: Variant) -> bool:
+    """The decks hold the cards of every canasta entered (what _canasta_cards_in_the_decks tests)."""
+    deck = variant.deck
+    naturals, wilds, jokers, twos, per_rank = _canasta_cards_needed(entries, variant)
+    have_naturals, have_wilds, have_jokers, have_twos = deck.canasta_cards
+    fit = naturals <= have_naturals and wilds <= have_wilds and jokers <= have_jokers and twos <= have_twos
+    return fit and (not per_rank or max(per_rank.values()) <= deck.per_rank)

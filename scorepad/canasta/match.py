@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import add, attrgetter
 
 from .entries import Hand, check_hand, hand_warnings
 from .scoring import SideScore, score_hand
@@ -19,6 +20,8 @@ from .text import Text, t, tn
 from .variants import Variant
 from .violations import InvalidError, Violation
 
+# A side's score for a hand, read without the property call (SideScore adds it up once).
+_SCORE = attrgetter("_score")
 STARTING_TOTALS_BY_FIVE = t("Starting totals are multiples of 5, like every score.")
 
 
@@ -43,7 +46,9 @@ class HandResult:
         warnings: tuple[Violation, ...] = (),
     ) -> None:
         # Written out for speed, like scoring.Part's: one of these per hand of every match.
-        self.__dict__.update(number=number, hand=hand, sides=sides, minimums=minimums, totals=totals, warnings=warnings)
+        state = self.__dict__
+        state["number"], state["hand"], state["sides"] = number, hand, sides
+        state["minimums"], state["totals"], state["warnings"] = minimums, totals, warnings
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -114,7 +119,8 @@ class Match:
         self, variant: Variant, hands: tuple[Hand, ...] = (), starting_totals: tuple[int, ...] | None = None
     ) -> None:
         # Written out for speed, like scoring.Part's.
-        self.__dict__.update(variant=variant, hands=hands, starting_totals=starting_totals)
+        state = self.__dict__
+        state["variant"], state["hands"], state["starting_totals"] = variant, hands, starting_totals
 
     @classmethod
     def validated(cls, variant: Variant, hands: Sequence[Hand], starting_totals: Sequence[int] | None = None) -> Match:
@@ -130,28 +136,27 @@ class Match:
         problems = self._start_problems() if self.starting_totals is not None else []
         if problems:
             return problems
-        finished_after = None
+        hands = self.hands
         totals = self.start
         variant = self.variant
         minimum_for = variant.minimum_for
         # Checking a hand needs its score (did the game end?), so the results are gathered on
         # the way; they are kept when every hand passes, and :attr:`results` reads them.
         results = []
-        for index, hand in enumerate(self.hands):
-            if finished_after is not None:
-                message = _after_game_over(finished_after, index + 1, len(self.hands))
-                problems.append(Violation("hand-after-game-over", message, f"hands[{index}]"))
-                break
+        for index, hand in enumerate(hands):
             found, sides, warnings = judge(hand, variant)
             if found:
                 where = f"hands[{index}]"
                 problems += [v.under(where) for v in found]
                 continue
             minimums = tuple(map(minimum_for, totals))
-            totals = tuple([t + side.score for t, side in zip(totals, sides, strict=True)])
+            # As many scores as totals: the start and the hand were checked against the sides.
+            totals = tuple(map(add, totals, map(_SCORE, sides)))
             results.append(HandResult(index + 1, hand, sides, minimums, totals, warnings))
-            if self._ends(totals, index + 1):
-                finished_after = index + 1
+            if index + 1 < len(hands) and self._ends(totals, index + 1):
+                message = _after_game_over(index + 1, index + 2, len(hands))
+                problems.append(Violation("hand-after-game-over", message, f"hands[{index + 1}]"))
+                break
         if not problems:
             self.__dict__["_results"] = tuple(results)
         return problems

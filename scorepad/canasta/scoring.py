@@ -81,8 +81,9 @@ def _remember(key: tuple[object, ...], part: Part) -> Part:
     return part
 
 
-# Part, SideScore (and Hand, HandResult, Match) have their own __init__, which fills the
-# instance dict in one step: a frozen dataclass's generated one sets each field through
+# Part, SideScore (and Hand, HandResult, Match) have their own __init__, which writes the
+# fields straight into the instance dict (item by item: cheaper than ``update`` with keyword
+# arguments, which builds a dict first): a frozen dataclass's generated one sets each field through
 # object.__setattr__, which cost more than the scoring itself when each side of each hand
 # builds half a dozen parts. They are frozen dataclasses all the same: equality, repr,
 # hashing and fields are generated, and setting an attribute afterwards raises.
@@ -95,7 +96,8 @@ class Part:
     points: int
 
     def __init__(self, id: str, label: str, points: int) -> None:
-        self.__dict__.update(id=id, label=label, points=points)
+        state = self.__dict__
+        state["id"], state["label"], state["points"] = id, label, points
 
     def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "label": self.label, "points": self.points}
@@ -113,7 +115,8 @@ class SideScore:
         score = 0
         for part in parts:
             score += part.points
-        self.__dict__.update(parts=parts, _score=score)
+        state = self.__dict__
+        state["parts"], state["_score"] = parts, score
 
     @property
     def score(self) -> int:

@@ -432,6 +432,30 @@ class Variant:
             kinds.setdefault(kind.key, kind)
         return MappingProxyType(kinds)
 
+    @cached_property
+    def canastas_always_held(self) -> int:
+        """The most canastas, of whichever of this variant's kinds, that the decks always have the cards for.
+
+        Checking a hand adds up the cards its canastas need (entries.py); no more canastas
+        than this, each of a kind the variant has, never need more than the decks hold.
+
+        >>> VARIANTS["classic"].canastas_always_held, VARIANTS["samba"].canastas_always_held
+        (12, 18)
+        >>> VARIANTS["american"].canastas_always_held  # seven wild cards of twelve
+        1
+        """
+        kinds = self.canasta_kinds.values()
+        deck = self.deck
+        limits = []
+        for have, sort in zip(deck.canasta_cards, ("naturals", "wilds", "jokers", "twos"), strict=True):
+            most = max(getattr(kind, sort) for kind in kinds)
+            if most:
+                limits.append(have // most)
+        of_one_rank = [kind.naturals for kind in kinds if kind.rank]
+        if of_one_rank:
+            limits.append(deck.per_rank // max(of_one_rank))
+        return min(limits)
+
     def forfeited_kinds(self, went_out: bool) -> frozenset[str]:
         """Canasta kinds whose bonus a side loses for not going out.
 
