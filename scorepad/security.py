@@ -32,6 +32,8 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from . import assets
+
 csrf = CSRFProtect()
 
 View = TypeVar("View", bound=Callable[..., Any])
@@ -142,10 +144,13 @@ def render_for_everyone(template: str, context: Callable[[], dict[str, Any]]) ->
 
 
 def with_token(parts: tuple[str, ...]) -> Markup:
-    """Markup kept by :func:`render_for_everyone`, with this browser's form token in each slot."""
-    if len(parts) == 1:
-        return Markup(parts[0])  # no form: no token made, no session touched
-    return Markup(str(escape(generate_csrf())).join(parts))
+    """Markup kept by :func:`render_for_everyone`, with this browser's form token in each slot.
+
+    When it is the whole page, the gzip of the parts is kept too (``assets.keep_body``).
+    """
+    token = "" if len(parts) == 1 else str(escape(generate_csrf()))  # no form: no token, no session
+    assets.keep_body(parts, token)
+    return Markup(token.join(parts))
 
 
 def form_checks_token(view: View) -> View:
