@@ -19,10 +19,12 @@
 from __future__ import annotations
 
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Flask, Response, current_app, flash, g, jsonify, redirect, render_template, request, url_for
+from flask import Flask, Response, current_app, flash, g, jsonify, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import CSRFProtect
@@ -148,9 +150,48 @@ def with_token(parts: tuple[str, ...]) -> Markup:
 
     When it is the whole page, the gzip of the parts is kept too (``assets.keep_body``).
     """
-    token = "" if len(parts) == 1 else str(escape(generate_csrf()))  # no form: no token, no session
+    token = "" if len(parts) == 1 else str(escape(form_token()))  # no form: no token, no session
     assets.keep_body(parts, token)
     return Markup(token.join(parts))
+
+
+SIGNED_TOKENS = 4096  # browsers whose signed form token is kept
+_signed_tokens: OrderedDict[tuple[Any, str], str] = OrderedDict()
+_signed_tokens_lock = threading.Lock()
+
+
+def form_token() -> str:
+    """This browser's signed form token (Flask-WTF's ``generate_csrf``), signed once per session token.
+
+    Flask-WTF signs the session's raw token again on every request (an HMAC, a timestamp and
+    base64: ~25 µs), though with ``WTF_CSRF_TIME_LIMIT = None`` a token signed earlier stays
+    exactly as valid: validation checks the signature and that it names the session's raw
+    token, never the timestamp. So the signed token is kept under the secret and the raw
+    token, and is only ever handed to a request whose own signed session holds that raw
+    token: the one browser it was made for, which would be given an equally valid token
+    anyway. Another browser's session holds another raw token and so finds another entry, or
+    none. A server that sets a time limit signs afresh each time, as Flask-WTF does.
+    """
+    config = current_app.config
+    name = config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    if name in g:  # this request's token, or the slot while markup for everyone renders
+        return g.get(name)
+    if config.get("WTF_CSRF_TIME_LIMIT") is not None:
+        return generate_csrf()
+    secret = config.get("WTF_CSRF_SECRET_KEY", current_app.secret_key)
+    raw = session.get(name)
+    signed = _signed_tokens.get((secret, raw)) if isinstance(raw, str) else None
+    if signed is not None:
+        setattr(g, name, signed)  # where generate_csrf and the forms look for it in this request
+        return signed
+    signed = generate_csrf()
+    raw = session.get(name)  # made just now for a browser without one
+    if isinstance(raw, str):
+        with _signed_tokens_lock:
+            _signed_tokens[(secret, raw)] = signed
+            while len(_signed_tokens) > SIGNED_TOKENS:
+                _signed_tokens.popitem(last=False)
+    return signed
 
 
 def form_checks_token(view: View) -> View:
@@ -242,6 +283,7 @@ def init_app(app: Flask) -> None:
     app.session_interface = SessionInterface()
     app.before_request(allow_large_bodies(app))  # before the CSRF check reads the form
     csrf.init_app(app)
+    app.jinja_env.globals["csrf_token"] = form_token  # Flask-WTF's global, signing once per session
     app.after_request(add_headers)
     app.register_error_handler(CSRFError, token_refused)
     app.register_error_handler(RequestEntityTooLarge, too_large)

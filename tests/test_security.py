@@ -464,3 +464,41 @@ def test_the_session_signer_is_made_once_per_secret_key(secure_app, phone):
     assert interface.get_signing_serializer(secure_app) is not signer
     form = phone.get("/matches/new/classic")
     assert session_cookie(form)  # the old cookie no longer reads: a new session under the new key
+
+
+def test_a_browsers_form_token_is_signed_once_and_stays_its_own(secure_app, monkeypatch):
+    match_id = add_match(secure_app, ONE_HAND * 2)
+    url = f"/matches/{match_id}"
+    signings = []
+    generate = security.generate_csrf
+    monkeypatch.setattr(security, "generate_csrf", lambda: signings.append(1) or generate())
+    ours, theirs = secure_app.test_client(), secure_app.test_client()
+    first, again = token(page(ours, url)), token(page(ours, url))
+    assert first == again and len(signings) == 1, "signed for this session once, then kept"
+    their_token = token(page(theirs, url))
+    assert their_token != first and len(signings) == 2, "another browser gets its own"
+    assert token(page(theirs, url)) == their_token and token(page(ours, f"{url}/delete")) == first
+    refused = theirs.post(f"{url}/hands/undo", data={"csrf_token": first, "version": "3"})
+    assert refused.status_code == 303 and "Nothing was changed" in page(theirs, url)
+    taken = ours.post(f"{url}/hands/undo", data={"csrf_token": first, "version": "3"})
+    assert taken.status_code == 303 and "Hand 2 undone." in page(ours, url)
+
+
+def test_a_kept_form_token_follows_the_secret_key(secure_app, phone):
+    match_id = add_match(secure_app, ONE_HAND * 2)
+    url = f"/matches/{match_id}"
+    before = token(page(phone, url))
+    secure_app.config["SECRET_KEY"] = "a new key"
+    after = token(page(phone, url))  # the old session no longer reads: a new one, a new token
+    assert after != before
+    taken = phone.post(f"{url}/hands/undo", data={"csrf_token": after, "version": "3"})
+    assert taken.status_code == 303 and "Hand 2 undone." in page(phone, url)
+
+
+def test_with_a_time_limit_each_page_signs_its_token_afresh(tmp_path, clock):
+    app = create_app({"DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "s", "WTF_CSRF_TIME_LIMIT": 60})
+    client = app.test_client()
+    url = f"/matches/{add_match(app, ONE_HAND * 2)}"
+    first = token(page(client, url))
+    clock["seconds"] = 30
+    assert token(page(client, url)) != first, "a newer timestamp, so the token lasts its full minute again"
