@@ -25,6 +25,7 @@ from datetime import timedelta
 from flask import Flask, Response, current_app, g, request, session
 
 from . import store
+from .assets import vary
 from .db import get_db
 from .documents import is_well_formed_id
 
@@ -84,7 +85,7 @@ def send_browser_cookie(response: Response) -> Response:
             secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
         )
     if g.get("send_browser_cookie") or g.get("viewer_used"):
-        response.vary.add("Cookie")
+        vary(response, "Cookie")
     return response
 
 

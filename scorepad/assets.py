@@ -88,6 +88,19 @@ def _gzipped(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=STATIC_LEVEL, mtime=0)
 
 
+def vary(response: Response, *names: str) -> None:
+    """Add ``names`` to the response's ``Vary`` header, each once, in one write.
+
+    What ``response.vary.add`` does, for the hooks every page passes through: Werkzeug parses
+    and rewrites the header on each call (~5 µs apiece, four or more a page).
+    """
+    current = response.headers.get("Vary")
+    present = {name.strip().lower() for name in current.split(",")} if current else set()
+    added = [name for name in dict.fromkeys(names) if name.lower() not in present]
+    if added:
+        response.headers["Vary"] = ", ".join(([current] if current else []) + added)
+
+
 def keep_body(parts: tuple[str, ...], filler: str) -> None:
     """Say that this request's page is ``filler.join(parts)``, with ``parts`` kept for many requests.
 
@@ -154,7 +167,7 @@ def compress(response: Response) -> Response:
         body = (kept and kept_gzip(data, *kept)) or gzip.compress(data, DYNAMIC_LEVEL, mtime=0)
     response.set_data(body)
     response.headers["Content-Encoding"] = "gzip"
-    response.vary.add("Accept-Encoding")
+    vary(response, "Accept-Encoding")
     etag, weak = response.get_etag()
     if etag:
         response.set_etag(f"{etag}-gzip", weak)

@@ -26,6 +26,8 @@ from flask import Blueprint, Flask, Response, has_request_context, redirect, ren
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
 
+from .assets import vary
+
 # The shipped languages, each named in its own language for the switch, in the switch's order.
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt_BR": "Português", "de": "Deutsch"}
 DEFAULT = "en"
@@ -221,8 +223,7 @@ def language_name() -> str:
 def _vary(response: Response) -> Response:
     """Pages depend on the language, so caches keep one copy per language (a 204 has no words)."""
     if response.mimetype == "text/html" and response.status_code != 204:
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
+        vary(response, "Accept-Language", "Cookie")
     return response
 
 

@@ -5,6 +5,7 @@ import re
 
 import itsdangerous
 import pytest
+from flask import Response
 from support import DEFAULTS, HAND, add_match
 
 from scorepad import assets
@@ -121,3 +122,13 @@ def test_a_sheet_with_a_message_is_gzipped_whole(app, client):
     client.post(f"/matches/{match_id}/hands/undo", data={"version": "3"})
     packed = client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "gzip"})
     assert "Hand 2 undone." in gzip.decompress(packed.data).decode()
+
+
+def test_vary_names_each_header_once_after_those_already_there():
+    response = Response("x")
+    assets.vary(response, "Accept-Language", "Cookie", "Cookie")
+    assert response.headers["Vary"] == "Accept-Language, Cookie"
+    response.vary.add("HX-Request")
+    assets.vary(response, "cookie", "Accept-Encoding")
+    assert response.headers["Vary"] == "Accept-Language, Cookie, HX-Request, Accept-Encoding"
+    assert response.headers.getlist("Vary") == [response.headers["Vary"]]
