@@ -148,11 +148,24 @@ def render_for_everyone(template: str, context: Callable[[], dict[str, Any]]) ->
 def with_token(parts: tuple[str, ...]) -> Markup:
     """Markup kept by :func:`render_for_everyone`, with this browser's form token in each slot.
 
-    When it is the whole page, the gzip of the parts is kept too (``assets.keep_body``).
+    When it is the whole answer (a fragment), the gzip of the parts is kept too (``assets.keep_body``).
     """
-    token = "" if len(parts) == 1 else str(escape(form_token()))  # no form: no token, no session
+    token = _filler(parts)
     assets.keep_body(parts, token)
     return Markup(token.join(parts))
+
+
+def page_with_token(parts: tuple[str, ...]) -> bytes:
+    """A whole page kept by :func:`render_for_everyone`, with this browser's token in each slot, as the body.
+
+    The parts are encoded once and, for gzip, compressed once (``assets.kept_body``).
+    """
+    return assets.kept_body(parts, _filler(parts))
+
+
+def _filler(parts: tuple[str, ...]) -> str:
+    """What goes in the slots: this browser's token, escaped; for markup with no form, nothing."""
+    return "" if len(parts) == 1 else str(escape(form_token()))  # no form: no token, no session
 
 
 SIGNED_TOKENS = 4096  # browsers whose signed form token is kept
