@@ -20,16 +20,30 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Flask, Response, current_app, flash, g, jsonify, redirect, render_template, request, session, url_for
-from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask import (
+    Flask,
+    Request,
+    Response,
+    current_app,
+    flash,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import CSRFProtect
 from flask_wtf.csrf import CSRFError, generate_csrf
-from itsdangerous import URLSafeTimedSerializer
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -86,18 +100,25 @@ TOKEN_REFUSED = lazy_gettext(
 )
 
 
+VERIFIED_COOKIES = 4096  # session cookies whose signature is known good
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed cookie session, marked Secure whenever the request itself was HTTPS.
 
     It does what Flask's does at less cost per request, since most requests (the API, a
     phone's poll, static files) never touch the session: the signing serializer is built once
-    per secret key rather than twice a request, and a response that never read or changed the
+    per secret key rather than twice a request, a cookie whose signature passed is not checked
+    again (:meth:`open_session`), and a response that never read or changed the
     session sends nothing about it. Flask would re-sign and re-send a permanent session (the
     organiser's) on every response; here it is renewed by the pages, which all read it.
     """
 
     def __init__(self) -> None:
         self._serializers: dict[tuple[Any, ...], URLSafeTimedSerializer | None] = {}
+        # A cookie already verified: its contents (as the session's JSON) and when it was signed.
+        self._verified: OrderedDict[tuple[URLSafeTimedSerializer, str], tuple[str, int]] = OrderedDict()
+        self._verified_lock = threading.Lock()
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         # The keys are part of the cache key, so a changed SECRET_KEY (or fallback) takes effect at once.
@@ -109,6 +130,36 @@ class SessionInterface(SecureCookieSessionInterface):
                 self._serializers.clear()
             self._serializers[key] = serializer
         return serializer
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """Flask's ``open_session``, verifying each distinct cookie once rather than on every request.
+
+        A phone sends the same session cookie until its session changes. Checking its signature
+        again gives the same answer, so a cookie that passed is kept with its contents and the
+        time it was signed, under the serializer (the secret keys) that checked it: another
+        key, or another cookie, is checked in full. Its age is checked on every request, exactly
+        as itsdangerous does, and its contents are read afresh from JSON, so no request sees
+        another's changes.
+        """
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        kept = self._verified.get((serializer, value))
+        if kept is not None and 0 <= int(time.time()) - kept[1] <= max_age:
+            return self.session_class(serializer.serializer.loads(kept[0]))
+        try:
+            data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        with self._verified_lock:
+            self._verified[(serializer, value)] = (serializer.serializer.dumps(data), int(signed.timestamp()))
+            while len(self._verified) > VERIFIED_COOKIES:
+                self._verified.popitem(last=False)
+        return self.session_class(data)
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
         if not session.accessed and not session.modified:

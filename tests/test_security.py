@@ -502,3 +502,37 @@ def test_with_a_time_limit_each_page_signs_its_token_afresh(tmp_path, clock):
     first = token(page(client, url))
     clock["seconds"] = 30
     assert token(page(client, url)) != first, "a newer timestamp, so the token lasts its full minute again"
+
+
+def test_a_session_cookie_is_verified_once_and_its_contents_read_afresh(secure_app, phone, monkeypatch):
+    match_id = add_match(secure_app, ONE_HAND * 2)
+    url = f"/matches/{match_id}"
+    checks = []
+    serializer = itsdangerous.URLSafeTimedSerializer
+    loads = serializer.loads
+    monkeypatch.setattr(serializer, "loads", lambda *args, **kwargs: checks.append(1) or loads(*args, **kwargs))
+    ours = token(page(phone, url))  # a new session: nothing to check
+    assert token(page(phone, url)) == ours and token(page(phone, url)) == ours
+    assert len(checks) == 1, "the cookie checked once, then known good"
+    # A message changes the session (a new cookie, checked once); it is shown once, not kept.
+    phone.post(f"{url}/hands/undo", data={"csrf_token": ours, "version": "3"})
+    assert "Hand 2 undone." in page(phone, url) and "Hand 2 undone." not in page(phone, url)
+    assert token(page(phone, url)) == ours
+    # A cookie changed by one letter is checked in full, and refused: a new session.
+    value = phone.get_cookie("session").value
+    phone.set_cookie("session", value[:5] + ("A" if value[5] != "A" else "B") + value[6:])
+    assert token(page(phone, url)) != ours
+
+
+def test_a_known_good_session_cookie_still_expires(tmp_path, monkeypatch):
+    app = create_app({"DATABASE": str(tmp_path / "x.db"), "SECRET_KEY": "s", "PERMANENT_SESSION_LIFETIME": 60})
+    phone = app.test_client()
+    url = f"/matches/{add_match(app, ONE_HAND)}"
+    first = token(page(phone, url))
+    assert token(page(phone, url)) == first  # checked and kept
+    now = security.time.time()
+    monkeypatch.setattr(security.time, "time", lambda: now + 120)  # itsdangerous reads the same clock
+    later = token(page(phone, url))
+    assert later != first, "an expired cookie is a new session, kept or not"
+    refused = phone.post(f"{url}/hands/undo", data={"csrf_token": first, "version": "2"})
+    assert refused.status_code == 303 and "Nothing was changed" in page(phone, url)
