@@ -330,10 +330,7 @@ def match_head(db: Database, match_id: str) -> MatchHead:
 
     :raises NotFoundError: for an id that was never stored.
     """
-    rows = list(_select(db, f"{HEAD_SQL} where m.id = ?", [match_id]))
-    if not rows:
-        raise NotFoundError(match_id)
-    return _head(rows[0])
+    return _one_head(db, f"{HEAD_SQL} where m.id = ?", match_id)
 
 
 def watched_head(db: Database, watch_token: str) -> MatchHead:
@@ -341,10 +338,25 @@ def watched_head(db: Database, watch_token: str) -> MatchHead:
 
     :raises NotFoundError: for an unknown token or a deleted match.
     """
-    rows = list(_select(db, f"{HEAD_SQL} where m.watch_token = ? and m.deleted is null", [watch_token]))
-    if not rows:
-        raise NotFoundError(watch_token)
-    return _head(rows[0])
+    return _one_head(db, f"{HEAD_SQL} where m.watch_token = ? and m.deleted is null", watch_token)
+
+
+def _one_head(db: Database, sql: str, key: str) -> MatchHead:
+    cursor = db.conn.execute(sql, [key])
+    row = cursor.fetchone()
+    if row is None:
+        raise NotFoundError(key)
+    return _head_of(tuple(column[0] for column in cursor.description), row)
+
+
+@lru_cache(maxsize=256)
+def _head_of(columns: tuple[str, ...], values: tuple[Any, ...]) -> MatchHead:
+    """The head read from these exact values (JSON columns and all), made once and shared.
+
+    Keyed by everything the row holds, so a changed match (a new version, a deletion) is
+    another key; a head is frozen and its options are only ever read.
+    """
+    return _head(dict(zip(columns, values, strict=True)))
 
 
 def current_version(db: Database, match_id: str | None = None, watch_token: str | None = None) -> int:

@@ -261,3 +261,16 @@ def test_an_opened_match_joins_the_list_without_waiting_for_the_disk(db, match_i
     store.grant_access(db, "c" * 32, match_id, "imported")  # as part of an import: waits as ever
     assert store.has_access(db, "c" * 32, match_id) and not any("synchronous" in sql for sql in said)
     assert execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL again for every later write
+
+
+def test_a_head_is_read_once_per_stored_state_and_follows_every_change(db, match_id):
+    first = store.match_head(db, match_id)
+    assert store.match_head(db, match_id) is first  # the same row: the same head, shared
+    store.add_hand(db, match_id, hand(), first.version)
+    after = store.match_head(db, match_id)
+    assert after is not first and after.version == first.version + 1 and after.summary.played == 1
+    assert store.watched_head(db, after.watch_token) is after
+    store.delete_match(db, match_id, after.version)
+    assert store.match_head(db, match_id).deleted
+    with pytest.raises(store.NotFoundError):
+        store.watched_head(db, after.watch_token)
