@@ -60,8 +60,9 @@ def ensure_browser_id() -> str:
 def record(match_id: str) -> None:
     """A writer page of this match was opened: the match joins this browser's list."""
     db = get_db()
+    known = browser_id() is not None  # an id made just now lists nothing yet: no need to ask
     browser = ensure_browser_id()
-    if not store.has_access(db, browser, match_id):  # read first: most visits write nothing
+    if not known or not store.has_access(db, browser, match_id):  # read first: most visits write nothing
         store.grant_access(db, browser, match_id, "opened")
 
 
