@@ -4,6 +4,7 @@ These tests run with CSRF on, as a phone uses the app; the token cases show that
 refuses a token, the form comes back filled in with a fresh one, and nothing is stored.
 """
 
+import gzip
 import io
 import json
 import re
@@ -536,3 +537,15 @@ def test_a_known_good_session_cookie_still_expires(tmp_path, monkeypatch):
     assert later != first, "an expired cookie is a new session, kept or not"
     refused = phone.post(f"{url}/hands/undo", data={"csrf_token": first, "version": "2"})
     assert refused.status_code == 303 and "Nothing was changed" in page(phone, url)
+
+
+def test_each_browser_gets_the_gzipped_sheet_with_its_own_token(secure_app):
+    url = f"/matches/{add_match(secure_app, ONE_HAND * 2)}"
+    browsers = [secure_app.test_client() for _ in range(3)]
+    plain = [page(browser, url) for browser in browsers]
+    assert len({token(html) for html in plain}) == 3
+    for _ in range(2):  # made, then kept
+        for browser, html in zip(browsers, plain, strict=True):
+            packed = browser.get(url, headers={"Accept-Encoding": "gzip"})
+            assert packed.headers["Content-Encoding"] == "gzip"
+            assert gzip.decompress(packed.data).decode() == html
