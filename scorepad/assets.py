@@ -157,8 +157,8 @@ def kept_gzip(data: bytes, parts: tuple[str, ...], filler: str) -> bytes | None:
 def _gzipped_with(parts: tuple[str, ...], filler: str) -> bytes:
     """The gzip of ``filler.join(parts)``, kept: a phone's token stays the same page after page.
 
-    Looked up only by a request whose own body is exactly that text, so it only ever hands a
-    browser back what it sent: its own token.
+    Looked up only for a request whose own body is exactly that text, so a browser is only
+    ever sent the page with its own token in it.
     """
     between = filler.encode()
     data = between.join(_encoded(parts))
