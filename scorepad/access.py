@@ -25,6 +25,7 @@ from datetime import timedelta
 from flask import Flask, Response, current_app, g, request, session
 
 from . import store
+from .assets import vary
 from .db import get_db
 from .documents import is_well_formed_id
 
@@ -59,8 +60,9 @@ def ensure_browser_id() -> str:
 def record(match_id: str) -> None:
     """A writer page of this match was opened: the match joins this browser's list."""
     db = get_db()
+    known = browser_id() is not None  # an id made just now lists nothing yet: no need to ask
     browser = ensure_browser_id()
-    if not store.has_access(db, browser, match_id):  # read first: most visits write nothing
+    if not known or not store.has_access(db, browser, match_id):  # read first: most visits write nothing
         store.grant_access(db, browser, match_id, "opened")
 
 
@@ -84,7 +86,7 @@ def send_browser_cookie(response: Response) -> Response:
             secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
         )
     if g.get("send_browser_cookie") or g.get("viewer_used"):
-        response.vary.add("Cookie")
+        vary(response, "Cookie")
     return response
 
 

@@ -13,6 +13,9 @@ from .migrations import migrations
 # A writer waits this long for another writer's transaction to finish before giving up: saves
 # from every phone at a table queue behind each other instead of failing with "database is locked".
 BUSY_TIMEOUT_MS = 30_000
+# A commit is on disk before it returns (SQLite's default, said here so store.writing can
+# return to it after a write that need not wait).
+SYNCHRONOUS = "FULL"
 
 
 def connect(path: str) -> Database:
@@ -20,6 +23,7 @@ def connect(path: str) -> Database:
     db = Database(path)
     db.execute("PRAGMA foreign_keys = ON")
     db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    db.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")  # each commit waits for the disk (store.writing)
     return db
 
 

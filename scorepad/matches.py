@@ -42,7 +42,7 @@ from .canasta.match import Standing, game_ends, play_hand, settlement_for, stand
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
 from .htmx import wants_fragment
-from .security import form_checks_token, render_for_everyone, with_token
+from .security import form_checks_token, page_with_token, render_for_everyone, with_token
 
 bp = Blueprint("matches", __name__)
 NOTHING_ENTERED = lazy_gettext("Nothing is entered yet: type each side's points (or count its cards), then save.")
@@ -132,11 +132,20 @@ class Sheet:
         What else it shows is part of the key: writer or watcher, and the hand that undo
         would put back. Its forms get this browser's token on each request (security.py).
         """
+        return with_token(self.kept_parts(template, context, watching, undone))
+
+    def kept_page(self, template: str, context: Callable[[], dict[str, Any]], watching: bool, undone: Any) -> bytes:
+        """:meth:`kept` for a whole page: the response body, in UTF-8."""
+        return page_with_token(self.kept_parts(template, context, watching, undone))
+
+    def kept_parts(
+        self, template: str, context: Callable[[], dict[str, Any]], watching: bool, undone: Any
+    ) -> tuple[str, ...]:
         key = (template, watching, undone, *rendering_key())
         parts = self.rendered.get(key)
         if parts is None:
             parts = self.rendered[key] = render_for_everyone(template, context)
-        return with_token(parts)
+        return parts
 
 
 SHEET_CACHE_SIZE = 64
@@ -202,7 +211,7 @@ def score_sheet_context(head: store.MatchHead, **extra: Any) -> dict[str, Any]:
     return context
 
 
-def sheet_page(page: str, head: store.MatchHead, **extra: Any) -> str:
+def sheet_page(page: str, head: store.MatchHead, **extra: Any) -> str | bytes:
     """A page around the score sheet (``show.html``, ``watch.html``), kept per version like the sheet.
 
     A page that shows a one-off message (a flash) is this request's alone, and is rendered afresh.
@@ -210,7 +219,7 @@ def sheet_page(page: str, head: store.MatchHead, **extra: Any) -> str:
     if "_flashes" in session:
         return render_template(page, **score_sheet_context(head, **extra))
     context = partial(score_sheet_context, head, **extra)
-    return score_sheet(head).kept(page, context, bool(extra.get("watching")), extra.get("undone"))
+    return score_sheet(head).kept_page(page, context, bool(extra.get("watching")), extra.get("undone"))
 
 
 # --- the match list and a new match -------------------------------------------------------
@@ -297,7 +306,7 @@ def new_match(variant_key: str) -> Any:
 
 # --- the score sheet ----------------------------------------------------------------------
 @bp.get("/matches/<match_id>")
-def show(match_id: str) -> str:
+def show(match_id: str) -> str | bytes:
     """The score sheet: big totals and minimums on top, every hand below."""
     db = get_db()
     head = store.match_head(db, match_id)
@@ -344,7 +353,7 @@ def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any
 
 
 @bp.get("/watch/<token>")
-def watch(token: str) -> Response:
+def watch(token: str) -> str | bytes:
     """The read-only score sheet for everyone else at the table."""
     head = store.watched_head(get_db(), token)
     return sheet_page("matches/watch.html", head, watching=True, token=token)

@@ -28,6 +28,7 @@ from sqlite_utils import Database
 from . import canasta
 from .canasta.match import Standing, carry_forward, game_ends, play_hand, settlement_for, standing
 from .canasta.text import fold, t
+from .db import SYNCHRONOUS
 from .documents import FORMAT, FORMAT_VERSION, MatchInfo, Side, team_name
 
 RESTORE_DAYS = 30  # a deleted match is offered for restoring this long
@@ -165,29 +166,39 @@ def new_token() -> str:
 
 
 @contextmanager
-def writing(db: Database) -> Iterator[Database]:
+def writing(db: Database, durable: bool = True) -> Iterator[Database]:
     """One write transaction that holds the write lock from its first statement.
 
     A transaction that reads first and writes later (SQLite's default ``BEGIN DEFERRED``) fails
     at once with "database is locked" when another writer got in between, because its snapshot
     can no longer be upgraded; ``BEGIN IMMEDIATE`` takes the lock up front, so concurrent writers
     wait their turn (``busy_timeout``) instead. Nested use becomes a savepoint.
+
+    ``durable=False`` commits without waiting for the disk (WAL with ``synchronous = NORMAL``):
+    only a power cut or an OS crash in the next moments can lose it, never corrupt anything,
+    and the next durable commit makes it durable too. Only for a row that is cheap to lose.
     """
     if db.conn.in_transaction:
         with db.atomic():
             yield db
         return
-    db.execute("BEGIN IMMEDIATE")
+    if not durable:
+        db.execute("PRAGMA synchronous = NORMAL")
     try:
-        yield db
-    except BaseException:
-        db.conn.rollback()
-        raise
-    try:
-        db.execute("COMMIT")
-    except BaseException:
-        db.conn.rollback()
-        raise
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.conn.rollback()
+            raise
+        try:
+            db.execute("COMMIT")
+        except BaseException:
+            db.conn.rollback()
+            raise
+    finally:
+        if not durable:
+            db.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -320,10 +331,7 @@ def match_head(db: Database, match_id: str) -> MatchHead:
 
     :raises NotFoundError: for an id that was never stored.
     """
-    rows = list(_select(db, f"{HEAD_SQL} where m.id = ?", [match_id]))
-    if not rows:
-        raise NotFoundError(match_id)
-    return _head(rows[0])
+    return _one_head(db, f"{HEAD_SQL} where m.id = ?", match_id)
 
 
 def watched_head(db: Database, watch_token: str) -> MatchHead:
@@ -331,10 +339,25 @@ def watched_head(db: Database, watch_token: str) -> MatchHead:
 
     :raises NotFoundError: for an unknown token or a deleted match.
     """
-    rows = list(_select(db, f"{HEAD_SQL} where m.watch_token = ? and m.deleted is null", [watch_token]))
-    if not rows:
-        raise NotFoundError(watch_token)
-    return _head(rows[0])
+    return _one_head(db, f"{HEAD_SQL} where m.watch_token = ? and m.deleted is null", watch_token)
+
+
+def _one_head(db: Database, sql: str, key: str) -> MatchHead:
+    cursor = db.conn.execute(sql, [key])
+    row = cursor.fetchone()
+    if row is None:
+        raise NotFoundError(key)
+    return _head_of(tuple(column[0] for column in cursor.description), row)
+
+
+@lru_cache(maxsize=256)
+def _head_of(columns: tuple[str, ...], values: tuple[Any, ...]) -> MatchHead:
+    """The head read from these exact values (JSON columns and all), made once and shared.
+
+    Keyed by everything the row holds, so a changed match (a new version, a deletion) is
+    another key; a head is frozen and its options are only ever read.
+    """
+    return _head(dict(zip(columns, values, strict=True)))
 
 
 def current_version(db: Database, match_id: str | None = None, watch_token: str | None = None) -> int:
@@ -968,8 +991,13 @@ def has_access(db: Database, browser: str, match_id: str) -> bool:
 
 
 def grant_access(db: Database, browser: str, match_id: str, how: str) -> None:
-    """Add a match to a browser's list (``how``: created, opened, imported); nothing for an unknown id."""
-    with writing(db):
+    """Add a match to a browser's list (``how``: created, opened, imported); nothing for an unknown id.
+
+    An opened match's line is not worth waiting for the disk: every first visit to a match
+    writes one, and a power cut that lost it loses nothing the link cannot give back by being
+    opened again. Created and imported matches are part of their own durable writes.
+    """
+    with writing(db, durable=how != "opened"):
         db.execute(
             "insert or ignore into access (browser, match_id, how, created) "
             "select ?, id, ?, ? from matches where id = ?",

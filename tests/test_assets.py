@@ -1,9 +1,12 @@
-"""Static files: content-hashed URLs cached for a year, and each stylesheet linked once."""
+"""Static files: content-hashed URLs cached for a year, each stylesheet linked once; pages gzipped."""
 
+import gzip
 import re
 
+import itsdangerous
 import pytest
-from support import DEFAULTS, HAND
+from flask import Response
+from support import DEFAULTS, HAND, add_match
 
 from scorepad import assets
 from scorepad.assets import asset_url
@@ -69,3 +72,63 @@ def test_pages_are_gzipped_fast_and_static_files_well(client):
     # The gzip header's XFL byte: 4 for the fastest level, 2 for the best (RFC 1952).
     assert page.headers["Content-Encoding"] == "gzip" and page.data[8] == 4
     assert css.headers["Content-Encoding"] == "gzip" and css_bytes[8] == 2
+
+
+# --- kept markup, compressed once ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("parts", "filler"),
+    [
+        (('<p>Mano 1: Ñandú</p><input value="', '"><p>Hände – Übersicht</p>' * 50), "tok.en-1"),
+        (("", "middle", ""), "ä-token"),  # a slot first and last
+        (("only one part, no form " * 40,), ""),
+        (("a", "b", "c", "d"), ""),
+    ],
+)
+def test_kept_parts_gunzip_to_exactly_the_joined_text(parts, filler):
+    data = filler.join(parts).encode()
+    body = assets.kept_gzip(data, parts, filler)
+    assert gzip.decompress(body) == data
+
+
+def test_a_body_that_is_not_the_kept_parts_is_not_sent_from_them():
+    parts = ("<form>", "</form>" * 200)
+    assert assets.kept_gzip("other".join(parts).encode(), parts, "token") is None
+    assert assets.kept_gzip(b"token".join(part.encode() for part in parts) + b"!", parts, "token") is None
+
+
+@pytest.fixture
+def still_clock(monkeypatch):
+    """Sign every form token at the same second, so two answers of one session are the same page."""
+    monkeypatch.setattr(itsdangerous.TimestampSigner, "get_timestamp", lambda self: 1_800_000_000)
+
+
+@pytest.mark.parametrize("language", ["en", "es", "de", "pt_BR"])
+def test_the_kept_sheet_gunzips_to_the_page_sent_plain(app, client, still_clock, language):
+    match_id = add_match(app, [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}] * 3)
+    headers = {"Accept-Language": language.replace("_", "-")}
+    for url in (f"/matches/{match_id}", f"/matches/{match_id}/sheet"):
+        plain = client.get(url, headers=headers).data
+        for _ in range(2):  # drawn and kept, then from what was kept
+            packed = client.get(url, headers={**headers, "Accept-Encoding": "gzip"})
+            assert packed.headers["Content-Encoding"] == "gzip"
+            assert gzip.decompress(packed.data) == plain
+    assert language == "en" or max(plain) > 127, "a page with accented words"
+    assert b'name="csrf_token"' in plain
+
+
+def test_a_sheet_with_a_message_is_gzipped_whole(app, client):
+    match_id = add_match(app, [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}] * 2)
+    client.get(f"/matches/{match_id}")  # kept
+    client.post(f"/matches/{match_id}/hands/undo", data={"version": "3"})
+    packed = client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "gzip"})
+    assert "Hand 2 undone." in gzip.decompress(packed.data).decode()
+
+
+def test_vary_names_each_header_once_after_those_already_there():
+    response = Response("x")
+    assets.vary(response, "Accept-Language", "Cookie", "Cookie")
+    assert response.headers["Vary"] == "Accept-Language, Cookie"
+    response.vary.add("HX-Request")
+    assets.vary(response, "cookie", "Accept-Encoding")
+    assert response.headers["Vary"] == "Accept-Language, Cookie, HX-Request, Accept-Encoding"
+    assert response.headers.getlist("Vary") == [response.headers["Vary"]]

@@ -4,6 +4,7 @@ These tests run with CSRF on, as a phone uses the app; the token cases show that
 refuses a token, the form comes back filled in with a fresh one, and nothing is stored.
 """
 
+import gzip
 import io
 import json
 import re
@@ -464,3 +465,87 @@ def test_the_session_signer_is_made_once_per_secret_key(secure_app, phone):
     assert interface.get_signing_serializer(secure_app) is not signer
     form = phone.get("/matches/new/classic")
     assert session_cookie(form)  # the old cookie no longer reads: a new session under the new key
+
+
+def test_a_browsers_form_token_is_signed_once_and_stays_its_own(secure_app, monkeypatch):
+    match_id = add_match(secure_app, ONE_HAND * 2)
+    url = f"/matches/{match_id}"
+    signings = []
+    generate = security.generate_csrf
+    monkeypatch.setattr(security, "generate_csrf", lambda: signings.append(1) or generate())
+    ours, theirs = secure_app.test_client(), secure_app.test_client()
+    first, again = token(page(ours, url)), token(page(ours, url))
+    assert first == again and len(signings) == 1, "signed for this session once, then kept"
+    their_token = token(page(theirs, url))
+    assert their_token != first and len(signings) == 2, "another browser gets its own"
+    assert token(page(theirs, url)) == their_token and token(page(ours, f"{url}/delete")) == first
+    refused = theirs.post(f"{url}/hands/undo", data={"csrf_token": first, "version": "3"})
+    assert refused.status_code == 303 and "Nothing was changed" in page(theirs, url)
+    taken = ours.post(f"{url}/hands/undo", data={"csrf_token": first, "version": "3"})
+    assert taken.status_code == 303 and "Hand 2 undone." in page(ours, url)
+
+
+def test_a_kept_form_token_follows_the_secret_key(secure_app, phone):
+    match_id = add_match(secure_app, ONE_HAND * 2)
+    url = f"/matches/{match_id}"
+    before = token(page(phone, url))
+    secure_app.config["SECRET_KEY"] = "a new key"
+    after = token(page(phone, url))  # the old session no longer reads: a new one, a new token
+    assert after != before
+    taken = phone.post(f"{url}/hands/undo", data={"csrf_token": after, "version": "3"})
+    assert taken.status_code == 303 and "Hand 2 undone." in page(phone, url)
+
+
+def test_with_a_time_limit_each_page_signs_its_token_afresh(tmp_path, clock):
+    app = create_app({"DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "s", "WTF_CSRF_TIME_LIMIT": 60})
+    client = app.test_client()
+    url = f"/matches/{add_match(app, ONE_HAND * 2)}"
+    first = token(page(client, url))
+    clock["seconds"] = 30
+    assert token(page(client, url)) != first, "a newer timestamp, so the token lasts its full minute again"
+
+
+def test_a_session_cookie_is_verified_once_and_its_contents_read_afresh(secure_app, phone, monkeypatch):
+    match_id = add_match(secure_app, ONE_HAND * 2)
+    url = f"/matches/{match_id}"
+    checks = []
+    serializer = itsdangerous.URLSafeTimedSerializer
+    loads = serializer.loads
+    monkeypatch.setattr(serializer, "loads", lambda *args, **kwargs: checks.append(1) or loads(*args, **kwargs))
+    ours = token(page(phone, url))  # a new session: nothing to check
+    assert token(page(phone, url)) == ours and token(page(phone, url)) == ours
+    assert len(checks) == 1, "the cookie checked once, then known good"
+    # A message changes the session (a new cookie, checked once); it is shown once, not kept.
+    phone.post(f"{url}/hands/undo", data={"csrf_token": ours, "version": "3"})
+    assert "Hand 2 undone." in page(phone, url) and "Hand 2 undone." not in page(phone, url)
+    assert token(page(phone, url)) == ours
+    # A cookie changed by one letter is checked in full, and refused: a new session.
+    value = phone.get_cookie("session").value
+    phone.set_cookie("session", value[:5] + ("A" if value[5] != "A" else "B") + value[6:])
+    assert token(page(phone, url)) != ours
+
+
+def test_a_known_good_session_cookie_still_expires(tmp_path, monkeypatch):
+    app = create_app({"DATABASE": str(tmp_path / "x.db"), "SECRET_KEY": "s", "PERMANENT_SESSION_LIFETIME": 60})
+    phone = app.test_client()
+    url = f"/matches/{add_match(app, ONE_HAND)}"
+    first = token(page(phone, url))
+    assert token(page(phone, url)) == first  # checked and kept
+    now = security.time.time()
+    monkeypatch.setattr(security.time, "time", lambda: now + 120)  # itsdangerous reads the same clock
+    later = token(page(phone, url))
+    assert later != first, "an expired cookie is a new session, kept or not"
+    refused = phone.post(f"{url}/hands/undo", data={"csrf_token": first, "version": "2"})
+    assert refused.status_code == 303 and "Nothing was changed" in page(phone, url)
+
+
+def test_each_browser_gets_the_gzipped_sheet_with_its_own_token(secure_app):
+    url = f"/matches/{add_match(secure_app, ONE_HAND * 2)}"
+    browsers = [secure_app.test_client() for _ in range(3)]
+    plain = [page(browser, url) for browser in browsers]
+    assert len({token(html) for html in plain}) == 3
+    for _ in range(2):  # made, then kept
+        for browser, html in zip(browsers, plain, strict=True):
+            packed = browser.get(url, headers={"Accept-Encoding": "gzip"})
+            assert packed.headers["Content-Encoding"] == "gzip"
+            assert gzip.decompress(packed.data).decode() == html

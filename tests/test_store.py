@@ -248,3 +248,29 @@ def test_an_import_stores_its_origin_and_joins_the_browsers_list(db, match_id):
     assert again.new == [] and [pair[1].id for pair in again.already] == [info.id], "a re-import is recognised"
     assert backups.save_import(db, again, browser=OTHER) == 0
     assert store.all_match_ids(db, viewer=store.Viewer(OTHER)) == [info.id], "the file's holder lists it too"
+
+
+def test_an_opened_match_joins_the_list_without_waiting_for_the_disk(db, match_id, monkeypatch):
+    said = []
+    execute = db.execute
+    monkeypatch.setattr(db, "execute", lambda sql, *args: said.append(sql) or execute(sql, *args))
+    store.grant_access(db, "b" * 32, match_id, "opened")
+    assert said[0] == "PRAGMA synchronous = NORMAL" and said[-1] == "PRAGMA synchronous = FULL"
+    assert store.has_access(db, "b" * 32, match_id)
+    said.clear()
+    store.grant_access(db, "c" * 32, match_id, "imported")  # as part of an import: waits as ever
+    assert store.has_access(db, "c" * 32, match_id) and not any("synchronous" in sql for sql in said)
+    assert execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL again for every later write
+
+
+def test_a_head_is_read_once_per_stored_state_and_follows_every_change(db, match_id):
+    first = store.match_head(db, match_id)
+    assert store.match_head(db, match_id) is first  # the same row: the same head, shared
+    store.add_hand(db, match_id, hand(), first.version)
+    after = store.match_head(db, match_id)
+    assert after is not first and after.version == first.version + 1 and after.summary.played == 1
+    assert store.watched_head(db, after.watch_token) is after
+    store.delete_match(db, match_id, after.version)
+    assert store.match_head(db, match_id).deleted
+    with pytest.raises(store.NotFoundError):
+        store.watched_head(db, after.watch_token)
