@@ -494,20 +494,33 @@ def share_text(
     if match.is_tie:
         verdict = tr.gettext("It's a tie.")
     elif match.is_finished:
-        phrase = WIN_PHRASES.get(leader_name.casefold())
+        phrase = _personal(WIN_PHRASES, leader_name, tr)
         verdict = (tr.gettext(phrase) if phrase else tr.gettext("{side} wins by {margin}.")).format(
             side=leader_name, margin=margin
         )
     elif not match.margin:
         verdict = tr.gettext("All square.")
     else:
-        phrase = LEAD_PHRASES.get(leader_name.casefold())
+        phrase = _personal(LEAD_PHRASES, leader_name, tr)
         verdict = (tr.gettext(phrase) if phrase else tr.gettext("{side} leads by {margin}.")).format(
             side=leader_name, margin=margin
         )
     return tr.gettext("{variant}, {hands}: {scores}. {verdict}").format(
         variant=name, hands=hands, scores=scores, verdict=verdict
     )
+
+
+def _personal(phrases: dict[str, str], name: str, translations: Any) -> str | None:
+    """The phrase for a side named as the presets name it ("We", or "Nosotros" in Spanish), else None.
+
+    "Nosotros gana" is wrong where "We wins" would be: a side called "we" in the line's own
+    language gets "We win by" in that language.
+    """
+    folded = name.casefold()
+    for key, phrase in phrases.items():
+        if folded in (key, translations.pgettext("side", key.capitalize()).casefold()):
+            return phrase
+    return None
 
 
 def _rendered(value: Any, translations: Any) -> str:

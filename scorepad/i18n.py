@@ -17,12 +17,15 @@ Catalogues are loaded once per language and process (Flask-Babel's domain cache)
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from functools import lru_cache
+from gettext import NullTranslations
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from babel import Locale
+from babel import Locale, support
 from flask import Blueprint, Flask, Response, has_request_context, redirect, render_template, request, url_for
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
@@ -30,6 +33,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from .assets import vary
+from .canasta import VARIANTS
 
 # The shipped languages, each named in its own language for the switch, in the switch's order.
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt_BR": "Português", "de": "Deutsch"}
@@ -116,6 +120,44 @@ def stored_name(name: str) -> str:
     catalogue's message id, so it is looked up as one. A name no catalogue knows stays as it is.
     """
     return name if is_english() else translations().gettext(name)
+
+
+def side_name(name: str) -> str:
+    """A side's stored name in the page's language when it is one of the presets' own names.
+
+    Names are stored as typed, and the new-match form offers the preset's names in the page's
+    language: a match started at a Spanish table has sides "Nosotros" and "Ellos", one started in
+    English "We" and "They". Either is shown in the language of whoever reads the page; any
+    other name (a family's, a player's) is shown as it was typed.
+    """
+    message = _preset_side_names().get(name)
+    return name if message is None else text(message)
+
+
+def shown_sides(info: Any) -> Any:
+    """``info`` (a match's ``MatchInfo``) with each side's name as :func:`side_name` shows it."""
+    sides = tuple(replace(side, name=side_name(side.name)) for side in info.sides)
+    return info if sides == info.sides else replace(info, sides=sides)
+
+
+@lru_cache(maxsize=1)
+def _preset_side_names() -> dict[str, Any]:
+    """Every preset's side names in every shipped language, each to its message.
+
+    A word two different names share in some language (none today) names neither.
+    """
+    folder = str(Path(__file__).parent / "translations")
+    catalogues = [NullTranslations()] + [
+        support.Translations.load(folder, [code]) for code in LANGUAGES if code != DEFAULT
+    ]
+    found: dict[str, Any] = {}
+    for variant in VARIANTS.values():
+        for message in variant.side_names:
+            for catalogue in catalogues:
+                word = message.render(catalogue)
+                known = found.get(word, message)
+                found[word] = message if known is not None and known.message == message.message else None
+    return {word: message for word, message in found.items() if message is not None}
 
 
 def finalize(value: Any) -> Any:
@@ -253,7 +295,13 @@ def init_app(app: Flask) -> None:
         newstyle=True,
     )
     app.jinja_env.filters.update(
-        number=number, thousands=thousands, day=day, moment=moment, message=text, stored_name=stored_name
+        number=number,
+        thousands=thousands,
+        day=day,
+        moment=moment,
+        message=text,
+        stored_name=stored_name,
+        side_name=side_name,
     )
     app.jinja_env.globals.update(language=language, language_name=language_name, here=here)
     app.register_blueprint(bp)

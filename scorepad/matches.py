@@ -66,7 +66,7 @@ def outcome(stored: store.StoredMatch | store.MatchHead) -> Outcome | None:
         return None
     variant = stored.variant if head else stored.match.variant
     settlement = settlement_for(summary.totals, variant.settlement_unit)
-    names = [side.name for side in stored.info.sides]
+    names = [i18n.side_name(side.name) for side in stored.info.sides]
     return Outcome(
         winner=None if summary.winner is None else names[summary.winner],
         margin=summary.margin,
@@ -173,7 +173,7 @@ def score_sheet(head: store.MatchHead) -> Sheet:
         target = head.variant.target
         totals = [row.totals for row in rows]
         svg = formats.progress_chart(
-            head.variant.name, target, start, totals, head.info, get_translations(), i18n.thousands
+            head.variant.name, target, start, totals, i18n.shown_sides(head.info), get_translations(), i18n.thousands
         )
         chart = formats.Chart(Markup(svg), target)  # built from escaped text in formats.py
     sheet = Sheet(
@@ -370,7 +370,7 @@ def watch_sheet(token: str) -> Response:
 # --- entering and correcting hands --------------------------------------------------------
 def _hand_form(stored: store.StoredMatch | store.MatchHead, **kwargs: Any) -> HandForm:
     variant = stored.variant if isinstance(stored, store.MatchHead) else stored.match.variant
-    names = [side.name for side in stored.info.sides]
+    names = [i18n.side_name(side.name) for side in stored.info.sides]
     return hand_form(variant, names, variant.players_per_side, **kwargs)
 
 

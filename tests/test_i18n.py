@@ -15,6 +15,7 @@ from jinja2 import nodes
 from support import DEFAULTS, HAND, add_match
 
 from scorepad import create_app, i18n
+from scorepad.documents import Side
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "templates"
@@ -443,3 +444,52 @@ def test_the_share_line_is_written_with_the_translations_it_is_given():
 def test_the_factory_registers_the_language_layer(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "t"})
     assert "babel" in app.extensions and app.jinja_env.finalize is i18n.finalize
+
+
+# --- the presets' side names, in whichever language they were stored -------------------------
+@pytest.mark.parametrize(
+    ("stored", "language", "shown"),
+    [
+        ("We", "es", "Nosotros"),
+        ("They", "pt_BR", "Eles"),
+        ("Nosotros", "en", "We"),  # started at a Spanish table, read in English
+        ("Nosotros", "de", "Wir"),
+        ("Ellos", "es", "Ellos"),
+        ("North", "de", "Nord"),  # three players: North, East, West
+        ("Ann & Bo", "es", "Ann & Bo"),  # a name a family typed is theirs
+        ("we", "es", "we"),  # only the preset's own spelling
+    ],
+)
+def test_a_presets_side_name_is_shown_in_the_readers_language(app, stored, language, shown):
+    with app.test_request_context("/", headers={"Accept-Language": language}):
+        assert i18n.side_name(stored) == shown
+
+
+def test_the_sheet_list_and_result_name_preset_sides_in_the_readers_language(app, client):
+    # Started in English, stored as "We". 700 melded + two natural canastas 1000 + a mixed one 300
+    # + four red threes 800 + going out 100 = 2900 a hand: two hands pass the target of 5000.
+    big = {"melded_points": 700, "canastas": {"natural": 2, "mixed": 1}, "red_threes": 4, "went_out": True}
+    won = {"entries": [big, {"hand_points": 50}]}
+    match_id = add_match(app, [won, won], sides=[Side("We"), Side("Ann & Bo")], title="")
+    client.get(f"/matches/{match_id}")  # this browser opened it: its list shows it
+    client.set_cookie(i18n.COOKIE, "es")
+    sheet = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert '<span class="side-name">Nosotros</span>' in sheet
+    assert '<span class="side-name">Ann &amp; Bo</span>' in sheet
+    assert ">We<" not in sheet
+    listing = client.get("/").get_data(as_text=True)
+    assert "<small>Nosotros</small>" in listing and "<small>We</small>" not in listing
+    assert "Nosotros · Ann &amp; Bo" in listing
+    result = client.get(f"/matches/{match_id}/result").get_data(as_text=True)
+    assert "Ganamos por" in result  # the first-person line, as "We win by" is in English
+    # The files keep the names as stored.
+    exported = client.get(f"/api/v1/matches/{match_id}").get_json()
+    assert [side["name"] for side in exported["sides"]] == ["We", "Ann & Bo"]
+
+
+def test_the_hand_form_names_preset_sides_in_the_readers_language(app, client):
+    match_id = add_match(app, [], sides=[Side("We"), Side("They")])
+    client.set_cookie(i18n.COOKIE, "de")
+    form = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
+    assert "<legend>Wir <small>" in form and "<legend>Sie <small>" in form
+    assert "<legend>We " not in form and "<legend>They " not in form

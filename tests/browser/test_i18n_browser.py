@@ -35,3 +35,16 @@ def test_the_switch_works_without_javascript(no_js_page, live_server):
     no_js_page.get_by_role("link", name="Português").click()
     assert no_js_page.locator("html").get_attribute("lang") == "pt-BR"
     assert no_js_page.url == f"{live_server}/check"
+
+
+def test_a_match_started_in_english_reads_nosotros_after_switching_to_spanish(page, live_server):
+    page.goto(f"{live_server}/matches/new/classic")
+    expect(page.locator("#side_0")).to_have_value("We")  # the names offered in English
+    page.fill("#side_1", "Ann & Bo")
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.locator(".side-name")).to_have_text(["We", "Ann & Bo"])
+    page.get_by_role("link", name="Language: English").tap()
+    page.get_by_role("link", name="Español").tap()
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    # Back on the sheet: the preset's name is read in Spanish, the family's as they typed it.
+    expect(page.locator(".side-name")).to_have_text(["Nosotros", "Ann & Bo"])
