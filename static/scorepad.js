@@ -105,6 +105,17 @@
     if (box.top < 0 || box.bottom > window.innerHeight) result.scrollIntoView({ block: "center" });
   });
 
+  // Pages kept for offline use are in the language they were opened in: when the page's language
+  // changes (the switch), the service worker drops them and keeps the shell again in the new one.
+  try {
+    var language = document.documentElement.lang;
+    var before = localStorage.getItem("scorepad-language");
+    if (before && before !== language && "serviceWorker" in navigator && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ type: "language-changed", page: location.pathname + location.search });
+    }
+    localStorage.setItem("scorepad-language", language);
+  } catch (error) { /* storage refused (private mode): pages stay as kept */ }
+
   // Installable: a service worker keeps the app shell for when the network drops.
   var script = document.currentScript;
   if ("serviceWorker" in navigator && script && script.dataset.sw) {

@@ -45,6 +45,23 @@ function trim(cache) {
   });
 }
 
+// The page says its language changed (static/scorepad.js): every kept page is in the old one, so
+// they go, and the shell's pages (the list, the offline page) and the page that asked are fetched
+// again in the new one.
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type !== "language-changed") return;
+  const pages = SHELL.filter((path) => !path.startsWith("/static/"));
+  const here = new URL(String(data.page || "/"), self.location.origin);
+  if (here.origin === self.location.origin && !pages.includes(here.pathname)) pages.push(here.pathname + here.search);
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.keys()
+    .then((requests) => Promise.all(requests
+      .filter((request) => !new URL(request.url).pathname.startsWith("/static/"))
+      .map((request) => cache.delete(request))))
+    .then(() => cache.addAll(pages))
+    .catch(() => {})));
+});
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);

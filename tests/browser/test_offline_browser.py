@@ -266,3 +266,28 @@ def test_a_hand_refused_for_its_token_comes_back_in_its_form(page, context, live
     page.get_by_role("button", name="Save hand").click()
     expect(page.get_by_role("link", name="Enter hand 2")).to_be_visible()
     assert totals(page) == [1620, 565]
+
+
+def kept_in(language, path):
+    """JavaScript: whether the worker's copy of ``path`` is a page in ``language``."""
+    return (
+        f"caches.match({path!r}, {{ ignoreVary: true }})"
+        f".then((hit) => hit ? hit.text() : '').then((html) => html.includes('lang=\"{language}\"'))"
+    )
+
+
+def test_pages_kept_for_offline_follow_a_language_change(page, context, sheet, live_server):
+    # Kept in English: the match list (part of the shell) and the sheet (the fixture).
+    wait_until(page, kept_in("en", "/"))
+    page.get_by_role("link", name="Language: English").click()
+    page.get_by_role("link", name="Español").click()
+    expect(page.locator("html")).to_have_attribute("lang", "es")  # back on the sheet, in Spanish
+    wait_until(page, kept_in("es", "/"))
+    context.set_offline(True)
+    wait_until(page, "!navigator.onLine")
+    page.goto(f"{live_server}/")  # never opened in Spanish, and yet not the English copy
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.get_by_role("heading", name="Tus partidas")).to_be_visible()
+    page.goto(sheet)  # the page the switch came back to, kept again in Spanish
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.get_by_role("link", name="Anotar mano 1")).to_be_visible()
