@@ -569,7 +569,7 @@ def _match_rules(board: Board) -> tuple[canasta.Variant, dict[str, Any]] | None:
         return None
     side = board.side if 0 <= board.side < len(match.totals) else 0
     board.side, board.score, board.variant = side, match.totals[side], match.variant.key
-    names = [side_name(getattr(s, "name", str(i))) for i, s in enumerate(info.sides)]
+    names = [side_name(getattr(s, "name", str(i)), match.variant.key, i) for i, s in enumerate(info.sides)]
     return match.variant, {"side_names": names, "match_url": url_for("matches.show", match_id=board.match)}
 
 

@@ -122,42 +122,44 @@ def stored_name(name: str) -> str:
     return name if is_english() else translations().gettext(name)
 
 
-def side_name(name: str) -> str:
-    """A side's stored name in the page's language when it is one of the presets' own names.
+def side_name(name: str, variant_key: str | None = None, index: int | None = None) -> str:
+    """A side's stored name in the page's language when it is its preset's own name for that side.
 
     Names are stored as typed, and the new-match form offers the preset's names in the page's
-    language: a match started at a Spanish table has sides "Nosotros" and "Ellos", one started in
-    English "We" and "They". Either is shown in the language of whoever reads the page; any
-    other name (a family's, a player's) is shown as it was typed.
+    language: a classic match started at a Spanish table has sides "Nosotros" and "Ellos", one
+    started in English "We" and "They". Either is shown in the language of whoever reads the
+    page. Only the name the preset gives that very side counts (side 0 of a classic match:
+    We, Nosotros, Nós, Wir): a side a family named "Du" or "Nord" keeps its name.
     """
-    message = _preset_side_names().get(name)
+    message = _preset_side_names().get((variant_key, index, name))
     return name if message is None else text(message)
 
 
-def shown_sides(info: Any) -> Any:
+def side_names(match: Any) -> list[str]:
+    """Every side's name of a match (stored, its head, or a line of the list) as :func:`side_name` shows it."""
+    names = match.side_names if hasattr(match, "side_names") else [side.name for side in match.info.sides]
+    return [side_name(name, match.variant_key, index) for index, name in enumerate(names)]
+
+
+def shown_sides(info: Any, variant_key: str) -> Any:
     """``info`` (a match's ``MatchInfo``) with each side's name as :func:`side_name` shows it."""
-    sides = tuple(replace(side, name=side_name(side.name)) for side in info.sides)
+    sides = tuple(replace(side, name=side_name(side.name, variant_key, index)) for index, side in enumerate(info.sides))
     return info if sides == info.sides else replace(info, sides=sides)
 
 
 @lru_cache(maxsize=1)
-def _preset_side_names() -> dict[str, Any]:
-    """Every preset's side names in every shipped language, each to its message.
-
-    A word two different names share in some language (none today) names neither.
-    """
+def _preset_side_names() -> dict[tuple[str, int, str], Any]:
+    """Each preset's name for each side, in every shipped language: (preset, side, word) to the message."""
     folder = str(Path(__file__).parent / "translations")
     catalogues = [NullTranslations()] + [
         support.Translations.load(folder, [code]) for code in LANGUAGES if code != DEFAULT
     ]
-    found: dict[str, Any] = {}
-    for variant in VARIANTS.values():
-        for message in variant.side_names:
-            for catalogue in catalogues:
-                word = message.render(catalogue)
-                known = found.get(word, message)
-                found[word] = message if known is not None and known.message == message.message else None
-    return {word: message for word, message in found.items() if message is not None}
+    return {
+        (key, index, message.render(catalogue)): message
+        for key, variant in VARIANTS.items()
+        for index, message in enumerate(variant.side_names)
+        for catalogue in catalogues
+    }
 
 
 def finalize(value: Any) -> Any:
@@ -302,6 +304,7 @@ def init_app(app: Flask) -> None:
         message=text,
         stored_name=stored_name,
         side_name=side_name,
+        side_names=side_names,
     )
     app.jinja_env.globals.update(language=language, language_name=language_name, here=here)
     app.register_blueprint(bp)

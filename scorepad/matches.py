@@ -66,7 +66,7 @@ def outcome(stored: store.StoredMatch | store.MatchHead) -> Outcome | None:
         return None
     variant = stored.variant if head else stored.match.variant
     settlement = settlement_for(summary.totals, variant.settlement_unit)
-    names = [i18n.side_name(side.name) for side in stored.info.sides]
+    names = i18n.side_names(stored)
     return Outcome(
         winner=None if summary.winner is None else names[summary.winner],
         margin=summary.margin,
@@ -173,7 +173,13 @@ def score_sheet(head: store.MatchHead) -> Sheet:
         target = head.variant.target
         totals = [row.totals for row in rows]
         svg = formats.progress_chart(
-            head.variant.name, target, start, totals, i18n.shown_sides(head.info), get_translations(), i18n.thousands
+            head.variant.name,
+            target,
+            start,
+            totals,
+            i18n.shown_sides(head.info, head.variant_key),
+            get_translations(),
+            i18n.thousands,
         )
         chart = formats.Chart(Markup(svg), target)  # built from escaped text in formats.py
     sheet = Sheet(
@@ -370,7 +376,7 @@ def watch_sheet(token: str) -> Response:
 # --- entering and correcting hands --------------------------------------------------------
 def _hand_form(stored: store.StoredMatch | store.MatchHead, **kwargs: Any) -> HandForm:
     variant = stored.variant if isinstance(stored, store.MatchHead) else stored.match.variant
-    names = [i18n.side_name(side.name) for side in stored.info.sides]
+    names = i18n.side_names(stored)
     return hand_form(variant, names, variant.players_per_side, **kwargs)
 
 
@@ -400,7 +406,7 @@ def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) ->
     hands[index : index + 1] = [hand]
     try:
         # The core words problems with the variant's side names: give it this match's names.
-        names = tuple(side.name for side in stored.info.sides)
+        names = tuple(i18n.side_names(stored))
         variant = dataclasses.replace(stored.match.variant, side_names=names)
         return canasta.Match.validated(variant, hands, stored.match.starting_totals)
     except canasta.InvalidError as error:
@@ -495,7 +501,13 @@ def preview_hand(match_id: str) -> str:
         result = play_hand(head.variant, at, before, hand)
         ends_game = at >= played and game_ends(head.variant, result.totals, at)
     return render_template(
-        "matches/_preview.html", form=form, result=result, preview=hand, ends_game=ends_game, sides=head.info.sides
+        "matches/_preview.html",
+        form=form,
+        result=result,
+        preview=hand,
+        ends_game=ends_game,
+        sides=head.info.sides,
+        stored=head,
     )
 
 

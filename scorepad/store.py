@@ -63,6 +63,10 @@ class StoredMatch:
     def id(self) -> str:
         return self.info.id
 
+    @property
+    def variant_key(self) -> str:
+        return self.match.variant.key
+
 
 @dataclass(frozen=True)
 class MatchSummary:
@@ -71,6 +75,7 @@ class MatchSummary:
     id: str
     title: str
     variant_name: str
+    variant_key: str
     side_names: tuple[str, ...]
     totals: tuple[int, ...]
     hands: int
@@ -198,7 +203,19 @@ def writing(db: Database, durable: bool = True) -> Iterator[Database]:
             raise
     finally:
         if not durable:
-            db.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
+            _durable_again(db)
+
+
+def _durable_again(db: Database) -> None:
+    """Put the connection back to waiting for the disk, whatever the transaction it held came to.
+
+    The setting cannot change inside a transaction, and the connection is kept for the thread's
+    next request: if a rollback above failed, the transaction is ended here first, so no later
+    write on this connection ever commits without ``synchronous = FULL``.
+    """
+    if db.conn.in_transaction:
+        db.conn.rollback()
+    db.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -381,7 +398,8 @@ def hand_figures(db: Database, match_id: str) -> list[HandFigures]:
 
 
 LIST_COLUMNS = (
-    "m.id", "m.version", "m.title", "m.sides", "m.created", "m.updated", "m.deleted", "s.variant_name", "s.totals",
+    "m.id", "m.version", "m.title", "m.sides", "m.created", "m.updated", "m.deleted", "m.variant", "s.variant_name",
+    "s.totals",
     "s.hands", "s.is_finished", "s.is_tie", "s.winner", "s.last_played",
 )  # fmt: skip
 LIST_SQL = f"select {', '.join(LIST_COLUMNS)} from matches m join match_summaries s on s.match_id = m.id"
@@ -406,6 +424,7 @@ def _list_summary(values: tuple[Any, ...]) -> MatchSummary:
         id=row["id"],
         title=row["title"] or "",
         variant_name=row["variant_name"],
+        variant_key=row["variant"],
         side_names=tuple(side.name for side in sides),
         sides=sides,
         totals=_loads(row["totals"]),

@@ -461,8 +461,25 @@ def test_the_factory_registers_the_language_layer(tmp_path):
     ],
 )
 def test_a_presets_side_name_is_shown_in_the_readers_language(app, stored, language, shown):
+    index = 1 if stored in ("They", "Ellos") else 0
+    variant = "classic-3p" if stored == "North" else "classic"  # three players: North, East, West
     with app.test_request_context("/", headers={"Accept-Language": language}):
-        assert i18n.side_name(stored) == shown
+        assert i18n.side_name(stored, variant, index) == shown
+
+
+@pytest.mark.parametrize(
+    ("stored", "variant", "index"),
+    [
+        ("Du", "classic", 1),  # German for "You", a two-player game's name: a surname here
+        ("Nord", "classic", 0),  # German for "North", a three-player game's name
+        ("They", "classic", 0),  # the preset's name for the other side
+        ("We", "classic", None),  # no side given
+        ("We", None, 0),  # no variant given
+    ],
+)
+def test_only_the_presets_name_for_that_very_side_is_translated(app, stored, variant, index):
+    with app.test_request_context("/", headers={"Accept-Language": "es"}):
+        assert i18n.side_name(stored, variant, index) == stored
 
 
 def test_the_sheet_list_and_result_name_preset_sides_in_the_readers_language(app, client):
@@ -471,6 +488,7 @@ def test_the_sheet_list_and_result_name_preset_sides_in_the_readers_language(app
     big = {"melded_points": 700, "canastas": {"natural": 2, "mixed": 1}, "red_threes": 4, "went_out": True}
     won = {"entries": [big, {"hand_points": 50}]}
     match_id = add_match(app, [won, won], sides=[Side("We"), Side("Ann & Bo")], title="")
+    named = add_match(app, [], sides=[Side("Nord"), Side("Du")], title="")  # names, not presets
     client.get(f"/matches/{match_id}")  # this browser opened it: its list shows it
     client.set_cookie(i18n.COOKIE, "es")
     sheet = client.get(f"/matches/{match_id}").get_data(as_text=True)
@@ -482,6 +500,8 @@ def test_the_sheet_list_and_result_name_preset_sides_in_the_readers_language(app
     assert "Nosotros · Ann &amp; Bo" in listing
     result = client.get(f"/matches/{match_id}/result").get_data(as_text=True)
     assert "Ganamos por" in result  # the first-person line, as "We win by" is in English
+    other = client.get(f"/matches/{named}").get_data(as_text=True)
+    assert '<span class="side-name">Nord</span>' in other and '<span class="side-name">Du</span>' in other
     # The files keep the names as stored.
     exported = client.get(f"/api/v1/matches/{match_id}").get_json()
     assert [side["name"] for side in exported["sides"]] == ["We", "Ann & Bo"]

@@ -2,6 +2,7 @@
 
 import json
 import re
+import sqlite3
 
 import pytest
 
@@ -274,3 +275,34 @@ def test_a_head_is_read_once_per_stored_state_and_follows_every_change(db, match
     assert store.match_head(db, match_id).deleted
     with pytest.raises(store.NotFoundError):
         store.watched_head(db, after.watch_token)
+
+
+def test_a_failed_rollback_still_leaves_the_connection_waiting_for_the_disk(db, match_id):
+    real = db.conn
+
+    class FirstRollbackFails:
+        """The connection, except that its first rollback fails (a disk error, say)."""
+
+        failed = False
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def rollback(self):
+            if not FirstRollbackFails.failed:
+                FirstRollbackFails.failed = True
+                raise sqlite3.OperationalError("disk I/O error")
+            real.rollback()
+
+    db.conn = FirstRollbackFails()
+    try:
+        with pytest.raises(sqlite3.OperationalError), store.writing(db, durable=False):
+            db.execute(
+                "insert into access (browser, match_id, how, created) values (?, ?, 'opened', '')", ["d" * 32, match_id]
+            )
+            raise ValueError("the body fails")
+    finally:
+        db.conn = real
+    assert not real.in_transaction
+    assert real.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: the next hand waits for the disk
+    assert not store.has_access(db, "d" * 32, match_id)  # what the failed write did is gone
