@@ -61,19 +61,27 @@ class MatchInfo:
 def score_document(match: Match) -> dict[str, Any]:
     """The scored hands and the state of the match (API.md, ``POST /api/v1/score``)."""
     breakdowns: dict[tuple[int, ...], dict[str, Any]] = {}
-    document: dict[str, Any] = {
-        "variant": match.variant.key,
-        "hands": [hand_document(result, breakdowns) for result in match.results],
-        "totals": list(match.totals),
-        "next_minimums": list(match.next_minimums),
-        "game_over": match.is_finished,
-        "winner": match.winner,
+    hands = [hand_document(result, breakdowns) for result in match.results]
+    return {"variant": match.variant.key, "hands": hands, **state_fields(match, match.settlement)}
+
+
+def state_fields(state: Any, settlement: dict[str, Any] | None) -> dict[str, Any]:
+    """Where a match stands, as every match document ends: totals, minimums, game over, winner.
+
+    ``state`` is a :class:`~scorepad.canasta.Match` or a stored ``Standing`` (the same names);
+    ``tie`` and ``settlement`` are there only when they apply.
+    """
+    fields: dict[str, Any] = {
+        "totals": list(state.totals),
+        "next_minimums": list(state.next_minimums),
+        "game_over": state.is_finished,
+        "winner": state.winner,
     }
-    if match.is_tie:
-        document["tie"] = True
-    if match.settlement:
-        document["settlement"] = match.settlement
-    return document
+    if state.is_tie:
+        fields["tie"] = True
+    if settlement:
+        fields["settlement"] = settlement
+    return fields
 
 
 def hand_document(

@@ -29,7 +29,7 @@ from . import canasta
 from .canasta.match import Standing, carry_forward, game_ends, play_hand, settlement_for, standing
 from .canasta.text import fold, t
 from .db import SYNCHRONOUS
-from .documents import FORMAT, FORMAT_VERSION, MatchInfo, Side, team_name
+from .documents import FORMAT, FORMAT_VERSION, MatchInfo, Side, state_fields, team_name
 
 RESTORE_DAYS = 30  # a deleted match is offered for restoring this long
 Progress = Callable[[int, int], None]  # (done, of) for long imports
@@ -544,16 +544,9 @@ def _document_from_figures(db: Database, row: dict[str, Any]) -> dict[str, Any]:
         "starting_totals": list(starting) if starting else None,
         "variant": row["variant"],
         "hands": hands,
-        "totals": list(summary.totals),
-        "next_minimums": list(summary.next_minimums),
-        "game_over": summary.is_finished,
-        "winner": summary.winner,
     }
-    if summary.is_tie:
-        document["tie"] = True
-    if summary.is_finished:
-        document["settlement"] = settlement_for(summary.totals, _variant(row).settlement_unit)
-    return document
+    settlement = settlement_for(summary.totals, _variant(row).settlement_unit) if summary.is_finished else None
+    return document | state_fields(summary, settlement)
 
 
 def _hand_documents_from_figures(db: Database, match_id: str) -> list[dict[str, Any]]:
