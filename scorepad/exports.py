@@ -189,5 +189,5 @@ def stats_page() -> str:
     name = request.args.get("player", "").strip()
     viewer = access.viewer()
     page = store.match_page(db, before=request.args.get("before") or None, player=name, viewer=viewer) if name else None
-    records = formats.stats_from_rows(store.player_records(db, viewer), store.count_matches(db, viewer))
+    records = formats.stats_from_rows(*store.player_stats(db, viewer))
     return render_template("exports/stats.html", stats=records, name=name, page=page)

@@ -14,8 +14,11 @@ the version the writer's page was rendered from; otherwise :class:`StaleError` s
 
 from __future__ import annotations
 
+import itertools
 import json
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -473,7 +476,9 @@ def match_page(
         where.append("m.variant = ?")
         params.append(variant)
     if player.strip():
-        where.append("m.id in (select match_id from match_players where key = ?)")
+        # "+m.id": walk the (updated, id) index and stop at a page, checking each match against
+        # the player's (read once), rather than fetch every match of a regular and sort them all.
+        where.append("+m.id in (select match_id from match_players where key = ?)")
         params.append(search_key(player))
     clause = f" where {' and '.join(where)}" if where else ""
     rows = _list_summaries(db, f"{LIST_SQL}{clause} order by m.updated desc, m.id desc limit ?", [*params, limit + 1])
@@ -599,6 +604,42 @@ def player_records(db: Database, viewer: Viewer = EVERY_MATCH) -> list[dict[str,
             params,
         )
     )
+
+
+STATS_KEPT = 64  # viewers whose sums are kept, each until the database changes
+_stats_kept: OrderedDict[tuple[Any, ...], tuple[list[dict[str, Any]], int]] = OrderedDict()
+_stats_lock = threading.Lock()
+_connections = itertools.count()
+
+
+def player_stats(db: Database, viewer: Viewer = EVERY_MATCH) -> tuple[list[dict[str, Any]], int]:
+    """:func:`player_records` and :func:`count_matches`, summed once for each state of the database.
+
+    The sums run over every match the viewer sees (a club's ten thousand: about a tenth of a
+    second), while most visits to the stats page follow no change at all. The key is the state
+    this connection sees: SQLite's ``data_version`` moves with every commit by any other
+    connection (another thread, another process, ``scorepad rescore``), and the connection's
+    ``total_changes`` with every change of its own; the connection (a number of its own), the
+    database and the viewer complete it. Anything written makes a new key; nothing stale is served.
+    """
+    connection = db.__dict__.get("_scorepad_connection")
+    if connection is None:  # a number of its own: an address could be a later connection's
+        connection = db.__dict__["_scorepad_connection"] = next(_connections)
+    state = (connection, db.conn.execute("PRAGMA data_version").fetchone()[0], db.conn.total_changes)
+    key = (_database_name(db), viewer, *state)
+    found = _stats_kept.get(key)
+    if found is None:
+        found = (player_records(db, viewer), count_matches(db, viewer))
+        with _stats_lock:
+            _stats_kept[key] = found
+            while len(_stats_kept) > STATS_KEPT:
+                _stats_kept.popitem(last=False)
+    return found
+
+
+def _database_name(db: Database) -> str:
+    """The file the connection reads (``""`` for an in-memory database)."""
+    return next((row[2] for row in db.conn.execute("PRAGMA database_list") if row[1] == "main"), "")
 
 
 def count_matches(db: Database, viewer: Viewer = EVERY_MATCH) -> int:

@@ -177,6 +177,42 @@ def test_stats_list_a_players_matches_a_page_at_a_time(app, client):
     assert re.search(r"Best hand\">1,220<", page)
 
 
+def test_a_players_page_walks_the_list_index_instead_of_sorting_their_matches(app, client, statements):
+    store_matches(app, 3)
+    assert client.get("/stats?player=ann").status_code == 200
+    [listing] = [sql for sql in queries(statements) if "match_players where key" in sql]
+    with app.app_context():
+        plan = " / ".join(row[3] for row in db.get_db().conn.execute(f"explain query plan {listing}"))
+    assert "USING INDEX idx_matches_updated_id" in plan and "TEMP B-TREE" not in plan, plan
+
+
+def figure(page, name, label):
+    """One figure of ``name``'s line on the stats page, by its column's label."""
+    line = re.search(rf"{name}</a></th>(.*?)</tr>", page, re.S)[1]
+    return int(re.search(rf'data-label="{label}">(\d+)<', line)[1])
+
+
+def test_the_stats_sums_run_once_until_the_database_changes(app, client, statements):
+    store_matches(app, 3)  # Ann plays for We: each match one hand with a natural canasta
+    statements.clear()
+    assert figure(client.get("/stats").get_data(as_text=True), "Ann", "Played") == 3
+    assert len(reads(statements, "side_figures")) == 1
+    statements.clear()
+    assert figure(client.get("/stats").get_data(as_text=True), "Ann", "Played") == 3
+    assert reads(statements, "side_figures") == []  # nothing changed: the sums are not run again
+    # A match stored through another connection (another thread, a process, the command line).
+    match_id = store_matches(app, 1)[0]
+    page = client.get("/stats").get_data(as_text=True)
+    assert (figure(page, "Ann", "Played"), figure(page, "Ann", "Canastas")) == (4, 4)
+    # A hand saved by a page, through the connection the stats page itself reads with.
+    url = f"/matches/{match_id}"
+    form = client.get(f"{url}/hands/new").get_data(as_text=True)
+    version = re.search(r'name="version" (?:type="hidden" )?value="(\d+)"', form)[1]
+    assert client.post(f"{url}/hands", data={**FORM_HAND, "version": version}).status_code == 303
+    page = client.get("/stats").get_data(as_text=True)
+    assert (figure(page, "Ann", "Played"), figure(page, "Ann", "Canastas")) == (4, 5)
+
+
 # --- work once per version: what an unchanged poll does, and what is rendered again ---------
 @contextmanager
 def rendered(app):
