@@ -506,7 +506,6 @@ def preview_hand(match_id: str) -> str:
         result=result,
         preview=hand,
         ends_game=ends_game,
-        sides=head.info.sides,
         stored=head,
     )
 
