@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 CORE = Path(__file__).parents[1] / "scorepad" / "canasta"
+# Club night's pure parts sit beside the core: the standard library and the core, nothing else.
+CLUB_NIGHT = CORE.parent / "clubnight"
 
 
 def imported_roots(source: str) -> set[str]:
@@ -24,6 +26,36 @@ def test_core_imports_only_the_standard_library():
     for path in sorted(CORE.rglob("*.py")):
         outside = imported_roots(path.read_text()) - allowed
         assert not outside, f"{path.relative_to(CORE)} imports {sorted(outside)}"
+
+
+def outside_imports(source: str) -> set[str]:
+    """Relative imports that reach past the module's own package to anything but the core (``..store``)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level > 1:
+            module = node.module or ""
+            if node.level > 2 or module.partition(".")[0] != "canasta":
+                names.add("." * node.level + module)
+    return names
+
+
+def test_club_night_imports_only_the_standard_library_and_the_core():
+    allowed = set(sys.stdlib_module_names) | {"__future__"}
+    paths = sorted(CLUB_NIGHT.rglob("*.py"))
+    assert {path.name for path in paths} >= {"settings.py", "movements.py", "rounds.py", "standings.py", "season.py"}
+    for path in paths:
+        source = path.read_text()
+        outside = (imported_roots(source) - allowed) | outside_imports(source)
+        assert not outside, f"clubnight/{path.relative_to(CLUB_NIGHT)} imports {sorted(outside)}"
+
+
+def test_the_club_night_check_catches_a_reach_outside():
+    assert outside_imports("from ..store import load\nfrom .. import db\nfrom ...x import y\n") == {
+        "..store",
+        "..",
+        "...x",
+    }
+    assert not outside_imports("from ..canasta import Violation\nfrom ..canasta.text import t\nfrom .rounds import x\n")
 
 
 def test_the_check_itself_catches_an_io_import():
@@ -96,7 +128,14 @@ def test_no_function_is_too_long_or_too_tangled(path):
 def test_the_limits_hold_for_every_layer():
     # A moved package would leave the parametrized test above with nothing to check, in silence.
     names = {str(path.relative_to(SCOREPAD)) for path in MODULES}
-    assert {"canasta/entries.py", "documents.py", "migrations.py", "store.py", "checker.py"} <= names
+    assert {
+        "canasta/entries.py",
+        "documents.py",
+        "migrations.py",
+        "store.py",
+        "checker.py",
+        "clubnight/standings.py",
+    } <= names
 
 
 def test_the_limits_catch_a_long_and_a_tangled_function():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..canasta import InvalidError, Violation
 from ..canasta.text import Text, t
@@ -55,21 +56,25 @@ class TableResult:
 
     def problems(self) -> list[Violation]:
         """Why this result cannot be scored: totals for a played table, none for a bye or a no-show."""
-        where = f"round {self.round}, table {self.table}"
+        where = f"rounds[{self.round}].tables[{self.table}]"
         seated = [entrant for entrant in self.entrants if entrant is not None]
         if len(self.entrants) != 2 or not seated or len(set(seated)) != len(seated):
             return [Violation("bad-table", t("A table seats two different entrants, or one for a bye."), where)]
-        expects_totals = len(seated) == 2 and self.no_show is None
         if self.no_show is not None and (self.no_show not in seated or len(seated) != 2):
             return [Violation("bad-no-show", t("The entrant who did not come must be seated at the table."), where)]
-        has_totals = (
-            isinstance(self.totals, tuple)
-            and len(self.totals) == 2
-            and all(isinstance(total, int) and not isinstance(total, bool) for total in self.totals)
-        )
-        if expects_totals != has_totals or (self.totals is not None and not has_totals):
+        expects_totals = len(seated) == 2 and self.no_show is None
+        if expects_totals != _are_totals(self.totals) or (self.totals is not None and not expects_totals):
             return [Violation("bad-totals", t("A played table reports two totals; a bye or a no-show none."), where)]
         return []
+
+
+def _are_totals(totals: Any) -> bool:
+    """True for two whole numbers: a match's final totals."""
+    return (
+        isinstance(totals, tuple)
+        and len(totals) == 2
+        and all(isinstance(total, int) and not isinstance(total, bool) for total in totals)
+    )
 
 
 @dataclass(frozen=True)

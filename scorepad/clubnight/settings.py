@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..canasta import InvalidError, Violation, rules_for
+from ..canasta import DEFAULT_VARIANT, InvalidError, Violation, rules_for
 from ..canasta.text import t
 
 # --- the choices, by the codes the settings store ------------------------------------------
@@ -236,7 +236,7 @@ class EventSettings:
 
     name: str
     date: str  # ISO 8601, "2026-11-26"
-    variant: str = "classic"
+    variant: str = DEFAULT_VARIANT
     house_rules: Mapping[str, Any] = field(default_factory=dict)
     rounds: int = 3
     round_length: RoundLength = RoundLength()
