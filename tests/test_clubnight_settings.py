@@ -136,6 +136,7 @@ def test_a_default_written_out_stays_when_the_defaults_move():
         ({"bye": {"kind": "half"}}, "bye.kind"),
         ({"bye": {"score": -1}}, "bye.score"),
         ({"bye": 12}, "bye"),
+        ({"bye": {"colour": 1}}, "bye.colour"),
         ({"season": {"best": 0}}, "season.best"),
         ({"season": {"points": "medals"}}, "season.points"),
         ({"round_length": {"kind": "minutes", "value": 30, "warning": 30}}, "round_length.warning"),

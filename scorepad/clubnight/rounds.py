@@ -26,7 +26,7 @@ WIN, DRAW, LOSS = 2, 1, 0  # CLUB_NIGHT.md "Match points"
 # What a round's line says about how it was scored.
 PLAYED, BYE, NO_SHOW, ABSENT = "played", "bye", "no-show", "absent"
 KIND_LABELS = {
-    PLAYED: t("Played"),
+    PLAYED: t("Match played"),
     BYE: t("Bye"),
     NO_SHOW: t("Opponent did not come"),
     ABSENT: t("Did not come"),

@@ -90,6 +90,8 @@ def _choice(value: Any, choices: tuple[str, ...], where: str) -> list[Violation]
     return [
         problem(
             "bad-choice",
+            # Translators: {field} is the setting as stored (rounds, bye.kind) and {choices} its
+            # codes; keep both as they are.
             t("{field} must be one of {choices}, not {value}.", field=where, choices=", ".join(choices), value=value),
             where,
         )
@@ -99,6 +101,7 @@ def _choice(value: Any, choices: tuple[str, ...], where: str) -> list[Violation]
 def _whole(value: Any, low: int, high: int | None, where: str) -> list[Violation]:
     if isinstance(value, int) and not isinstance(value, bool) and value >= low and (high is None or value <= high):
         return []
+    # Translators: {field} is the setting as stored (rounds, bye.score); keep it as it is.
     if high is None:
         message = t("{field} must be a whole number of at least {low}, not {value}.", field=where, low=low, value=value)
     else:
@@ -326,14 +329,14 @@ def _part(part: type, data: Any, where: str) -> tuple[Any, list[Violation]]:
     known = {spec.name for spec in dataclasses.fields(part)}
     unknown = sorted(set(data) - known)
     if unknown:
-        return None, [
-            problem("unknown-setting", t("There is no setting {field}.", field=f"{where}.{unknown[0]}"), where)
-        ]
+        path = f"{where}.{unknown[0]}"  # a setting's path, not words
+        return None, [problem("unknown-setting", t("There is no setting {field}.", field=path), path)]
     if part is VictoryPoints and "bands" in data:
         bands = data["bands"]
+        path = f"{where}.bands"
         if not isinstance(bands, list) or not all(isinstance(band, list) and len(band) == 2 for band in bands):
-            message = t("{field} must be a list of [largest difference, winner's share] pairs.", field=f"{where}.bands")
-            return None, [problem("bad-bands", message, f"{where}.bands")]
+            message = t("{field} must be a list of [largest difference, winner's share] pairs.", field=path)
+            return None, [problem("bad-bands", message, path)]
         data = {**data, "bands": tuple(tuple(band) for band in bands)}
     try:
         value = part(**data)
