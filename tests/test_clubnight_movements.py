@@ -10,6 +10,8 @@ import random
 from itertools import combinations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorepad.clubnight import (
     EventSettings,
@@ -100,6 +102,18 @@ def test_swiss_swaps_with_the_next_one_down_to_avoid_a_repeat():
     seating = swiss(list("ABCDEF"), 2, met={frozenset("AB"), frozenset("CD"), frozenset("EF")})
     assert seats(seating) == [("A", "C"), ("B", "E"), ("D", "F")]
     assert not seating.meetings() & {frozenset("AB"), frozenset("CD"), frozenset("EF")}
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.permutations(list("ABCDEFGH")), min_size=3, max_size=3))
+def test_four_swiss_rounds_of_eight_never_repeat_whatever_the_standings(orders):
+    # After three rounds each entrant has met three of the seven others; the four not met always
+    # hold a repeat-free pairing (a graph where each has four of seven is Hamiltonian, Dirac).
+    night = [seat_in_order(list("ABCDEFGH"))]
+    for round_number, ranked in enumerate(orders, start=2):
+        night.append(swiss(ranked, round_number, meetings(night)))
+    played = [pair for seating in night for pair in seating.meetings()]
+    assert len(played) == len(set(played)) == 16
 
 
 def test_swiss_looks_further_when_the_first_swap_leaves_a_repeat_below():

@@ -54,6 +54,7 @@ def test_the_bye_follows_the_scoring_unless_the_organiser_says(scoring, bye):
         (1000, (14, 6)),
         (1005, (15, 5)),
         (1300, (15, 5)),
+        (1301, (16, 4)),  # CLUB_NIGHT.md writes this band from 1,301
         (1305, (16, 4)),
         (1600, (16, 4)),
         (1605, (17, 3)),
@@ -148,6 +149,9 @@ def test_a_default_written_out_stays_when_the_defaults_move():
         ({"victory_points": {"bands": []}}, "victory_points"),
         ({"victory_points": {"bands": [100, 10]}}, "victory_points.bands"),
         ({"victory_points": {"total": 1}}, "victory_points.total"),
+        ({"victory_points": {"bands": [[100 * n, 10] for n in range(1, 52)]}}, "victory_points.bands"),
+        ({"tie_breaks": ["matches_won"] * 5}, "tie_breaks"),
+        ({"house_rules": []}, "house_rules"),
     ],
 )
 def test_a_bad_value_is_refused_naming_its_field(changed, field):
@@ -197,3 +201,27 @@ def test_every_choice_has_words_for_the_organiser():
     }
     assert codes == set(CHOICE_LABELS)
     assert all(isinstance(label, Text) for label in CHOICE_LABELS.values())
+
+
+def test_hostile_settings_cost_no_more_than_their_size():
+    # Pitfall 22: a flood of unknown names or a huge value gives a short, flat answer.
+    flood = {**NIGHT, **{f"x{n}": n for n in range(100_000)}, 7: "seven", "movement": "m" * 40_000}
+    with pytest.raises(InvalidError) as raised:
+        EventSettings.from_dict(flood)
+    violations = raised.value.violations
+    assert len(violations) == 6  # five unknown names, then the movement
+    assert len(str(violations[-1].message)) < 200
+
+
+def test_every_setting_is_described_in_the_docs():
+    from dataclasses import fields
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[1] / "docs" / "clubnight.md").read_text()
+    for spec in fields(EventSettings):
+        if spec.name not in ("name", "date"):
+            assert f"`{spec.name}`" in doc, f"docs/clubnight.md does not describe {spec.name}"
+    from scorepad.clubnight import settings as module
+
+    for code in (*module.MOVEMENTS, *module.SCORINGS, *module.AT_TIME, *module.TIE_BREAKS):
+        assert f"`{code}`" in doc, f"docs/clubnight.md does not name the choice {code}"

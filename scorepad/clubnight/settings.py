@@ -76,7 +76,14 @@ DEFAULT_BANDS = (
 # CLUB_NIGHT.md "Bye": 12 victory points, or 1 match point; with raw points, the average.
 DEFAULT_BYES = {"victory_points": ("fixed", 12), "match_points": ("fixed", 1), "points": ("average", 0)}
 MOST_ROUNDS = 30
+MOST_BANDS = 50
 MOST_TABLES = 200  # a club night of 50 tables is the issue's scale; four times that is plenty
+
+
+def shown(value: Any) -> str:
+    """A refused value as a message repeats it: its first 40 characters, so a long one costs no more."""
+    text = str(value) if isinstance(value, (str, int, float)) or value is None else type(value).__name__
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def problem(code: str, message: str, where: str) -> Violation:
@@ -92,7 +99,12 @@ def _choice(value: Any, choices: tuple[str, ...], where: str) -> list[Violation]
             "bad-choice",
             # Translators: {field} is the setting as stored (rounds, bye.kind) and {choices} its
             # codes; keep both as they are.
-            t("{field} must be one of {choices}, not {value}.", field=where, choices=", ".join(choices), value=value),
+            t(
+                "{field} must be one of {choices}, not {value}.",
+                field=where,
+                choices=", ".join(choices),
+                value=shown(value),
+            ),
             where,
         )
     ]
@@ -103,14 +115,16 @@ def _whole(value: Any, low: int, high: int | None, where: str) -> list[Violation
         return []
     # Translators: {field} is the setting as stored (rounds, bye.score); keep it as it is.
     if high is None:
-        message = t("{field} must be a whole number of at least {low}, not {value}.", field=where, low=low, value=value)
+        message = t(
+            "{field} must be a whole number of at least {low}, not {value}.", field=where, low=low, value=shown(value)
+        )
     else:
         message = t(
             "{field} must be a whole number from {low} to {high}, not {value}.",
             field=where,
             low=low,
             high=high,
-            value=value,
+            value=shown(value),
         )
     return [problem("bad-number", message, where)]
 
@@ -148,6 +162,9 @@ class VictoryPoints:
     def problems(self, where: str = "victory_points") -> list[Violation]:
         """Every reason this is not a usable table: bands growing, shares from an even split up."""
         found = _whole(self.total, 2, 1000, f"{where}.total")
+        if len(self.bands) > MOST_BANDS:
+            message = t("The table may have at most {most} bands.", most=MOST_BANDS)
+            return [*found, problem("too-many-bands", message, f"{where}.bands")]
         if found or not self.bands:
             return found + ([] if self.bands else [problem("no-bands", t("The table needs at least one band."), where)])
         if self.bands[0][1] * 2 != self.total:
@@ -257,6 +274,8 @@ class EventSettings:
     def __post_init__(self) -> None:
         if self.bye is None and self.scoring in DEFAULT_BYES:
             object.__setattr__(self, "bye", ByeRule(*DEFAULT_BYES[self.scoring]))
+        if self.house_rules is None:
+            object.__setattr__(self, "house_rules", {})
         if isinstance(self.house_rules, Mapping):
             object.__setattr__(self, "house_rules", dict(self.house_rules))
         if isinstance(self.tie_breaks, list):
@@ -301,9 +320,13 @@ class EventSettings:
         """
         if not isinstance(data, Mapping):
             raise InvalidError([problem("not-an-object", t("Event settings are an object."), "")])
-        unknown = sorted(set(data) - {spec.name for spec in dataclasses.fields(cls)})
-        found = [problem("unknown-setting", t("There is no setting {field}.", field=name), name) for name in unknown]
-        values = {name: value for name, value in data.items() if name not in unknown}
+        known = {spec.name for spec in dataclasses.fields(cls)}
+        unknown = sorted(map(str, set(data) - known))
+        # The first few unknown names are enough to see the mistake; a flood of them costs no more.
+        found = [
+            problem("unknown-setting", t("There is no setting {field}.", field=name), name) for name in unknown[:5]
+        ]
+        values = {name: value for name, value in data.items() if name in known}
         parts = {"round_length": RoundLength, "victory_points": VictoryPoints, "bye": ByeRule, "season": SeasonRules}
         for name, part in parts.items():
             if name in values and values[name] is not None:
@@ -327,7 +350,7 @@ def _part(part: type, data: Any, where: str) -> tuple[Any, list[Violation]]:
     if not isinstance(data, Mapping):
         return None, [problem("not-an-object", t("{field} must be an object.", field=where), where)]
     known = {spec.name for spec in dataclasses.fields(part)}
-    unknown = sorted(set(data) - known)
+    unknown = sorted(map(str, set(data) - known))
     if unknown:
         path = f"{where}.{unknown[0]}"  # a setting's path, not words
         return None, [problem("unknown-setting", t("There is no setting {field}.", field=path), path)]
@@ -363,7 +386,9 @@ def _date(value: Any) -> list[Violation]:
     try:
         datetime.date.fromisoformat(value)
     except (TypeError, ValueError):
-        return [problem("bad-date", t("date must be a date written 2026-11-26, not {value}.", value=value), "date")]
+        return [
+            problem("bad-date", t("date must be a date written 2026-11-26, not {value}.", value=shown(value)), "date")
+        ]
     return []
 
 
@@ -384,8 +409,8 @@ def _variant(key: Any, house_rules: Any) -> list[Violation]:
 
 
 def _tie_breaks(order: Any) -> list[Violation]:
-    if not isinstance(order, tuple):
-        return [problem("bad-tie-breaks", t("tie_breaks must be a list of tie-breaks."), "tie_breaks")]
+    if not isinstance(order, tuple) or len(order) > len(TIE_BREAKS):
+        return [problem("bad-tie-breaks", t("tie_breaks must be a list of tie-breaks, each once."), "tie_breaks")]
     found = []
     for index, key in enumerate(order):
         found += _choice(key, TIE_BREAKS, f"tie_breaks[{index}]")
