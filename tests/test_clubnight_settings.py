@@ -72,6 +72,22 @@ def test_victory_point_band_edges(difference, split):
     assert VictoryPoints().split(-difference) == split  # the difference either way round
 
 
+def test_the_table_in_force_prints_as_club_night_md_shows_it():
+    assert VictoryPoints().rows() == (
+        (0, 100, 10, 10),
+        (105, 300, 11, 9),
+        (305, 500, 12, 8),
+        (505, 750, 13, 7),
+        (755, 1000, 14, 6),
+        (1005, 1300, 15, 5),
+        (1305, 1600, 16, 4),
+        (1605, 2000, 17, 3),
+        (2005, 2500, 18, 2),
+        (2505, 3000, 19, 1),
+        (3005, None, 20, 0),
+    )
+
+
 def test_an_edited_table_is_used_and_kept():
     # A Burraco-sized table: the same 20-point split with smaller bands.
     bands = [[10, 10], [30, 11], [60, 12], [100, 13], [150, 14]]
@@ -149,6 +165,8 @@ def test_a_default_written_out_stays_when_the_defaults_move():
         ({"victory_points": {"bands": []}}, "victory_points"),
         ({"victory_points": {"bands": [100, 10]}}, "victory_points.bands"),
         ({"victory_points": {"total": 1}}, "victory_points.total"),
+        ({"victory_points": {"bands": [["a", 10]]}}, "victory_points.bands[0]"),
+        ({"victory_points": {"bands": [[100, 10], [200.5, 11]]}}, "victory_points.bands[1]"),
         ({"victory_points": {"bands": [[100 * n, 10] for n in range(1, 52)]}}, "victory_points.bands"),
         ({"tie_breaks": ["matches_won"] * 5}, "tie_breaks"),
         ({"house_rules": []}, "house_rules"),

@@ -13,11 +13,15 @@ from scorepad.canasta.text import Text
 from scorepad.clubnight import (
     Adjustment,
     EventSettings,
+    SeasonRules,
     TableResult,
     bye_score,
+    night_points,
     round_score,
     score_rounds,
     score_table,
+    seat_in_order,
+    seat_next_round,
     standings,
     time_rule,
 )
@@ -249,3 +253,63 @@ def test_the_final_table_takes_the_top_n_and_a_tie_across_the_cut():
 def test_round_score_reads_the_event_table():
     burraco = night(victory_points={"total": 20, "bands": [[10, 10], [30, 11], [60, 12]]})
     assert round_score(burraco, 100, 65) == 12 and round_score(burraco, 100, 35) == 20
+
+
+def test_a_swiss_night_of_six_worked_by_hand():
+    swiss_night = night(movement="swiss", first_round="as_entered")
+    seatings = [seat_in_order(list("ABCDEF"))]
+    results = [
+        TableResult(1, 1, ("A", "B"), (3150, 2640)),  # 510: A 13, B 7
+        TableResult(1, 2, ("C", "D"), (2500, 2900)),  # 400: C 8, D 12
+        TableResult(1, 3, ("E", "F"), (2600, 2600)),  # a draw: 10 each
+    ]
+    after_one = standings("ABCDEF", results, swiss_night)
+    # E and F: level on everything, and their own match was a draw: they share third.
+    assert places(after_one) == [
+        ("1", "A", 13),
+        ("2", "D", 12),
+        ("=3", "E", 10),
+        ("=3", "F", 10),
+        ("5", "C", 8),
+        ("6", "B", 7),
+    ]
+    # A v D; E v F would repeat, so E takes the next one down, C; F v B.
+    seatings.append(seat_next_round(swiss_night, seatings, after_one.ranked))
+    assert seats(seatings[-1]) == [("A", "D"), ("E", "C"), ("F", "B")]
+    results += [
+        TableResult(2, 1, ("A", "D"), (2000, 3100)),  # 1100: D 15, A 5
+        TableResult(2, 2, ("E", "C"), (3000, 2000)),  # 1000: E 14, C 6
+        TableResult(2, 3, ("F", "B"), (2500, 2400)),  # 100: 10 each, F wins the match
+    ]
+    after_two = standings("ABCDEF", results, swiss_night)
+    assert places(after_two) == [
+        ("1", "D", 27),
+        ("2", "E", 24),
+        ("3", "F", 20),
+        ("4", "A", 18),
+        ("5", "B", 17),
+        ("6", "C", 14),
+    ]
+    seatings.append(seat_next_round(swiss_night, seatings, after_two.ranked))
+    assert seats(seatings[-1]) == [("D", "E"), ("F", "A"), ("B", "C")]
+    results += [
+        TableResult(3, 1, ("D", "E"), (2400, 2700)),  # 300: E 11, D 9
+        TableResult(3, 2, ("F", "A"), (3000, 2995)),  # 5: 10 each
+        TableResult(3, 3, ("B", "C"), (4000, 1000)),  # 3000: B 19, C 1
+    ]
+    final = standings("ABCDEF", results, swiss_night)
+    # B and D: 36 each. D won rounds 1 and 2, B only round 3 (F won their 2500-2400): D is first.
+    assert places(final) == [
+        ("1", "D", 36),
+        ("2", "B", 36),
+        ("3", "E", 35),
+        ("4", "F", 30),
+        ("5", "A", 28),
+        ("6", "C", 15),
+    ]
+    assert final.of("B").tie_break == final.of("D").tie_break == "matches_won"
+    assert night_points("26 Nov", final, SeasonRules()).points == {"D": 6, "B": 5, "E": 4, "F": 3, "A": 2, "C": 1}
+
+
+def seats(seating):
+    return [table.entrants for table in seating.tables]

@@ -148,14 +148,14 @@ def bye_score(settings: EventSettings, earlier: Iterable[RoundScore] = ()) -> in
 def score_table(
     result: TableResult, settings: EventSettings, earlier: Sequence[RoundScore] = ()
 ) -> tuple[RoundScore, ...]:
-    """Each entrant's :class:`RoundScore` for one table; ``earlier`` are their rounds before (for an average bye).
+    """Each entrant's :class:`RoundScore` for one table; ``earlier`` are scores already made (for an average bye).
 
     A no-show is scored as the present entrant winning by the event's ``no_show_margin`` to 0.
     """
     seated = [entrant for entrant in result.entrants if entrant is not None]
     if len(seated) == 1:
         (entrant,) = seated
-        mine = [score for score in earlier if score.entrant == entrant]
+        mine = [score for score in earlier if score.entrant == entrant and score.round < result.round]
         return (RoundScore(result.round, result.table, entrant, None, BYE, bye_score(settings, mine)),)
     totals = result.totals if result.no_show is None else _no_show_totals(result, settings)
     return tuple(_played(result, settings, side, totals) for side in (0, 1))
@@ -188,7 +188,7 @@ def score_rounds(results: Iterable[TableResult], settings: EventSettings) -> lis
     """Every entrant's round scores for every table, in round and table order (byes see earlier rounds)."""
     scores: list[RoundScore] = []
     for result in sorted(results, key=lambda result: (result.round, result.table)):
-        scores += score_table(result, settings, [score for score in scores if score.round < result.round])
+        scores += score_table(result, settings, scores)
     return scores
 
 

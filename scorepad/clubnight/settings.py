@@ -159,6 +159,20 @@ class VictoryPoints:
                 return winner, self.total - winner
         return self.total, 0
 
+    def rows(self, step: int = 5) -> tuple[tuple[int, int | None, int, int], ...]:
+        """The table as the results sheet prints it: (lowest, highest or None for "over", winner, loser).
+
+        Canasta totals are multiples of five, so a band starts five above the last one's end.
+
+        >>> VictoryPoints(bands=((100, 10), (300, 11))).rows()
+        ((0, 100, 10, 10), (105, 300, 11, 9), (305, None, 20, 0))
+        """
+        lowest, rows = 0, []
+        for largest, winner in self.bands:
+            rows.append((lowest, largest, winner, self.total - winner))
+            lowest = largest + step
+        return (*rows, (lowest, None, self.total, 0))
+
     def problems(self, where: str = "victory_points") -> list[Violation]:
         """Every reason this is not a usable table: bands growing, shares from an even split up."""
         found = _whole(self.total, 2, 1000, f"{where}.total")
@@ -167,6 +181,10 @@ class VictoryPoints:
             return [*found, problem("too-many-bands", message, f"{where}.bands")]
         if found or not self.bands:
             return found + ([] if self.bands else [problem("no-bands", t("The table needs at least one band."), where)])
+        wrong = [index for index, band in enumerate(self.bands) if not _is_band(band)]
+        if wrong:
+            message = t("Each band is two whole numbers from 0 up: the largest difference and the winner's share.")
+            return [problem("bad-band", message, f"{where}.bands[{wrong[0]}]")]
         if self.bands[0][1] * 2 != self.total:
             found.append(
                 problem(
@@ -195,6 +213,14 @@ class VictoryPoints:
                 )
             previous = (largest, winner)
         return found
+
+
+def _is_band(band: Any) -> bool:
+    return (
+        isinstance(band, tuple)
+        and len(band) == 2
+        and all(isinstance(number, int) and not isinstance(number, bool) and number >= 0 for number in band)
+    )
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,11 @@ class Standings:
         """What the standings screen says above provisional standings."""
         return PROVISIONAL if self.provisional else None
 
+    @property
+    def ranked(self) -> list[str]:
+        """The entrants best first: what a Swiss or Danish round is paired from."""
+        return [row.entrant for row in self.rows]
+
     def of(self, entrant: str) -> Standing:
         """One entrant's line."""
         return next(row for row in self.rows if row.entrant == entrant)
