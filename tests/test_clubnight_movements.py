@@ -229,6 +229,21 @@ def test_a_late_arrival_without_a_bye_opens_a_new_table():
         late_arrival(seating, "A")
 
 
+def test_a_late_arrival_in_an_odd_round_robin_takes_the_bye_slot():
+    # Five entrants drawn 1-5; F arrives before round 3 and is added at the end of the order:
+    # F meets whoever had the bye, and everyone else plays as before (FIDE's table for six, 6 = F).
+    late = [round_robin([*"12345", "F"], number) for number in (3, 4, 5)]
+    assert [seats(seating) for seating in late] == [
+        [("2", "F"), ("3", "1"), ("4", "5")],
+        [("F", "5"), ("1", "4"), ("2", "3")],
+        [("3", "F"), ("4", "2"), ("5", "1")],
+    ]
+    before = [round_robin(list("12345"), number) for number in (3, 4, 5)]
+    assert [
+        seating.meetings() - {frozenset(pair) for pair in seating.meetings() if "F" in pair} for seating in late
+    ] == [seating.meetings() for seating in before]
+
+
 def test_a_withdrawn_entrants_later_opponents_get_the_bye():
     # B (East-West at table 1) withdraws after round 1: whoever B would have met sits out.
     night = mitchell(seat_in_order(list("ABCDEF")), 3)
