@@ -76,6 +76,12 @@ def test_a_mitchell_refuses_more_rounds_than_tables():
     with pytest.raises(MovementError) as raised:
         mitchell(seat_in_order(PAIRS_16), 9)
     assert raised.value.violations[0].field == "rounds"
+    # Round by round too: two tables give two rounds, and a third would bring A and B together again.
+    settings = EventSettings(name="Club", date="2026-11-26")
+    night = [seat_in_order(list("ABCD"))]
+    night.append(seat_next_round(settings, night, []))
+    with pytest.raises(MovementError):
+        seat_next_round(settings, night, [])
 
 
 def test_an_odd_mitchell_adds_a_bye_table_each_east_west_pair_visits_once():

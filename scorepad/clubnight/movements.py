@@ -128,18 +128,22 @@ def next_mitchell_round(previous: Seating) -> Seating:
     return Seating(previous.round + 1, tuple(moved))
 
 
+def _mitchell_long_enough(seating: Seating, rounds: int) -> None:
+    if rounds > len(seating.tables):
+        message = t(
+            "A Mitchell of {tables} tables gives {tables} rounds without a repeat, not {rounds}.",
+            tables=len(seating.tables),
+            rounds=rounds,
+        )
+        raise MovementError("mitchell-too-short", message, "rounds")
+
+
 def mitchell(first: Seating, rounds: int) -> list[Seating]:
     """The whole Mitchell from its first round: with N tables, N rounds and no repeat.
 
     :raises MovementError: for more rounds than tables, which would bring pairs together again.
     """
-    if rounds > len(first.tables):
-        message = t(
-            "A Mitchell of {tables} tables gives {tables} rounds without a repeat, not {rounds}.",
-            tables=len(first.tables),
-            rounds=rounds,
-        )
-        raise MovementError("mitchell-too-short", message, "rounds")
+    _mitchell_long_enough(first, rounds)
     seatings = [first]
     while len(seatings) < rounds:
         seatings.append(next_mitchell_round(seatings[-1]))
@@ -266,6 +270,7 @@ def seat_next_round(settings: EventSettings, previous: Sequence[Seating], entran
     """
     round_number = previous[-1].round + 1
     if settings.movement == "mitchell":
+        _mitchell_long_enough(previous[0], len(previous) + 1)
         return next_mitchell_round(previous[-1])
     if settings.movement == "round_robin":
         return round_robin(entrants, round_number)

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..canasta import DEFAULT_VARIANT, InvalidError, Violation, rules_for
+from ..canasta import DEFAULT_VARIANT, InvalidError, Variant, Violation, rules_for
 from ..canasta.text import t
 
 # --- the choices, by the codes the settings store ------------------------------------------
@@ -309,7 +309,7 @@ class EventSettings:
         _refuse(self.problems())
 
     @property
-    def rules(self):
+    def rules(self) -> Variant:
         """The variant with the night's house rules: what every table plays by."""
         return rules_for(self.variant, self.house_rules)
 
