@@ -189,6 +189,16 @@ def test_head_to_head_counts_only_when_all_the_tied_ones_met():
     assert places(table)[:3] == [("=1", "A", 20), ("=1", "B", 20), ("=1", "C", 20)]
 
 
+def test_a_no_show_is_no_result_between_them():
+    results = [
+        TableResult(1, 1, ("A", "B"), no_show="B"),  # A 16, B 4: B never came
+        TableResult(2, 1, ("A", "X"), (2000, 3500)),  # 1500: A 4, X 16
+        TableResult(2, 2, ("B", "Y"), (3500, 2000)),  # B 16, Y 4
+    ]
+    table = standings("ABXY", results, night(tie_breaks=["head_to_head"]))
+    assert places(table)[:2] == [("=1", "A", 20), ("=1", "B", 20)]
+
+
 def test_the_organiser_orders_the_tie_breaks():
     # A: one win, balance -100; B: two draws, balance 0. Matches won first puts A ahead,
     # point balance first puts B ahead; points won (A 4900, B 5000) puts B ahead too.

@@ -64,8 +64,14 @@ class Standings:
         return [row.entrant for row in self.rows]
 
     def of(self, entrant: str) -> Standing:
-        """One entrant's line."""
-        return next(row for row in self.rows if row.entrant == entrant)
+        """One entrant's line.
+
+        :raises KeyError: for an entrant who is not in the standings.
+        """
+        for row in self.rows:
+            if row.entrant == entrant:
+                return row
+        raise KeyError(entrant)
 
     def top(self, count: int) -> tuple[Standing, ...]:
         """The final table's entrants: places 1 to ``count``; a place shared across the cut brings them all."""
@@ -101,22 +107,17 @@ class _Tally:
 
 
 def _head_to_head(group: Sequence[_Tally]) -> Callable[[_Tally], int]:
-    """The score each tied entrant made against the others of the group, when every two of them met."""
+    """The score each tied entrant made against the others of the group, when every two of them played."""
     names = {tally.entrant for tally in group}
-    met = {frozenset((score.entrant, score.opponent)) for tally in group for score in tally.rounds}
-    met = {pair for pair in met if pair <= names and score_kind_played(group, pair)}
+    met = {
+        frozenset((score.entrant, score.opponent))
+        for tally in group
+        for score in tally.rounds
+        if score.kind == PLAYED and score.opponent in names
+    }
     if len(met) < len(group) * (len(group) - 1) // 2:
         return lambda tally: 0  # not all of them met: the result between them cannot decide
     return lambda tally: sum(s.score for s in tally.rounds if s.opponent in names and s.kind == PLAYED)
-
-
-def score_kind_played(group: Sequence[_Tally], pair: frozenset[str]) -> bool:
-    """True when the two entrants of ``pair`` played a match against each other (not a no-show)."""
-    return any(
-        score.kind == PLAYED and frozenset((score.entrant, score.opponent)) == pair
-        for tally in group
-        for score in tally.rounds
-    )
 
 
 KEYS: dict[str, Callable[[Sequence[_Tally]], Callable[[_Tally], int]]] = {
