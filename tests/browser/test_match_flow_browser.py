@@ -168,6 +168,19 @@ def test_a_preview_that_answers_after_the_save_is_dropped_quietly(page, live_ser
     assert totals(page) == [120, 60] and page.locator("main").count() == 1
 
 
+def test_the_sheet_stops_polling_when_the_page_goes_away(page, live_server):
+    start_match(page, live_server)
+    asked = []
+    page.on("request", lambda request: "/sheet?since=" in request.url and asked.append(request.url))
+    poll = "htmx.ajax('GET', document.querySelector('#sheet').getAttribute('hx-get'), {source: '#sheet'})"
+    page.evaluate(poll)  # what the sheet's own timer does every 3 s
+    assert len(asked) == 1
+    page.evaluate(f"window.dispatchEvent(new PageTransitionEvent('pagehide')); {poll}")
+    assert len(asked) == 1, "a page being left asks nothing more"
+    page.evaluate(f"window.dispatchEvent(new PageTransitionEvent('pageshow')); {poll}")
+    assert len(asked) == 2, "back on the page (from the back-forward cache), it polls again"
+
+
 def test_the_score_sheet_loads_under_40_kb(page, live_server):
     start_match(page, live_server, target="5000")
     enter_classic_hand(page)
