@@ -151,8 +151,7 @@
     var page = new DOMParser().parseFromString(item.answer, "text/html");
     var main = document.adoptNode(page.querySelector("main"));
     var old = document.querySelector("main");
-    // A live preview still on its way would clear the server's reasons from the new form.
-    if (window.htmx) old.querySelectorAll("[hx-post]").forEach(function (node) { window.htmx.trigger(node, "htmx:abort"); });
+    // A live preview still on its way for the old form is dropped by scorepad.js: it has left the page.
     old.replaceWith(main);
     document.title = page.title;
     remove(item.id);

@@ -88,11 +88,41 @@
     if (target && any) target.value = String(sum);
   });
 
-  // Saving leaves the form: a live preview still on its way would land on the next page.
+  // An answer for an element that has left the page is not asked for, and is dropped when it
+  // comes: a live preview still on its way when the hand is saved (or the player leaves) would
+  // otherwise swap its error slots out of band into a page that has none. Nothing is aborted
+  // (htmx logs every abort as an error). Events on a detached element never reach the document,
+  // so each element that asks carries this guard, and so does its form, where its target is.
+  function gone(event) {
+    if (event.currentTarget.isConnected) return;
+    if (event.type === "htmx:beforeSwap") event.detail.shouldSwap = false;
+    else event.preventDefault();
+  }
+  if (window.htmx) {
+    htmx.onLoad(function (content) {
+      if (!content.querySelectorAll) return;
+      var askers = Array.prototype.slice.call(content.querySelectorAll("[hx-get], [hx-post]"));
+      if (content.matches("[hx-get], [hx-post]")) askers.push(content);
+      askers.forEach(function (el) {
+        [el, el.closest("form")].forEach(function (guarded) {
+          if (!guarded) return;
+          guarded.addEventListener("htmx:beforeRequest", gone); // one function: added once however often
+          guarded.addEventListener("htmx:beforeSwap", gone);
+        });
+      });
+    });
+  }
+
+  // The sheet's poll waits while nobody can see it (the page hidden or being left), and nothing
+  // is asked in the background while the phone is offline: those answers could not come.
+  var leaving = false;
+  window.addEventListener("pagehide", function () { leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    var form = event.detail && event.detail.boosted && event.detail.elt;
-    if (!form || form.tagName !== "FORM") return;
-    form.querySelectorAll("[hx-target='#preview']").forEach(function (el) { htmx.trigger(el, "htmx:abort"); });
+    var elt = event.detail && event.detail.elt;
+    if (!elt || event.detail.boosted || !elt.matches("[hx-get], [hx-post]")) return;
+    var unseen = leaving || document.visibilityState === "hidden";
+    if (!navigator.onLine || (unseen && elt.matches("[hx-trigger^='every']"))) event.preventDefault();
   });
 
   // After a boosted page swap, what the tap led to is in view: the winner once a hand ends the

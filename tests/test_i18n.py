@@ -4,12 +4,11 @@ import json
 import re
 from html import unescape
 from html.parser import HTMLParser
-from io import BytesIO
 from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 from jinja2 import nodes
 from support import DEFAULTS, HAND, add_match
@@ -165,14 +164,75 @@ def _strings(message) -> list[str]:
     return list(message.string) if isinstance(message.string, tuple | list) else [message.string]
 
 
+def meanings(catalogue) -> dict:
+    """What gettext answers for each message: ``(context, id) -> translation``, plurals as tuples.
+
+    Fuzzy and untranslated entries are left out, as `pybabel compile` leaves them out (gettext then
+    shows the English). The header is left out too, but its plural rule is part of the meaning.
+    """
+    entries = {"plural rule": catalogue.plural_forms}
+    for message in catalogue:
+        strings = _strings(message)
+        if message.id and all(strings) and not message.fuzzy:
+            entries[(message.context, _key(message))] = strings[0] if isinstance(message.id, str) else tuple(strings)
+    return entries
+
+
+def differences(source, compiled) -> list[str]:
+    """Where the compiled catalogue (read back from its ``.mo``) says other than its ``.po``."""
+    said, written = meanings(source), meanings(compiled)
+    return sorted(
+        f"{key!r}: .po {said.get(key)!r}, .mo {written.get(key)!r}"
+        for key in said.keys() | written.keys()
+        if said.get(key) != written.get(key)
+    )
+
+
 @pytest.mark.parametrize("code", SHIPPED)
-def test_compiled_catalogues_are_compiled_from_the_shipped_sources(code):
+def test_compiled_catalogues_say_what_the_shipped_sources_say(code):
     # The .mo files are committed, so a fresh install needs no compile step; this keeps them current.
-    folder = TRANSLATIONS / code / "LC_MESSAGES"
-    compiled = BytesIO()
-    write_mo(compiled, catalogue(code))  # what `pybabel compile` writes (fuzzy entries left out)
-    stale = (folder / "messages.mo").read_bytes() != compiled.getvalue()
-    assert not stale, "run `pybabel compile -d scorepad/translations`"
+    # It compares meanings, not bytes: any Babel release may lay out the same catalogue differently.
+    with (TRANSLATIONS / code / "LC_MESSAGES" / "messages.mo").open("rb") as file:
+        compiled = read_mo(file)
+    stale = differences(catalogue(code), compiled)
+    assert not stale, f"{code}: run `pybabel compile -d scorepad/translations`: {stale[:5]}"
+
+
+def test_a_stale_compiled_catalogue_is_caught(tmp_path):
+    source = catalogue("es")
+    mo = tmp_path / "messages.mo"
+    with mo.open("wb") as file:
+        write_mo(file, source)  # compiled from the .po as it is now
+    with mo.open("rb") as file:
+        assert differences(source, read_mo(file)) == []
+    # Then the .po changes and nobody compiles: a translation reworded, a plural reworded, an entry
+    # marked fuzzy (gettext must fall back to English), a new context entry, another plural rule.
+    single, plural, fuzzy = (next(m for m in source if m.id and test(m)) for test in _three_kinds())
+    single.string += " (new)"
+    plural.string = tuple(text + " (new)" for text in plural.string)
+    fuzzy.flags.add("fuzzy")
+    source.add("Pass", string="Paso", context="turn")
+    with mo.open("rb") as file:
+        stale = differences(source, read_mo(file))
+    named = " ".join(stale)
+    assert len(stale) == 4
+    assert all(repr(_key(message)) in named for message in (single, plural, fuzzy))
+    assert "('turn', 'Pass')" in named
+    source.mime_headers = [("Plural-Forms", "nplurals=2; plural=(n > 1);")]  # Brazil's rule, not Spain's
+    with mo.open("rb") as file:
+        assert "'plural rule'" in " ".join(differences(source, read_mo(file)))
+
+
+def _key(message):
+    return message.id if isinstance(message.id, str) else tuple(message.id)
+
+
+def _three_kinds():
+    return (
+        lambda m: isinstance(m.id, str) and not m.context,
+        lambda m: not isinstance(m.id, str),
+        lambda m: isinstance(m.id, str) and m.context,
+    )
 
 
 # --- which language a page gets --------------------------------------------------------------------

@@ -117,7 +117,11 @@ def live_server(live_app):
 
 
 @pytest.fixture
-def context(browser):
+def context(browser, request):
+    # The phone closes before the test's server stops (fixtures end in reverse order), as at a real
+    # table: a page still open on a stopped server would see its next poll refused.
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("live_server")
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     yield context
     context.close()

@@ -426,6 +426,16 @@ def phone_scale(page):
     )
 
 
+def correct_hand_1(page, we_melded):
+    page.get_by_role("link", name="Hand 1 in detail").click()
+    page.get_by_role("link", name="Correct this hand").click()
+    settled(page)
+    page.fill("#sides-0-melded_points", we_melded)
+    page.get_by_role("button", name="Save correction").click()
+    expect(page.locator(".flash")).to_contain_text("Hand 1 corrected.")
+    settled(page)
+
+
 def test_every_swap_leaves_the_sheet_at_phone_scale_with_the_result_in_view(page, live_server):
     start_match(page, live_server, target="3000")
     for _ in range(2):
@@ -438,18 +448,18 @@ def test_every_swap_leaves_the_sheet_at_phone_scale_with_the_result_in_view(page
         page.get_by_role("button", name="Save hand").click()
         expect(page.locator("#sheet")).to_be_visible()
     settled(page)
-    page.get_by_role("link", name="Hand 1 in detail").click()
-    page.get_by_role("link", name="Correct this hand").click()
-    settled(page)
-    page.fill("#sides-0-melded_points", "520")
-    page.get_by_role("button", name="Save correction").click()
-    expect(page.locator(".flash")).to_contain_text("Hand 1 corrected.")
-    settled(page)
+    correct_hand_1(page, "570")
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Undo hand 2").click()
     expect(page.locator(".flash")).to_contain_text("Hand 2 undone.")
     settled(page)
-    page.wait_for_timeout(3500)  # a poll of the sheet comes and goes
+    # Another phone at the table corrects hand 1 again; this sheet's poll brings it in.
+    other = page.context.new_page()
+    other.goto(page.url)
+    correct_hand_1(other, "520")
+    other.close()
+    # We 520 + 500 + 100 = 1120 after hand 1 (1170 with 570 melded), and no hand 2.
+    expect(page.locator("#sheet [data-total]").first).to_have_text("1120", timeout=10_000)
     settled(page)
     assert phone_scale(page) == {"width": 390, "viewport": True, "mains": 1, "sheet": 362}
     # We 1120 after the corrected hand 1; 1000 + 500 + 300 + 100 = 1900 takes We to 3020, past 3000.

@@ -263,8 +263,6 @@ def test_a_whole_match_has_no_english_and_fits_the_phone(page, context, live_ser
     reader.verify()
 
 
-# Typing offline asks for the live preview, which cannot reach the server: htmx logs that failure.
-@pytest.mark.console_allows(r"htmx:(sendError|afterRequest)")
 def test_a_hand_saved_offline_is_reported_in_the_language(page, context, live_server, language):
     speaking(context, live_server, language)
     reader = Reader(page, language)

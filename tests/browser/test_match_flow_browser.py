@@ -135,6 +135,52 @@ def test_a_whole_match(page, browser, live_server):
     watcher_context.close()
 
 
+# Test instrumentation: the address of every XMLHttpRequest that has finished and been handled.
+FINISHED = """() => {
+  window.finished = [];
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    this.addEventListener('loadend', () => setTimeout(() => window.finished.push(String(url))));
+    return open.call(this, method, url, ...rest);
+  };
+}"""
+
+
+def test_a_preview_that_answers_after_the_save_is_dropped_quietly(page, live_server):
+    # The server is slow with the preview: the player saves before it answers. The answer then has
+    # no form to land in; the page drops it (no out-of-band swap without a target) and aborts
+    # nothing (htmx logs an abort as an error), and any console error fails this test.
+    start_match(page, live_server)
+    open_form(page, "Enter hand 1")
+    page.evaluate(FINISHED)
+    held = []
+    page.route("**/hands/preview", lambda route: held.append(route))
+    with page.expect_request("**/hands/preview"):
+        page.fill("#sides-0-melded_points", "120")
+    page.fill("#sides-1-melded_points", "60")
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#sheet [data-total]").first).to_have_text("120")
+    settled(page)
+    for route in held:
+        route.continue_()
+    page.unroute("**/hands/preview")
+    wait_until(page, "window.finished.some((url) => url.includes('/hands/preview'))")
+    assert totals(page) == [120, 60] and page.locator("main").count() == 1
+
+
+def test_the_sheet_stops_polling_when_the_page_goes_away(page, live_server):
+    start_match(page, live_server)
+    asked = []
+    page.on("request", lambda request: "/sheet?since=" in request.url and asked.append(request.url))
+    poll = "htmx.ajax('GET', document.querySelector('#sheet').getAttribute('hx-get'), {source: '#sheet'})"
+    page.evaluate(poll)  # what the sheet's own timer does every 3 s
+    assert len(asked) == 1
+    page.evaluate(f"window.dispatchEvent(new PageTransitionEvent('pagehide')); {poll}")
+    assert len(asked) == 1, "a page being left asks nothing more"
+    page.evaluate(f"window.dispatchEvent(new PageTransitionEvent('pageshow')); {poll}")
+    assert len(asked) == 2, "back on the page (from the back-forward cache), it polls again"
+
+
 def test_the_score_sheet_loads_under_40_kb(page, live_server):
     start_match(page, live_server, target="5000")
     enter_classic_hand(page)
