@@ -161,7 +161,10 @@ def tp(context: str, message: str, /, **params: Any) -> Text:
 def fold(items: Sequence[Any], join: Callable[[Any, Any], Text]) -> Any:
     """Join items from the right with ``join(first, rest)``: the shape of every list pattern.
 
-    One item comes back as it is; none is an error (a sentence never lists nothing).
+    One item comes back as it is; none is an error (a sentence never lists nothing). Each join
+    holds the whole rest of the list, so n items cost n² characters: only for the few items of
+    one sentence (card ranks, a variant's choices, the sides), never for what a request sends
+    as many times as it likes (a request's problems are a flat list: :class:`InvalidError`).
     """
     if not items:
         raise ValueError("nothing to join")
