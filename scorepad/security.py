@@ -309,15 +309,20 @@ def token_refused(error: CSRFError) -> Response:
 
 
 def _page_of_form() -> str:
-    """The page the refused form lives on: its own address when that is a page, else the match's."""
+    """The page the refused form lives on: its own address when that is a page, else the match's.
+
+    The address is built again with ``url_for``, never copied from the request: that quotes
+    whatever the path held (a line break in a match id cannot reach the ``Location`` header)
+    and keeps the script root a proxy gave.
+    """
     try:
-        current_app.url_map.bind_to_environ(request.environ).match(request.path, method="GET")
+        endpoint, values = current_app.url_map.bind_to_environ(request.environ).match(request.path, method="GET")
     except HTTPException:  # no page at this address (only the POST): go to the match, or home
         match_id = (request.view_args or {}).get("match_id")
         if match_id is not None:
             return url_for("matches.show", match_id=match_id)
         return url_for("matches.index")
-    return request.path
+    return url_for(endpoint, **values)
 
 
 def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
