@@ -21,7 +21,7 @@ DEPTH = 10  # lists and objects inside one another; a score request needs 5 (bod
 TEXT = 100  # characters in any string or field name; the longest id or card is under 25
 FIELDS = 64  # fields of any one object; an entry has 15, the house rules about 20
 ITEMS = 1000  # items of any one list: hands in a score request, the longest match a hand limit allows
-CARDS = 216  # cards in one check request, hand, melds, table and pile together: four decks and their jokers
+CARDS = 220  # cards in one check: hand, melds and table together; four decks with three jokers each (52 + 3)
 PROBLEMS = 100  # problems listed in one refusal; the rest are counted
 # Translators: stands for a field's name in a refusal that is about the whole request body.
 BODY = t("The body")
@@ -128,7 +128,7 @@ def count_cards(body: dict[str, Any]) -> None:
     if count > CARDS:
         field = "hand" if isinstance(body.get("hand"), list) and len(body["hand"]) > CARDS else ""
         message = t(
-            "A check names at most {most} cards in all (four decks and their jokers); this one names {count}.",
+            "A check names at most {most} cards in all (four decks with three jokers each); this one names {count}.",
             most=CARDS,
             count=count,
         )
