@@ -60,50 +60,37 @@ def _walk(body: Any) -> Iterator[Violation]:
         value, where, depth = stack.pop()
         if isinstance(value, str):
             yield from _text(value, where)
-            continue
-        if not isinstance(value, dict | list):
-            continue
-        if depth >= DEPTH:
-            # Translators: {field} is where in the request; {depth} is the most lists and objects inside one another.
-            yield Violation(
-                "too-deep",
-                t("{field} nests lists and objects more than {depth} deep.", field=where or BODY, depth=DEPTH),
-                where,
-            )
-            continue
-        if isinstance(value, dict):
-            if len(value) > FIELDS:
-                yield Violation(
-                    "too-many-fields",
-                    t(
-                        "{field} has {count} fields; at most {most} are taken.",
-                        field=where or BODY,
-                        count=len(value),
-                        most=FIELDS,
-                    ),
-                    where,
-                )
-                continue
-            for key, item in reversed(value.items()):
-                fit = unfit_text(key, "", TEXT) is None
-                # A field name no one types is shown escaped and cut short, never echoed as sent.
-                inner = f"{where}.{key if fit else _escaped(key)}" if where else (key if fit else _escaped(key))
-                if not fit:
-                    yield from _text(key, inner)
-                stack.append((item, inner, depth + 1))
-        elif len(value) > ITEMS:
-            yield Violation(
-                "too-many-items",
-                t(
-                    "{field} has {count} items; at most {most} are taken.",
-                    field=where or BODY,
-                    count=len(value),
-                    most=ITEMS,
-                ),
-                where,
-            )
-        else:
-            stack.extend((item, f"{where}[{index}]", depth + 1) for index, item in reversed(list(enumerate(value))))
+        elif isinstance(value, dict | list):
+            over = _over(value, where, depth)
+            if over is not None:
+                yield over  # and nothing inside it is looked at
+            elif isinstance(value, dict):
+                for key, item in reversed(value.items()):
+                    fit = unfit_text(key, "", TEXT) is None
+                    # A field name no one types is shown escaped and cut short, never echoed as sent.
+                    name = key if fit else _escaped(key)
+                    inner = f"{where}.{name}" if where else name
+                    if not fit:
+                        yield from _text(key, inner)
+                    stack.append((item, inner, depth + 1))
+            else:
+                stack.extend((item, f"{where}[{index}]", depth + 1) for index, item in reversed(list(enumerate(value))))
+
+
+def _over(value: dict[str, Any] | list[Any], where: str, depth: int) -> Violation | None:
+    """The cap a list or an object at ``depth`` is beyond (nesting, fields, items), or None."""
+    field = where or BODY
+    if depth >= DEPTH:
+        # Translators: {field} is where in the request; {depth} is the most lists and objects inside one another.
+        message = t("{field} nests lists and objects more than {depth} deep.", field=field, depth=DEPTH)
+        return Violation("too-deep", message, where)
+    if isinstance(value, dict) and len(value) > FIELDS:
+        message = t("{field} has {count} fields; at most {most} are taken.", field=field, count=len(value), most=FIELDS)
+        return Violation("too-many-fields", message, where)
+    if isinstance(value, list) and len(value) > ITEMS:
+        message = t("{field} has {count} items; at most {most} are taken.", field=field, count=len(value), most=ITEMS)
+        return Violation("too-many-items", message, where)
+    return None
 
 
 def _escaped(key: str) -> str:
