@@ -75,9 +75,10 @@ def asset_version(filename: str) -> str:
     versions = current_app.extensions["scorepad.asset_versions"]
     version = None if current_app.debug else versions.get(filename)
     if version is None:
-        path = Path(current_app.static_folder) / filename
+        name = posixpath.normpath(filename)  # the file's own name, so _digest keys only the folder's files
+        path = Path(current_app.static_folder) / name
         version = _digest(str(path), path.stat().st_mtime) if path.is_file() else "0"
-        if version != "0" and posixpath.normpath(filename) == filename and not filename.startswith("/"):
+        if version != "0" and name == filename and not filename.startswith("/"):
             versions[filename] = version
     return version
 
