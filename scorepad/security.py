@@ -29,6 +29,7 @@ from flask import (
     Flask,
     Request,
     Response,
+    abort,
     current_app,
     flash,
     g,
@@ -356,3 +357,22 @@ def init_app(app: Flask) -> None:
     app.after_request(add_headers)
     app.register_error_handler(CSRFError, token_refused)
     app.register_error_handler(RequestEntityTooLarge, too_large)
+    app.before_request(bounded_root)
+
+
+LONGEST_ROOT = 200  # characters of the URL root scorepad answers under (a proxy's X-Forwarded-Prefix)
+
+
+def bounded_root() -> tuple[Response, int] | None:
+    """Refuse a URL root longer than any real path (400), before anything renders under it.
+
+    Behind a proxy the root comes from ``X-Forwarded-Prefix``; it is in every link, so it is
+    part of the key of kept markup (sheets, list lines, their gzip). A bounded root keeps
+    those caches bounded in size, not only in count.
+    """
+    if len(request.script_root) <= LONGEST_ROOT:
+        return None
+    if request.path.startswith("/api/"):
+        message = f"The URL root (X-Forwarded-Prefix) is at most {LONGEST_ROOT} characters long."
+        return jsonify(errors=[{"field": "", "message": message}]), 400
+    abort(400)

@@ -319,3 +319,12 @@ def test_the_card_cap_holds_every_card_a_preset_can_play_with():
         )
         most = max(most, max(decks) * (52 + max(jokers)))
     assert most == limits.CARDS
+
+
+def test_a_url_root_longer_than_any_real_path_is_refused_before_rendering(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.db"), "SECRET_KEY": "x", "PROXY_HOPS": 1})
+    client = app.test_client()
+    assert client.get("/", headers={"X-Forwarded-Prefix": "/" + "c" * 199}).status_code == 200
+    assert client.get("/", headers={"X-Forwarded-Prefix": "/" + "c" * 200}).status_code == 400
+    refused = client.get("/api/v1/variants", headers={"X-Forwarded-Prefix": "/" + "c" * 5000})
+    assert refused.status_code == 400 and "200 characters" in refused.get_json()["errors"][0]["message"]
