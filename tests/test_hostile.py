@@ -15,6 +15,8 @@ import time
 import tracemalloc
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorepad import canasta, create_app, limits
 from scorepad.api import OPENAPI
@@ -328,3 +330,30 @@ def test_a_url_root_longer_than_any_real_path_is_refused_before_rendering(tmp_pa
     assert client.get("/", headers={"X-Forwarded-Prefix": "/" + "c" * 200}).status_code == 400
     refused = client.get("/api/v1/variants", headers={"X-Forwarded-Prefix": "/" + "c" * 5000})
     assert refused.status_code == 400 and "200 characters" in refused.get_json()["errors"][0]["message"]
+
+
+# --- the quick check and the walk that words the problems agree ---------------------------------------
+TEXTS = st.one_of(
+    st.text(max_size=5),
+    st.sampled_from(["K", "classic", "\ud800", "a\n", "\x85", "x" * 100, "x" * 101]),
+)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | TEXTS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXTS, inner, max_size=4),
+    max_leaves=30,
+)
+
+
+def nest(value, depth):
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(body=JSON, depth=st.integers(0, 12), wide=st.sampled_from([0, 0, 0, 64, 65, 1000, 1001]))
+def test_the_quick_check_passes_exactly_the_bodies_the_walk_finds_nothing_in(body, depth, wide):
+    body = nest(body, depth)
+    if wide:
+        body = {"a": [0] * wide} if wide > 100 else {str(i): 0 for i in range(wide)}
+    assert limits._fits(body) == (not list(limits._walk(body)))

@@ -213,6 +213,11 @@ def clause_list(items: Sequence[Any]) -> Any:
 _UNFIT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
+def fit_characters(value: str) -> bool:
+    """True when ``value`` holds no control character and no lone surrogate (no length check)."""
+    return _UNFIT.search(value) is None
+
+
 def unfit_text(value: str, name: Any, longest: int) -> Text | None:
     """Why a client's ``value`` cannot be taken as one line of text, or None when it can.
 
