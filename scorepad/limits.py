@@ -64,29 +64,37 @@ def _fits(body: Any) -> bool:
     says where and why.
     """
     texts: list[str] = []
-    level = [body]
+    level: list[Any] | None = [body]
     for _depth in range(DEPTH):
-        inner: list[Any] = []
-        for value in level:
-            kind = type(value)
-            if kind is dict:
-                if len(value) > FIELDS:
-                    return False
-                texts.extend(value)
-                inner.extend(value.values())
-            elif kind is list:
-                if len(value) > ITEMS:
-                    return False
-                inner.extend(value)
-            elif kind is str:
-                texts.append(value)
-        level = inner
+        level = _inside(level, texts)
         if not level:
             break
-    if any(type(value) is dict or type(value) is list for value in level):
-        return False  # containers DEPTH deep
+    if level is None or any(type(value) is dict or type(value) is list for value in level):
+        return False  # a list or an object beyond a cap, or DEPTH deep
     texts.extend(value for value in level if type(value) is str)
     return not texts or (max(map(len, texts)) <= TEXT and fit_characters("".join(texts)))
+
+
+def _inside(level: list[Any], texts: list[str]) -> list[Any] | None:
+    """The values one level further in, the strings and field names of this one put in ``texts``.
+
+    None when a list or an object of this level is beyond its cap.
+    """
+    inner: list[Any] = []
+    for value in level:
+        kind = type(value)
+        if kind is dict:
+            if len(value) > FIELDS:
+                return None
+            texts.extend(value)
+            inner.extend(value.values())
+        elif kind is list:
+            if len(value) > ITEMS:
+                return None
+            inner.extend(value)
+        elif kind is str:
+            texts.append(value)
+    return inner
 
 
 def _walk(body: Any) -> Iterator[Violation]:
