@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 from flask import Blueprint, Flask, Response, jsonify, request
 
-from . import canasta, i18n
+from . import canasta, i18n, limits
 from .canasta import InvalidError, Violation
 from .canasta.text import t
 from .documents import score_document
@@ -44,7 +44,12 @@ class JSONProvider(i18n.JSONProvider):
         if self.sort_keys:
             options |= orjson.OPT_SORT_KEYS
         obj = self.prepare(self._prepare_response_obj(args, kwargs))
-        body = orjson.dumps(obj, default=self.default, option=options)
+        try:
+            body = orjson.dumps(obj, default=self.default, option=options)
+        except orjson.JSONEncodeError:
+            # A string orjson cannot write as UTF-8 (a lone surrogate): the standard library
+            # writes it escaped (\ud800), so even text that slipped past the checks is no 500.
+            body = (json.dumps(obj, default=self.default, sort_keys=bool(self.sort_keys)) + "\n").encode()
         return self._app.response_class(body, mimetype=self.mimetype)
 
 
@@ -60,7 +65,8 @@ def read_body() -> dict[str, Any]:
     """The request's JSON object.
 
     :raises BadJSON: when the body does not parse.
-    :raises InvalidError: when it parses but is not an object.
+    :raises InvalidError: when it parses but is not an object, or a string in it holds a control
+        character or a lone surrogate (:class:`~scorepad.limits.OverLimit` when it is beyond a cap).
     """
     data = request.get_data(cache=False) or b""
     try:
@@ -77,6 +83,7 @@ def read_body() -> dict[str, Any]:
         raise InvalidError(
             [Violation("body-not-object", 'The body is a JSON object, e.g. {"variant": "classic", "hands": [...]}.')]
         )
+    limits.check_json(body)
     return body
 
 
@@ -87,7 +94,8 @@ def bad_json(error: BadJSON) -> tuple[Response, int]:
 
 @bp.errorhandler(InvalidError)
 def invalid(error: InvalidError) -> tuple[Response, int]:
-    return errors_response(error.violations)
+    response, status = errors_response(error.violations)
+    return response, 413 if isinstance(error, limits.OverLimit) else status
 
 
 def errors_response(violations: list[Violation]) -> tuple[Response, int]:
@@ -176,7 +184,9 @@ def check() -> Response:
     """Rules check: may this player make this play, and which rules decide it (API.md "Rules check")."""
     from .canasta.plays import check_request
 
-    return jsonify(check_request(read_body()).to_dict())
+    body = read_body()
+    limits.count_cards(body)
+    return jsonify(check_request(body).to_dict())
 
 
 @bp.get("/openapi.json")

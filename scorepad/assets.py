@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import posixpath
 import struct
 import zlib
 from functools import lru_cache
@@ -65,23 +66,41 @@ def _digest(path: str, mtime: float) -> str:
 
 
 def asset_version(filename: str) -> str:
-    """The hash of a static file's content, or "0" for a file that is not there."""
+    """The hash of a static file's content, or "0" for a file that is not there.
+
+    Kept per file of the static folder only: a name spelled another way (``./scorepad.css``,
+    asked for by a client in a static URL) or missing is worked out and not kept, so the
+    table never grows past the folder's own files.
+    """
     versions = current_app.extensions["scorepad.asset_versions"]
     version = None if current_app.debug else versions.get(filename)
     if version is None:
-        path = Path(current_app.static_folder) / filename
-        version = versions[filename] = _digest(str(path), path.stat().st_mtime) if path.is_file() else "0"
+        name = posixpath.normpath(filename)  # the file's own name, so _digest keys only the folder's files
+        path = Path(current_app.static_folder) / name
+        version = _digest(str(path), path.stat().st_mtime) if path.is_file() else "0"
+        if version != "0" and name == filename and not filename.startswith("/"):
+            versions[filename] = version
     return version
 
 
 def asset_url(filename: str) -> str:
-    """The URL of a static file with its content hash, so it can be cached for good."""
+    """The URL of a static file with its content hash, so it can be cached for good.
+
+    What is kept is the URL below the script root, per file; the request's script root (a
+    proxy's ``X-Forwarded-Prefix``) is put in front on each call, so no prefix a client sends
+    is ever kept.
+    """
     urls = current_app.extensions["scorepad.asset_urls"]
-    key = (request.script_root, filename)  # the only part of the request the URL depends on
-    url = None if current_app.debug else urls.get(key)
-    if url is None:
-        url = urls[key] = url_for("static", filename=filename, v=asset_version(filename))
-    return url
+    below = None if current_app.debug else urls.get(filename)
+    if below is None:
+        url = url_for("static", filename=filename, v=asset_version(filename))
+        root = request.script_root
+        if not url.startswith(root):
+            return url
+        below = url[len(root) :]
+        if filename in current_app.extensions["scorepad.asset_versions"]:
+            urls[filename] = below
+    return request.script_root + below
 
 
 @lru_cache(maxsize=64)

@@ -18,7 +18,7 @@ from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 
-from . import canasta
+from . import canasta, limits
 from .canasta.cards import RED_SUITS, Card, CardError, parse_card
 from .canasta.plays import Position, Verdict, best_melds, check
 from .canasta.violations import InvalidError
@@ -120,8 +120,9 @@ class Board:
         if text:
             try:
                 options = json.loads(text)
+                limits.check_json(options)  # no nesting, control character or lone surrogate
                 board.options = options if isinstance(options, dict) else {}
-            except ValueError:
+            except (ValueError, RecursionError):  # InvalidError is a ValueError
                 board.problems.append(_("House rules: these are not house rules scorepad can read."))
         board.match = form.get("match", "")[:64]
         board.side = _number(form.get("side"), 0)

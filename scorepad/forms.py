@@ -19,12 +19,21 @@ from wtforms import BooleanField, Form, HiddenField, IntegerField, RadioField, S
 from wtforms.fields import FieldList, FormField
 from wtforms.fields.choices import SelectChoice
 from wtforms.fields.simple import PasswordField
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, StopValidation
+from wtforms.validators import (
+    DataRequired,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    StopValidation,
+    ValidationError,
+)
 
 from . import canasta
 from .canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES
 from .canasta.entries import held_set_cards
 from .canasta.scoring import UNFINISHED
+from .canasta.text import unfit_text
 from .documents import Side
 from .i18n import text
 
@@ -441,6 +450,18 @@ def hand_form(variant: canasta.Variant, side_names: Sequence[str], players: Sequ
 
 # --- a new match ------------------------------------------------------------------------------
 TOO_LONG = lazy_gettext("Names and titles are at most 60 letters: shorten this one.")
+NAME_LONGEST = 60  # letters in a side's or player's name, or a match's title
+
+
+def plain_text(form: Any, field: Any) -> None:
+    """A name or title is one line of text: no line break, tab or other control character.
+
+    The length is ``Length``'s to say; this checks the characters, with the test the API and
+    the import use (:func:`scorepad.canasta.text.unfit_text`).
+    """
+    problem = unfit_text((field.data or "")[:NAME_LONGEST], text(field.label.text), NAME_LONGEST)
+    if problem is not None:
+        raise ValidationError(text(problem))
 
 
 def _strip(text: str | None) -> str | None:
@@ -451,7 +472,10 @@ def _strip(text: str | None) -> str | None:
 class MatchForm(TableForm):
     """A new match: title, side and player names, house rules, starting totals."""
 
-    title = StringField(lazy_gettext("Name of the match (optional)"), [Optional(), Length(max=60, message=TOO_LONG)])
+    title = StringField(
+        lazy_gettext("Name of the match (optional)"),
+        [Optional(), Length(max=NAME_LONGEST, message=TOO_LONG), plain_text],
+    )
 
     def __init__(self, *args: Any, variant: canasta.Variant, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -543,13 +567,19 @@ def match_form(variant: canasta.Variant, **kwargs: Any) -> MatchForm:
     for i in range(variant.sides):
         fields[f"side_{i}"] = StringField(
             _("Name"),
-            [DataRequired(_("Give this side a name (up to 60 letters).")), Length(max=60, message=TOO_LONG)],
+            [
+                DataRequired(_("Give this side a name (up to 60 letters).")),
+                Length(max=NAME_LONGEST, message=TOO_LONG),
+                plain_text,
+            ],
             default=text(variant.side_names[i]),  # "Nosotros" at a Spanish table: names are stored as typed
             filters=[_strip],
         )
         for j in range(variant.players_per_side[i]):
             fields[f"side_{i}_player_{j}"] = StringField(
-                _("Player %(number)s", number=j + 1), [Optional(), Length(max=60, message=TOO_LONG)], filters=[_strip]
+                _("Player %(number)s", number=j + 1),
+                [Optional(), Length(max=NAME_LONGEST, message=TOO_LONG), plain_text],
+                filters=[_strip],
             )
         label = _("%(side)s: starting total", side=text(variant.side_names[i]))
         fields[f"start_{i}"] = WholeNumberField(

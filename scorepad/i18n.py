@@ -57,14 +57,20 @@ def select_locale() -> Locale:
         chosen = request.cookies.get(COOKIE)
         if chosen in _LOCALES:
             return _LOCALES[chosen]
-    return _asked_for(request.headers.get("Accept-Language", ""))
+    header = request.headers.get("Accept-Language", "")
+    # A browser's header is a few dozen characters; a longer one is read but never kept.
+    return _asked_for(header) if len(header) <= KEPT_HEADER else _asked_for.__wrapped__(header)
+
+
+KEPT_HEADER = 256  # characters of an Accept-Language header kept as a key by _asked_for
 
 
 @lru_cache(maxsize=256)
 def _asked_for(header: str) -> Locale:
     """The shipped language an ``Accept-Language`` header asks for first (or English).
 
-    Browsers send a handful of distinct headers, so each is parsed once (~10 µs), not per page.
+    Browsers send a handful of distinct headers, so each is parsed once (~10 µs), not per page;
+    at most 256 headers of at most ``KEPT_HEADER`` characters are kept.
     """
     asked = parse_accept_header(header, LanguageAccept).best_match(_ASKED)
     return _LOCALES[_ASKED[asked]] if asked else _LOCALES[DEFAULT]

@@ -29,6 +29,7 @@ from flask import (
     Flask,
     Request,
     Response,
+    abort,
     current_app,
     flash,
     g,
@@ -309,15 +310,20 @@ def token_refused(error: CSRFError) -> Response:
 
 
 def _page_of_form() -> str:
-    """The page the refused form lives on: its own address when that is a page, else the match's."""
+    """The page the refused form lives on: its own address when that is a page, else the match's.
+
+    The address is built again with ``url_for``, never copied from the request: that quotes
+    whatever the path held (a line break in a match id cannot reach the ``Location`` header)
+    and keeps the script root a proxy gave.
+    """
     try:
-        current_app.url_map.bind_to_environ(request.environ).match(request.path, method="GET")
+        endpoint, values = current_app.url_map.bind_to_environ(request.environ).match(request.path, method="GET")
     except HTTPException:  # no page at this address (only the POST): go to the match, or home
         match_id = (request.view_args or {}).get("match_id")
         if match_id is not None:
             return url_for("matches.show", match_id=match_id)
         return url_for("matches.index")
-    return request.path
+    return url_for(endpoint, **values)
 
 
 def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
@@ -351,3 +357,22 @@ def init_app(app: Flask) -> None:
     app.after_request(add_headers)
     app.register_error_handler(CSRFError, token_refused)
     app.register_error_handler(RequestEntityTooLarge, too_large)
+    app.before_request(bounded_root)
+
+
+LONGEST_ROOT = 200  # characters of the URL root scorepad answers under (a proxy's X-Forwarded-Prefix)
+
+
+def bounded_root() -> tuple[Response, int] | None:
+    """Refuse a URL root longer than any real path (400), before anything renders under it.
+
+    Behind a proxy the root comes from ``X-Forwarded-Prefix``; it is in every link, so it is
+    part of the key of kept markup (sheets, list lines, their gzip). A bounded root keeps
+    those caches bounded in size, not only in count.
+    """
+    if len(request.script_root) <= LONGEST_ROOT:
+        return None
+    if request.path.startswith("/api/"):
+        message = f"The URL root (X-Forwarded-Prefix) is at most {LONGEST_ROOT} characters long."
+        return jsonify(errors=[{"field": "", "message": message}]), 400
+    abort(400)

@@ -88,6 +88,17 @@ WORDS = [
     "😀" * 40,
     "a" * 61,
     "A" * 3000,
+    # Hostile text: control characters, and house rules (the checker's JSON field) that are deep,
+    # hold a lone surrogate, or a control character.
+    "We\nThey",
+    "\x1b[31mred",
+    "\u0085",
+    "K" + " " * 3000,
+    '{"a":' * 5000 + "1" + "}" * 5000,
+    "[" * 990 + "]" * 990,
+    '{"target": "\\ud800"}',
+    '{"\\udfff": 1}',
+    '{"target": "1\\u0000"}',
 ]
 TEXT_VALUE = st.one_of(
     st.sampled_from(WORDS),
@@ -96,6 +107,17 @@ TEXT_VALUE = st.one_of(
     st.floats().map(str),
     st.text(max_size=40),
 )
+# Text no one types: lone surrogates (json.dumps writes them as \ud800, which JSON allows) and
+# control characters, alone or around a card or an id.
+HOSTILE_TEXT = st.one_of(
+    st.text(st.characters(categories=["Cs", "Cc"]), min_size=1, max_size=4),
+    st.builds(
+        lambda a, b: a + b,
+        st.sampled_from(["K", "3H", "classic", "natural", "meld", ""]),
+        st.sampled_from(["\ud800", "\udfff", "\x00", "\n", "\t", "\x7f", "\x9b"]),
+    ),
+    st.sampled_from(["K" * 101, " " * 5000 + "K"]),
+)
 JSON_LEAF = st.one_of(
     st.none(),
     st.booleans(),
@@ -103,13 +125,26 @@ JSON_LEAF = st.one_of(
     st.integers(min_value=-(10**400), max_value=10**400),
     st.floats(),
     st.text(max_size=20),
+    HOSTILE_TEXT,
     st.sampled_from(["K", "JK", "2C", "3H", "3S", "10", "classic", "natural", "meld", "pickup", "go_out", "discard"]),
 )
 JSON_VALUE = st.recursive(
     JSON_LEAF,
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12) | HOSTILE_TEXT, children, max_size=5)
+    ),
     max_leaves=20,
 )
+
+
+def nested(depth: int, inner: object = 1) -> str:
+    """JSON text of ``depth`` objects and lists inside one another (json.dumps would recurse)."""
+    opening = "".join('{"a": ' if i % 2 else "[" for i in range(depth))
+    closing = "".join("}" if i % 2 else "]" for i in reversed(range(depth)))
+    return opening + json.dumps(inner) + closing
+
+
+DEEP = st.builds(nested, st.integers(1, 5000), JSON_LEAF)
 
 
 def form_body(names, valid):
@@ -425,6 +460,14 @@ def api_body(structured):
         JSON_VALUE.map(lambda value: json.dumps(value).encode()),
         st.binary(max_size=100),
         st.sampled_from([b"", b"[" * 5000, b"{" * 100000, b"1" * 5000, b'{"variant": "classic"', b"\xff\xfe"]),
+        # A field of a likely request nested deep (options 5,000 deep was a RecursionError).
+        st.builds(
+            lambda field, deep: (
+                f'{{"variant": "classic", "action": "meld", "hand": ["K"], "{field}": {deep}}}'.encode()
+            ),
+            st.sampled_from(["options", "hand", "hands", "melds", "table", "pile"]),
+            DEEP,
+        ),
     )
 
 

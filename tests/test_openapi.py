@@ -30,6 +30,7 @@ from schemathesis.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
+from schemathesis.config import SchemathesisConfig
 
 from scorepad import canasta
 from scorepad.api import OPENAPI
@@ -135,6 +136,11 @@ def test_the_card_pattern_follows_the_notation(card, is_card):
 # --- the fuzz test ----------------------------------------------------------------------------------
 OPERATIONS = [(path, method.upper()) for path, item in DOCUMENT["paths"].items() for method in item]
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+# A schema-breaking request must be refused: Schemathesis' usual 4xx answers, plus 413, the
+# answer the document gives for a request beyond a cap (a string over maxLength, a list over
+# maxItems: docs/api.md, Limits).
+REFUSALS = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "5xx"]
+CONFIG = SchemathesisConfig.from_dict({"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}})
 
 
 def fuzz_cases():
@@ -153,7 +159,7 @@ def test_generated_requests_get_documented_answers(app, path, method, mode):
     A schema-valid request may still break a rule (too many red threes, a card not in the hand),
     so a 422 is a fine answer to it; a schema-breaking request must get a 4xx.
     """
-    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
+    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app, config=CONFIG)
     operation = schema[path][method]
     checks = CHECKS + ([negative_data_rejection] if mode is GenerationMode.NEGATIVE else [])
 
@@ -319,3 +325,44 @@ def test_realistic_checks_answer_as_documented(client):
     answers()
     assert len(verdicts) >= EXAMPLES // 4
     assert {True, False} <= {verdict["legal"] for verdict in verdicts}
+
+
+# --- hostile requests: text no one types, deep nesting, beyond the caps -----------------------------
+HOSTILE_TEXT = st.sampled_from(["\ud800", "K\udfff", "\x00", "5\n", "\x1b[0m", "\x85", "K" * 101, " " * 200 + "K"])
+
+
+def _nested(depth: int) -> str:
+    return '{"a": ' * depth + "1" + "}" * depth
+
+
+@st.composite
+def hostile_bodies(draw, requests):
+    """A realistic request with one hostile part: text, a field name, nesting, or too many items."""
+    body = draw(requests)
+    how = draw(st.sampled_from(["text", "key", "deep", "many"]))
+    if how == "text":
+        field = draw(st.sampled_from(["variant", "hand", "action"]))
+        body[field] = [draw(HOSTILE_TEXT)] if field == "hand" else draw(HOSTILE_TEXT)
+    elif how == "key":
+        body["options"] = {draw(HOSTILE_TEXT): 1}
+    elif how == "many":
+        body["hands" if "hands" in body else "hand"] = ["K"] * draw(st.sampled_from([217, 1001, 5000]))
+    text = json.dumps(body)  # lone surrogates and control characters written as \u escapes
+    if how == "deep":
+        text = text[:-1] + ', "options": ' + _nested(draw(st.integers(10, 5000))) + "}"
+    return text
+
+
+@pytest.mark.parametrize("url", ["/api/v1/score", "/api/v1/check"])
+def test_hostile_requests_are_refused_as_documented(client, url):
+    requests = score_requests() if url.endswith("score") else check_requests()
+    documented = {int(code) for code in DOCUMENT["paths"][url]["post"]["responses"]} - {200}
+
+    @settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(body=hostile_bodies(requests))
+    def refused(body):
+        response = client.post(url, data=body, content_type="application/json")
+        assert response.status_code in documented, response.get_data(as_text=True)[:500]
+        validator("Errors").validate(response.get_json())
+
+    refused()

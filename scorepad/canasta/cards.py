@@ -125,10 +125,11 @@ class Card:
         return self.rank + (self.suit or "")
 
 
-# Cards read, by their text: a card never changes, so every "K" read is the same Card, and
-# what it has worked out (is_wild, value) is worked out once. Bounded: a full cache starts over.
+# Cards read, by their spelling once normalised (stripped, upper case): a card never changes,
+# so every "K" read is the same Card, and what it has worked out (is_wild, value) is worked out
+# once. Only a text that is a card is kept, so the keys are the few spellings of the cards
+# ("K", "KS", "10H", "T", "JK", "*", "JOKER", ...): under a hundred, whatever clients send.
 _PARSED: dict[str, Card] = {}
-PARSED_CACHE_SIZE = 1024
 
 
 def parse_card(text: str) -> Card:
@@ -137,12 +138,10 @@ def parse_card(text: str) -> Card:
     :raises CardError: for anything that is not a card, or a three without its suit.
     """
     if type(text) is str:
-        card = _PARSED.get(text)
+        key = text.strip().upper()
+        card = _PARSED.get(key)
         if card is None:
-            card = _parse_card(text)
-            if len(_PARSED) >= PARSED_CACHE_SIZE:
-                _PARSED.clear()
-            _PARSED[text] = card
+            card = _PARSED[key] = _parse_card(text)  # raises before keeping what is not a card
         return card
     return _parse_card(text)
 
@@ -150,7 +149,7 @@ def parse_card(text: str) -> Card:
 def _parse_card(text: str) -> Card:
     if not isinstance(text, str):
         raise CardError(t("A card is written as text like 'K' or '3H', not {value}.", value=repr(text)))
-    raw = text.strip().upper()
+    raw = text.strip().upper()  # as parse_card's key
     if raw in ("JK", "*", "JOKER"):
         return Card(JOKER)
     suit = None

@@ -29,6 +29,7 @@ Messages used over and over are made once, at import, as module constants.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -161,7 +162,10 @@ def tp(context: str, message: str, /, **params: Any) -> Text:
 def fold(items: Sequence[Any], join: Callable[[Any, Any], Text]) -> Any:
     """Join items from the right with ``join(first, rest)``: the shape of every list pattern.
 
-    One item comes back as it is; none is an error (a sentence never lists nothing).
+    One item comes back as it is; none is an error (a sentence never lists nothing). Each join
+    holds the whole rest of the list, so n items cost n² characters: only for the few items of
+    one sentence (card ranks, a variant's choices, the sides), never for what a request sends
+    as many times as it likes (a request's problems are a flat list: :class:`InvalidError`).
     """
     if not items:
         raise ValueError("nothing to join")
@@ -202,3 +206,51 @@ def clause_list(items: Sequence[Any]) -> Any:
     """
     # Translators: two clauses of one sentence, each complete in itself.
     return fold(items, lambda first, rest: t("{first}; {second}", first=first, second=rest))
+
+
+# Characters no box of text holds: C0 and C1 controls (line breaks, tabs, escape, NUL, DEL) and
+# lone surrogates, which a JSON string can spell (\ud800) but no UTF-8 text can carry.
+_UNFIT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def fit_characters(value: str) -> bool:
+    """True when ``value`` holds no control character and no lone surrogate (no length check)."""
+    return _UNFIT.search(value) is None
+
+
+def unfit_text(value: str, name: Any, longest: int) -> Text | None:
+    """Why a client's ``value`` cannot be taken as one line of text, or None when it can.
+
+    The one test of text a client sends, for the API, the pages and the import alike: at most
+    ``longest`` characters, no control character and no lone surrogate (``"\\ud800"`` in JSON,
+    which cannot be written out as UTF-8 and would fail the answer that echoed it). ``name``
+    says which field, as the message shows it (``hands[2].variant``, or a box's label). The
+    message never repeats the text itself.
+
+    >>> unfit_text("Los Pumas", "Side name", 60) is None
+    True
+    >>> unfit_text("We\\nThey", "Side name", 60)
+    'Side name holds a control character (a line break, a tab or similar): keep it to one line of text.'
+    >>> unfit_text("K" * 70, "hand[0]", 60)
+    'hand[0] is at most 60 characters long; this one has 70.'
+    """
+    if len(value) > longest:
+        # Translators: {name} is a field or box; {longest} and {length} count characters.
+        return t(
+            "{name} is at most {longest} characters long; this one has {length}.",
+            name=name,
+            longest=longest,
+            length=len(value),
+        )
+    found = _UNFIT.search(value)
+    if found is None:
+        return None
+    if "\ud800" <= found.group() <= "\udfff":
+        # Translators: {name} is a field or box. A lone surrogate: half of a UTF-16 pair.
+        return t(
+            "{name} holds a broken character (half of a two-part character such as an emoji): type it again.", name=name
+        )
+    # Translators: {name} is a field or box.
+    return t(
+        "{name} holds a control character (a line break, a tab or similar): keep it to one line of text.", name=name
+    )

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .text import clause_list
-
 
 @dataclass(frozen=True)
 class Violation:
@@ -31,8 +29,20 @@ class Violation:
 
 
 class InvalidError(ValueError):
-    """Input that cannot be scored or judged; carries every violation found."""
+    """Input that cannot be scored or judged; carries every violation found.
+
+    The violations are kept as a flat list, each worded once. Nothing joins them into one
+    message when the error is made: a request with thousands of problems costs memory in
+    proportion to them, never to their square (nesting each message in the next did). ``str``
+    of the error, for a log or a traceback, lists them one a line.
+
+    >>> str(InvalidError([Violation("a", "One."), Violation("b", "Two.", "hands[1]")]))
+    'One.\\nhands[1]: Two.'
+    """
 
     def __init__(self, violations: list[Violation]):
-        super().__init__(clause_list([v.message for v in violations]) if violations else "")
+        super().__init__()
         self.violations = list(violations)
+
+    def __str__(self) -> str:
+        return "\n".join(f"{v.field}: {v.message}" if v.field else str(v.message) for v in self.violations)

@@ -1,0 +1,359 @@
+"""Hostile input costs nothing: time and memory in proportion to the request, a 4xx, never a 500.
+
+Each request here is what an attacker, or an unlucky club, sends: thousands of problems,
+oversized lists, text no one types (control characters, lone surrogates), nesting thousands
+deep, a path with a line break. Memory is measured with tracemalloc (the peak while the request
+is answered) on moderate sizes that show how it grows: four times the problems must cost about
+four times the memory, never sixteen. Caches that see client text must stay bounded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import tracemalloc
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorepad import canasta, create_app, limits
+from scorepad.api import OPENAPI
+from scorepad.canasta.cards import _PARSED, parse_card
+from scorepad.canasta.text import unfit_text
+from scorepad.i18n import _asked_for
+from tests.support import DEFAULTS, add_match
+
+# RULES.md: a two-deck game holds 4 red threes, so 9 for a side is impossible in any hand.
+IMPOSSIBLE_HAND = {"entries": [{"red_threes": 9}, {"red_threes": 9}]}
+
+
+def measured(action):
+    """``action()``'s result, the peak of memory allocated while it ran (bytes), and its seconds.
+
+    The time is taken from a run of its own, untraced (tracemalloc slows Python several times).
+    """
+    started = time.perf_counter()
+    action()
+    seconds = time.perf_counter() - started
+    tracemalloc.start()
+    try:
+        result = action()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return result, peak, seconds
+
+
+def post_json(client, url, body):
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return client.post(url, data=data, content_type="application/json")
+
+
+# --- problems are a flat list ----------------------------------------------------------------------
+def refused_hands(count):
+    with pytest.raises(canasta.InvalidError) as caught:
+        canasta.score_match("classic", [IMPOSSIBLE_HAND] * count)
+    return caught.value
+
+
+def test_a_refusal_costs_memory_in_proportion_to_its_problems():
+    refused_hands(10)  # warm up: variants, messages
+    small_error, small, _ = measured(lambda: refused_hands(500))
+    large_error, large, _ = measured(lambda: refused_hands(2000))
+    assert len(large_error.violations) == 4 * len(small_error.violations) >= 2000
+    # Four times the problems: about four times the memory (nesting each message made it sixteen).
+    assert large < 6 * small, (small, large)
+    # Worded once each: str() lists every problem once, one a line.
+    text = str(large_error)
+    assert text.count("\n") == len(large_error.violations) - 1
+    assert len(text) < 2 * sum(len(v.message) + len(v.field) + 2 for v in large_error.violations)
+
+
+@pytest.mark.parametrize(
+    ("url", "body_of"),
+    [
+        ("/api/v1/score", lambda n: {"variant": "classic", "hands": [IMPOSSIBLE_HAND] * n}),
+        ("/api/v1/check", lambda n: {"variant": "classic", "action": "meld", "hand": ["ZZ"] * (n // 5)}),
+    ],
+    ids=["score", "check"],
+)
+def test_an_api_refusal_grows_linearly_and_stays_a_small_multiple_of_the_body(client, url, body_of):
+    post_json(client, url, body_of(10))  # warm up
+    peaks = {}
+    for count in (250, 1000):
+        body = json.dumps(body_of(count)).encode()
+        response, peaks[count], seconds = measured(lambda body=body: post_json(client, url, body))
+        assert response.status_code == 422
+        assert len(response.get_json()["errors"]) >= count // 5
+        assert peaks[count] < 100 * len(body) + 1_000_000, (count, peaks[count], len(body))
+        assert seconds < 2
+    assert peaks[1000] < 6 * peaks[250], peaks
+
+
+def test_forty_thousand_empty_hands_are_refused_at_once_naming_the_cap(client):
+    body = json.dumps({"variant": "classic", "hands": [{}] * 40_000}).encode()  # 160 KB
+    response, peak, seconds = measured(lambda: post_json(client, "/api/v1/score", body))
+    assert response.status_code == 413
+    [error] = response.get_json()["errors"]
+    assert error["field"] == "hands" and "1000" in error["message"] and "40000" in error["message"]
+    assert seconds < 1.0  # scoring them took 1.5 s
+    assert peak < 40 * len(body)
+
+
+def test_a_real_match_of_a_thousand_hands_is_still_scored(client):
+    hand = {"entries": [{"melded_points": 50, "hand_points": 45}, {"melded_points": 50, "hand_points": 40}]}
+    body = {"variant": "classic", "options": {"target": 100_000}, "hands": [hand] * 1000}
+    response = post_json(client, "/api/v1/score", body)
+    # Each hand: We 50 - 45 = 5, They 50 - 40 = 10; after 1000 hands 5000 and 10000, under the target.
+    assert response.status_code == 200
+    assert response.get_json()["totals"] == [5000, 10000]
+
+
+# --- every API route, oversized and malformed -------------------------------------------------------
+def deep(depth, inner="1"):
+    return '{"a": ' * depth + inner + "}" * depth
+
+
+CHECK = '{"variant": "classic", "action": "meld", "hand": ["K", "K", "K"], '
+DEEP_HANDS = '{"variant": "classic", "hands": ' + "[" * 5000 + "]" * 5000 + "}"
+MANY_FIELDS = json.dumps({"variant": "classic", "options": {str(i): 1 for i in range(65)}})
+MANY_ITEMS = json.dumps({"variant": "classic", "starting_totals": [0] * 1001})
+MANY_CARDS = json.dumps({"action": "meld", "hand": ["K"] * 200, "melds": [["Q"] * 21]})
+BIG_HAND = json.dumps({"action": "meld", "hand": ["K"] * 221})
+MANY_PROBLEMS = json.dumps(
+    {"action": "meld", "hand": ["K"], "options": {f"x{i}": "\x01" for i in range(60)}, "melds": [["\x02"] * 100]}
+)
+HOSTILE = [
+    # (name, url, raw body, status, field, words the message must hold)
+    ("surrogate value", "/api/v1/check", CHECK + '"discard": "\\ud800"}', 422, "discard", "broken character"),
+    ("surrogate in a card", "/api/v1/check", CHECK[:-2] + ', "melds": [["K\\udfff"]]}', 422, "melds[0][0]", "broken"),
+    ("surrogate field name", "/api/v1/score", '{"variant": "classic", "\\ud800": 1}', 422, "\\ud800", "broken"),
+    ("control character", "/api/v1/score", '{"variant": "classic\\u0000"}', 422, "variant", "control character"),
+    ("line break in options", "/api/v1/check", CHECK + '"options": {"a\\nb": 1}}', 422, "options.a\\nb", "control"),
+    ("long text", "/api/v1/check", CHECK + '"discard": "' + "K" * 101 + '"}', 413, "discard", "100"),
+    ("padded card", "/api/v1/check", CHECK + '"discard": "K' + " " * 300_000 + '"}', 413, "discard", "100"),
+    ("options 11 deep", "/api/v1/check", CHECK + '"options": ' + deep(10) + "}", 413, "options.a", "10 deep"),
+    ("options 5000 deep", "/api/v1/check", CHECK + '"options": ' + deep(5000) + "}", 400, "", "JSON"),
+    ("hands 5000 deep", "/api/v1/score", DEEP_HANDS, 400, "", "JSON"),
+    ("65 fields", "/api/v1/score", MANY_FIELDS, 413, "options", "64"),
+    ("1001 items", "/api/v1/score", MANY_ITEMS, 413, "starting_totals", "1000"),
+    ("221 cards", "/api/v1/check", MANY_CARDS, 413, "", "220"),
+    ("221 in hand", "/api/v1/check", BIG_HAND, 413, "hand", "220"),
+    ("many problems", "/api/v1/check", MANY_PROBLEMS, 422, "", "more problems"),
+]
+
+
+@pytest.mark.parametrize(
+    ("url", "body", "status", "field", "words"), [h[1:] for h in HOSTILE], ids=[h[0] for h in HOSTILE]
+)
+def test_hostile_bodies_get_a_4xx_naming_the_field_at_little_cost(client, url, body, status, field, words):
+    data = body.encode()
+    response, peak, seconds = measured(lambda: post_json(client, url, data))
+    assert response.status_code == status, response.get_data(as_text=True)[:300]
+    errors = response.get_json()["errors"]
+    assert any(e["field"].startswith(field) and words in e["message"] for e in errors), errors[:3]
+    assert len(errors) <= limits.PROBLEMS + 1
+    assert seconds < 1.0
+    assert peak < 20 * len(data) + 2_000_000, peak
+    assert "\ud800" not in response.get_data(as_text=True)  # the answer is valid UTF-8: no lone surrogate
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/matches/%0d%0aX",
+        "/api/v1/matches/%ED%A0%80",
+        "/api/v1/matches/" + "x" * 20_000,
+        "/api/v1/variants?x=%00",
+    ],
+)
+def test_api_addresses_with_hostile_text_get_json_not_a_500(client, path):
+    response = client.get(path)
+    assert response.status_code in (200, 404) and response.is_json
+
+
+# --- the pages ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("field", "value", "label"),
+    [
+        ("side_0", "We\x1bx", "Name"),
+        ("side_1_player_0", "Ann\nBob", "Player 1"),
+        ("title", "Friday\x00", "Name of the match"),
+    ],
+)
+def test_names_and_titles_with_control_characters_come_back_with_a_message(client, field, value, label):
+    response = client.post("/matches/new/classic", data={"side_0": "We", "side_1": "They", **DEFAULTS, field: value})
+    assert response.status_code == 200  # the form again, filled in, nothing stored
+    page = response.get_data(as_text=True)
+    assert re.search(rf'id="{field}-error"><span class="error">{label}[^<]* holds a control character', page)
+    assert b"No matches yet" in client.get("/").data
+
+
+def test_a_broken_utf8_name_is_never_a_500(client):
+    response = client.post(
+        "/matches/new/classic",
+        data="side_0=We%ED%A0%80&side_1=They&option_target=5000&option_canastas_to_go_out=1&option_restore_pile_penalty=0",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code in (200, 303)
+
+
+@pytest.mark.parametrize("url", ["/check", "/check/verdict"])
+@pytest.mark.parametrize(
+    "options", [deep(5000), deep(990), '{"target": "\\ud800"}', '{"\\udfff": 1}', '{"a\\u0000": 1}']
+)
+def test_the_checkers_house_rules_refuse_deep_or_broken_json_with_a_message(client, url, options):
+    response, peak, seconds = measured(lambda: client.post(url, data={"options": options, "hand": "K K K"}))
+    assert response.status_code == 200
+    assert "these are not house rules scorepad can read" in response.get_data(as_text=True)
+    assert seconds < 1.0
+
+
+def test_a_huge_number_box_is_refused_quickly(app, client):
+    match_id = add_match(app, [])
+    client.get(f"/matches/{match_id}/hands/new")  # the form's templates, compiled once
+    body = {"version": "1", "sides-0-melded_points": "9" * 200_000, "sides-1-melded_points": "\x00" * 1000}
+    response, peak, seconds = measured(lambda: client.post(f"/matches/{match_id}/hands", data=body))
+    assert response.status_code == 200 and seconds < 1.0
+
+
+@pytest.fixture
+def guarded(tmp_path):
+    """The app with form tokens checked, as served."""
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "test-only"})
+
+
+@pytest.mark.parametrize("path", ["/matches/%0d%0aX/delete", "/matches/%0aX/hands/undo", "/matches/a%0d%0a/restore"])
+def test_a_refused_one_button_form_on_a_path_with_a_line_break_goes_back_quoted(guarded, path):
+    response = guarded.test_client().post(path)
+    assert response.status_code == 303
+    location = response.headers["Location"]
+    assert "\r" not in location and "\n" not in location and "%0A" in location.upper()
+
+
+# --- caches that see client text stay bounded ------------------------------------------------------
+def test_the_parsed_card_cache_keeps_only_card_spellings():
+    before = len(_PARSED)
+    tracemalloc.start()
+    try:
+        for padding in range(1, 301):
+            assert parse_card("K" + " " * (padding * 1000)) == canasta.Card("K")  # 300 KB at the last
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(_PARSED) <= max(before, 1) + 1
+    assert kept < 100_000  # the 300 texts (45 MB in all) are not kept
+    with pytest.raises(canasta.CardError):
+        parse_card("ZZ" + " " * 1000)
+    assert all(len(key) <= 5 for key in _PARSED)
+
+
+def test_long_accept_language_headers_are_not_kept(client):
+    before = _asked_for.cache_info().currsize
+    for i in range(50):
+        header = f"es;q=0.{i % 9 + 1}, " + "x-" * 200 + str(i)
+        assert client.get("/api/v1/variants", headers={"Accept-Language": header}).status_code == 200
+    assert _asked_for.cache_info().currsize == before
+
+
+def test_asset_urls_behind_a_proxy_are_not_kept_per_prefix(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.db"), "SECRET_KEY": "x", "PROXY_HOPS": 1})
+    client = app.test_client()
+    client.get("/")
+    kept = dict(app.extensions["scorepad.asset_urls"])
+    for i in range(100):
+        page = client.get("/", headers={"X-Forwarded-Prefix": f"/club{i}"}).get_data(as_text=True)
+        assert f'"/club{i}/static/scorepad.css?v=' in page
+    assert app.extensions["scorepad.asset_urls"] == kept and len(kept) <= 20
+    versions = dict(app.extensions["scorepad.asset_versions"])
+    for i in range(20):  # the same file named another way: served, not kept
+        client.get("/static/" + "./" * (i + 1) + "scorepad.css?v=1").close()
+    assert app.extensions["scorepad.asset_versions"] == versions
+
+
+# --- the shared test of text ----------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["Los Pumas", "Zoë & José", "😀 Team", "", "a" * 60, "Ann\u00a0Lee"])
+def test_text_a_player_types_is_fit(value):
+    assert unfit_text(value, "Name", 60) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("a" * 61, "at most 60 characters long; this one has 61"),
+        ("We\nThey", "control character"),
+        ("tab\there", "control character"),
+        ("nul\x00", "control character"),
+        ("c1\x85", "control character"),
+        ("del\x7f", "control character"),
+        ("half \ud83d", "broken character"),
+        ("\udfff", "broken character"),
+    ],
+)
+def test_unfit_text_says_why_naming_the_field_never_echoing_the_text(value, words):
+    problem = unfit_text(value, "Side name", 60)
+    assert problem.startswith("Side name ") and words in problem
+    assert value not in problem
+    problem.encode()  # valid UTF-8 whatever it was given
+
+
+def test_the_openapi_document_states_the_caps():
+    schemas = json.loads(OPENAPI.read_text())["components"]["schemas"]
+    check = schemas["CheckRequest"]["properties"]
+    assert check["hand"]["maxItems"] == check["melds"]["maxItems"] == check["table"]["maxItems"] == limits.CARDS
+    assert schemas["Meld"]["maxItems"] == limits.CARDS
+    assert schemas["ScoreRequest"]["properties"]["hands"]["maxItems"] == limits.ITEMS
+    assert schemas["Card"]["maxLength"] == limits.TEXT
+
+
+def test_the_card_cap_holds_every_card_a_preset_can_play_with():
+    # RULES.md: a deck is 52 cards and its jokers; the house rules allow up to 4 decks of 3 jokers.
+    assert limits.CARDS == 4 * (52 + 3)
+    most = 0
+    for variant in canasta.VARIANTS.values():
+        decks = variant.option_spec("decks").allowed()["values"] if "decks" in variant.option_ids else [variant.decks]
+        jokers = (
+            variant.option_spec("jokers_per_deck").allowed()["values"]
+            if "jokers_per_deck" in variant.option_ids
+            else [2]
+        )
+        most = max(most, max(decks) * (52 + max(jokers)))
+    assert most == limits.CARDS
+
+
+def test_a_url_root_longer_than_any_real_path_is_refused_before_rendering(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.db"), "SECRET_KEY": "x", "PROXY_HOPS": 1})
+    client = app.test_client()
+    assert client.get("/", headers={"X-Forwarded-Prefix": "/" + "c" * 199}).status_code == 200
+    assert client.get("/", headers={"X-Forwarded-Prefix": "/" + "c" * 200}).status_code == 400
+    refused = client.get("/api/v1/variants", headers={"X-Forwarded-Prefix": "/" + "c" * 5000})
+    assert refused.status_code == 400 and "200 characters" in refused.get_json()["errors"][0]["message"]
+
+
+# --- the quick check and the walk that words the problems agree ---------------------------------------
+TEXTS = st.one_of(
+    st.text(max_size=5),
+    st.sampled_from(["K", "classic", "\ud800", "a\n", "\x85", "x" * 100, "x" * 101]),
+)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | TEXTS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXTS, inner, max_size=4),
+    max_leaves=30,
+)
+
+
+def nest(value, depth):
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(body=JSON, depth=st.integers(0, 12), wide=st.sampled_from([0, 0, 0, 64, 65, 1000, 1001]))
+def test_the_quick_check_passes_exactly_the_bodies_the_walk_finds_nothing_in(body, depth, wide):
+    body = nest(body, depth)
+    if wide:
+        body = {"a": [0] * wide} if wide > 100 else {str(i): 0 for i in range(wide)}
+    assert limits._fits(body) == (not list(limits._walk(body)))
