@@ -27,7 +27,7 @@ def turn_melds(
     rules: Variant, play: PlayRules, position: Position, going_out: bool
 ) -> tuple[list[Laid], list[Laid], Turn]:
     """The side's melds after this turn (touched, untouched) and what the meld rules need to know."""
-    touched, untouched = side_melds(position.table, position.melds, rules)
+    touched, untouched = side_melds(position.table, position.melds, rules, position.placed)
     open_wild = any(m.kind == "wild" and len(m.cards) < play.canasta for m in touched + untouched)
     turn = Turn(
         rules,

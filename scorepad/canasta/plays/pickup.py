@@ -19,6 +19,7 @@ from .initial import minimum_findings
 from .meld import melds_findings
 from .melds import Laid
 from .position import Position
+from .placing import placed_check
 from .search import pickup_candidates
 from .verdict import Finding, Verdict, first_applied
 from .wording import CARDS, card_name, codes, holding, number
@@ -372,7 +373,8 @@ class _Judge:
     def __call__(self, melds: tuple[tuple[Card, ...], ...]) -> Verdict:
         verdict = self.verdicts.get(melds)
         if verdict is None:
-            verdict = _judge_pickup(self.rules, self.play, replace(self.position, melds=melds))
+            position = replace(self.position, melds=melds, onto=())
+            verdict = placed_check(_judge_pickup, self.rules, self.play, position)
             self.verdicts[melds] = verdict
         return verdict
 
