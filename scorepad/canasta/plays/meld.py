@@ -213,6 +213,23 @@ def _wild_meld_open(meld: Laid, turn: Turn) -> Finding | None:
     )
 
 
+def _wild_onto_canasta(meld: Laid, turn: Turn) -> Finding | None:
+    """Samba family: no wild card is ever added to a completed canasta (Official Canasta Laws)."""
+    added = _added_wilds(meld)
+    if not added or turn.play.wild_onto_canasta or len(meld.before) < turn.play.canasta:
+        return None
+    return Finding(
+        "wild-onto-canasta",
+        t(
+            "Your {meld} is a completed canasta, and in {variant} no wild card is ever added to one: keep {cards}.",
+            meld=codes(meld.before),
+            variant=turn.rules.name,
+            cards=codes(added),
+        ),
+        False,
+    )
+
+
 RANK_MELD_CHECKS = (
     _rank_too_small,
     _too_few_naturals,
@@ -223,6 +240,7 @@ RANK_MELD_CHECKS = (
     _wilds_outnumber_naturals,
     _rank_too_long,
     _wild_meld_open,
+    _wild_onto_canasta,
 )
 
 
@@ -357,10 +375,9 @@ def _no_sequences(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "mixed-ranks",
         t(
-            "{meld} mixes {ranks}: a meld is cards of one rank ({variant} has no sequences).",
+            "{meld} mixes {ranks}: a meld is cards of one rank.",
             meld=codes(meld.cards),
             ranks=and_list([CARDS[rank].plural for rank in reversed(_ranks(meld))]),
-            variant=rules.name,
         ),
         False,
     )

@@ -182,7 +182,10 @@ def _walk(
     homes: dict[int, Target] = {}
     for index in _placing_order(melds, rules, table):
         fixed = onto.get(index)
-        homes[index] = _home_of(fixed, homes, index) if fixed is not None else _choices(table, melds, rules, index, homes)[0]
+        if fixed is not None:
+            homes[index] = _home_of(fixed, homes, index)
+        else:
+            homes[index] = _choices(table, melds, rules, index, homes)[0]
     return homes
 
 

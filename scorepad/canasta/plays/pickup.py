@@ -18,8 +18,8 @@ from .checks import going_out_by_melding, left_after, red_threes_held, turn_meld
 from .initial import minimum_findings
 from .meld import melds_findings
 from .melds import Laid
-from .position import Position
 from .placing import placed_check
+from .position import Position
 from .search import pickup_candidates
 from .verdict import Finding, Verdict, first_applied
 from .wording import CARDS, card_name, codes, holding, number
@@ -136,7 +136,7 @@ def _top_meld_findings(rules: Variant, play: PlayRules, position: Position, touc
         return []
     meld = next((m for m in touched if m.kind == "rank" and _holds_rank(m.added, top.rank)), None)
     if meld is None:
-        return [_top_unmelded(top, touched)]
+        return [_top_unmelded(rules, top, touched)]
     return first_applied(TAKING_WAYS, _TopMeld.of(rules, play, position, meld))
 
 
@@ -145,9 +145,9 @@ def _holds_rank(cards: Sequence[Card], rank: str) -> bool:
     return any(card.rank == rank for card in cards)
 
 
-def _top_unmelded(top: Card, touched: Sequence[Laid]) -> Finding:
-    """The top card is melded at once, and never into a sequence."""
-    if any(m.kind == "run" and any(card.rank == top.rank for card in m.added) for m in touched):
+def _top_unmelded(rules: Variant, top: Card, touched: Sequence[Laid]) -> Finding:
+    """The top card is melded at once, and never into a sequence (where the variant has them)."""
+    if rules.has_sequences and any(m.kind == "run" and any(card.rank == top.rank for card in m.added) for m in touched):
         return Finding("top-in-sequence", TOP_IN_SEQUENCE, False)
     text = t("To take the pile you must meld the top {card} now.", card=CARDS[top.rank].name)
     return Finding("top-not-melded", text, False)

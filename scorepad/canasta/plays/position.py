@@ -230,7 +230,7 @@ def _onto(data: Mapping[str, Any], problems: list[Violation]) -> tuple[tuple[int
         problems.append(Violation("bad-onto", BAD_ONTO, "onto"))
         return ()
     melds, table = data.get("melds"), data.get("table")
-    sizes = {"melds": len(melds) if isinstance(melds, list) else 0, "table": len(table) if isinstance(table, list) else 0}
+    sizes = {name: len(v) if isinstance(v, list) else 0 for name, v in (("melds", melds), ("table", table))}
     placed = []
     for key, place in value.items():
         where = f"onto.{key}"
