@@ -558,7 +558,7 @@ def check_meld(rules: Variant, play: PlayRules, position: Position) -> Verdict:
     """Melding: the meld rules, the initial meld, and going out when few cards are left."""
     cards = [card for meld in position.melds for card in meld]
     left = len(position.hand) - len(cards)
-    going_out = left <= 1
+    going_out = left <= 1 and position.whole_hand  # only the cards asked about: the rest of the hand is unknown
     touched, untouched, turn = turn_melds(rules, play, position, going_out)
     findings = melds_findings(touched, turn)
     count = None
@@ -567,7 +567,7 @@ def check_meld(rules: Variant, play: PlayRules, position: Position) -> Verdict:
         findings += found
     if going_out:
         findings += going_out_by_melding(rules, play, position, touched + untouched, left)
-    else:
+    elif position.whole_hand:
         text = tn(
             "You keep {count} card: discard one to end your turn.",
             "You keep {count} cards: discard one to end your turn.",

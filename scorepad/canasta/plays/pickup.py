@@ -87,7 +87,7 @@ def _pile_blocked(rules: Variant, position: Position) -> list[Finding]:
         )
     elif top.is_three:
         found.append(Finding("pile-top-three", TOP_BLACK_THREE if top.is_black_three else TOP_RED_THREE, False))
-    if position.pile_size == 1 and len(position.hand) == 1:
+    if position.pile_size == 1 and len(position.hand) == 1 and position.whole_hand:
         found.append(Finding("one-card-pile", ONE_CARD_PILE, False))
     return found
 
@@ -115,7 +115,7 @@ def _judge_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdic
         found, count = minimum_findings(rules, play, position, touched, top)
         findings += found
     melded_from_hand = sum(len(meld) for meld in position.melds) - 1
-    if position.pile_size is not None:
+    if position.pile_size is not None and position.whole_hand:
         left = left_after(position, melded_from_hand, position.pile_size - 1)
         if left <= 1:
             findings += going_out_by_melding(rules, play, position, touched + untouched, left)
