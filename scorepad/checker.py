@@ -334,15 +334,9 @@ class Board:
 
     def request(self, rules: canasta.Variant | None = None) -> dict[str, Any]:
         """The board as a rules-check request (API.md), melds with the top card where it goes."""
-        melds = self.chosen_melds(rules)
-        if self.action == "pickup" and self.top and melds:
-            melds = _with_top(melds, self.top)
-        hand = list(self.hand)
-        special = self.is_special(rules)
-        if self.action in ("discard", "go_out") and self.discard and not special:
-            hand.append(self.discard)  # on the page the discard is picked apart from the rest of the hand
-        if special:
-            melds = []
+        melds = self._asked_melds(rules)
+        discard = self.discard if self.action in ("discard", "go_out") and not self.is_special(rules) else ""
+        hand = list(self.hand) + ([discard] if discard else [])  # the page picks the discard apart from the hand
         body: dict[str, Any] = {
             "action": self.action,
             "hand": hand,
@@ -356,14 +350,23 @@ class Board:
                 "frozen": self.frozen,
                 **({"size": 1} if self.one_card_pile else {}),
             }
-        if self.action in ("discard", "go_out") and self.discard and not special:
-            body["discard"] = self.discard
+        if discard:
+            body["discard"] = discard
         if self.action == "go_out" and self.took_pile:
             body["took_pile"] = True
         onto = self.placed(rules, melds, body["table"])
         if onto:
             body["onto"] = onto
         return body
+
+    def _asked_melds(self, rules: canasta.Variant | None) -> list[list[str]]:
+        """The melds asked about, with the top card where it goes; none for a special hand."""
+        if self.is_special(rules):
+            return []
+        melds = self.chosen_melds(rules)
+        if self.action == "pickup" and self.top and melds:
+            melds = _with_top(melds, self.top)
+        return melds
 
     def is_special(self, rules: canasta.Variant | None) -> bool:
         """Going out with a special hand, where the variant has them."""

@@ -222,13 +222,22 @@ def _choices(
     same = [target for target, cards in current if meld_key(cards) == (kind, rank) and kind != "run"]
     longest = rules.play_rules.sequence_cards[1]
     runs = [t for t, cards in current if meld_key(cards)[0] == "run" and is_run(cards + tuple(group), longest)]
+    own = [("melds", index)]
     if kind == "run":
-        return runs + [("melds", index)]
-    if same and not (kind == "rank" and rules.play_rules.duplicate_melds):
-        return same[:1]
-    if kind != "rank":
-        return same[:1] or [("melds", index)]
-    return same + runs + [("melds", index)] if len(group) > 1 or not (same or runs) else same + runs
+        return runs + own
+    if kind != "rank" or (same and not rules.play_rules.duplicate_melds):
+        return same[:1] or own
+    return _rank_choices(same, runs, own, alone=len(group) == 1)
+
+
+def _rank_choices(same: list[Target], runs: list[Target], own: list[Target], alone: bool) -> list[Target]:
+    """Cards of one rank: onto a meld of the rank (several in the Samba family), a sequence, or their own.
+
+    A lone card is no meld of its own where it has a meld to join.
+    """
+    if alone and (same or runs):
+        return same + runs
+    return same + runs + own
 
 
 def _wild_choices(current: Sequence[tuple[Target, tuple[Card, ...]]], rules: Variant) -> list[Target]:

@@ -72,7 +72,7 @@ def _chosen(
         )
         for i in _open_wilds(position, rules, ways)
     )
-    return replace(verdict, reasons=verdict.reasons + notes)
+    return replace(verdict, reasons=(*verdict.reasons, *notes))
 
 
 def _refused_everywhere(position: Position, rules: Variant, tried: list[tuple[dict[int, Target], Verdict]]) -> Verdict:
