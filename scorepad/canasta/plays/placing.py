@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from itertools import islice
 
-from ..text import t
+from ..text import and_list, t
 from ..variants import PlayRules, Variant
 from ..violations import Violation
 from .melds import Target, lone_wilds, placements
@@ -90,9 +90,11 @@ def _refused_everywhere(position: Position, rules: Variant, tried: list[tuple[di
         if key in seen:
             continue
         seen.add(key)
-        where = "; ".join(
-            t("{cards} on your {meld}", cards=codes(position.melds[i]), meld=_target_words(position, way, i))
-            for i in open_wilds
+        where = and_list(
+            [
+                t("{cards} on your {meld}", cards=codes(position.melds[i]), meld=_target_words(position, way, i))
+                for i in open_wilds
+            ]
         )
         for problem in verdict.problems:
             text = t("With {placement}: {reason}", placement=where, reason=problem.message)
