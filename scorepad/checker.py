@@ -107,7 +107,7 @@ class Board:
     frozen: bool = False
     one_card_pile: bool = False
     took_pile: bool = False
-    all_cards: bool = False  # to meld or take the pile: the hand shown is every card the player holds
+    all_cards: bool = False  # to meld: the hand shown is every card the player holds
     special: bool = False  # to go out: with a special hand (the whole hand, no discard)
     onto: dict[int, str] = field(default_factory=dict)  # a wild card sent alone: its meld, "table:1" / "melds:0"
     rules_open: bool = False
@@ -542,7 +542,7 @@ def judge(board: Board, rules: canasta.Variant | None) -> Outcome:
         return Outcome(prompt=prompt)
     try:
         position = Position.from_dict(board.request(rules))
-        if board.action in ("meld", "pickup") and not board.all_cards:
+        if board.action == "meld" and not board.all_cards:
             position = replace(position, whole_hand=False)  # the cards shown, not the whole hand
         return Outcome(verdict=check(rules, position))
     except InvalidError as error:
