@@ -59,3 +59,15 @@ def test_a_pickup_verdict_does_not_depend_on_the_order_of_table(body, data):
     pickup.pop("melds")
     table = data.draw(st.permutations(body["table"]))
     assert verdict_of(pickup) == verdict_of({**pickup, "table": list(table)})
+
+
+@ORDERED
+@given(positions(), st.data())
+def test_a_pickup_with_melds_does_not_depend_on_their_order(body, data):
+    top = data.draw(st.sampled_from(["K", "Q", "9", "5", "J"]))
+    melds = [list(meld) for meld in body["melds"]] + [[top, top, top]]
+    pickup = {**body, "action": "pickup", "pile": {"top": top, "size": 6}, "melds": melds}
+    pickup["hand"] = body["hand"] + [top, top]
+    table = data.draw(st.permutations(body["table"]))
+    shuffled = data.draw(st.permutations(melds))
+    assert verdict_of(pickup) == verdict_of({**pickup, "table": list(table), "melds": list(shuffled)})

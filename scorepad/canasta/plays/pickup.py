@@ -134,10 +134,15 @@ def _top_meld_findings(rules: Variant, play: PlayRules, position: Position, touc
     top = position.pile_top
     if not top.is_natural:
         return []
-    meld = next((m for m in touched if m.kind == "rank" and _holds_rank(m.added, top.rank)), None)
-    if meld is None:
+    melds = sorted(
+        (m for m in touched if m.kind == "rank" and _holds_rank(m.added, top.rank)),
+        key=lambda m: (len(m.before), sorted(str(card) for card in m.cards)),
+    )
+    if not melds:
         return [_top_unmelded(rules, top, touched)]
-    return first_applied(TAKING_WAYS, _TopMeld.of(rules, play, position, meld))
+    # The top card may be any card of its rank laid this turn: the meld where it takes the pile.
+    ways = [first_applied(TAKING_WAYS, _TopMeld.of(rules, play, position, meld)) for meld in melds]
+    return next((found for found in ways if all(f.kept for f in found)), ways[0])
 
 
 def _holds_rank(cards: Sequence[Card], rank: str) -> bool:
