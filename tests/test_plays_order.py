@@ -71,3 +71,20 @@ def test_a_pickup_with_melds_does_not_depend_on_their_order(body, data):
     table = data.draw(st.permutations(body["table"]))
     shuffled = data.draw(st.permutations(melds))
     assert verdict_of(pickup) == verdict_of({**pickup, "table": list(table), "melds": list(shuffled)})
+
+
+@ORDERED
+@given(positions(), st.sampled_from(["K", "Q", "9", "5", "4"]), st.booleans())
+def test_american_reasons_never_speak_of_sequences(body, top, with_melds):
+    # Issue 21: American has no sequences, so no reason it gives may mention one.
+    request = {**body, "variant": "american", "action": "pickup", "pile": {"top": top}}
+    request["hand"] = body["hand"] + [top]
+    if with_melds:
+        request["melds"] = [[top] + list(body["melds"][0])]
+    else:
+        request.pop("melds")
+    try:
+        reasons = check_request(request).reasons
+    except InvalidError:
+        return
+    assert not any("sequence" in reason for reason in reasons), reasons
