@@ -133,18 +133,18 @@ def placements(
     alone are placed last, onto any meld the others make. Choices come in an order that depends on
     the cards only, never on the order of ``table`` or ``melds``.
     """
-    order = _placing_order(melds, rules, table)
+    order = _placing_order(melds, rules)
     yield from _branch(table, melds, rules, dict(onto), order, {})
 
 
-def lone_wilds(melds: Sequence[Sequence[Card]], rules: Variant, table: Sequence[Sequence[Card]] = ()) -> list[int]:
+def lone_wilds(melds: Sequence[Sequence[Card]], rules: Variant) -> list[int]:
     """The groups of ``melds`` that are wild cards sent alone, to go on one of the side's melds."""
     low = rules.play_rules.wild_meld_cards[0]
     return [i for i, group in enumerate(melds) if meld_key(group)[0] == "wild" and len(group) < low]
 
 
-def _placing_order(melds: Sequence[Sequence[Card]], rules: Variant, table: Sequence[Sequence[Card]]) -> list[int]:
-    lone = lone_wilds(melds, rules, table)
+def _placing_order(melds: Sequence[Sequence[Card]], rules: Variant) -> list[int]:
+    lone = lone_wilds(melds, rules)
     return [i for i in range(len(melds)) if i not in lone] + lone
 
 
@@ -180,7 +180,7 @@ def _walk(
 ) -> dict[int, Target]:
     """Each group's home: where ``onto`` puts it, else its first choice."""
     homes: dict[int, Target] = {}
-    for index in _placing_order(melds, rules, table):
+    for index in _placing_order(melds, rules):
         fixed = onto.get(index)
         if fixed is not None:
             homes[index] = _home_of(fixed, homes, index)
@@ -217,7 +217,7 @@ def _choices(
     group = melds[index]
     current = sorted(_so_far(table, melds, homes).items(), key=_meld_order)
     kind, rank = meld_key(group)
-    if index in lone_wilds(melds, rules, table):
+    if index in lone_wilds(melds, rules):
         return _wild_choices(current, rules) or [("melds", index)]
     same = [target for target, cards in current if meld_key(cards) == (kind, rank) and kind != "run"]
     longest = rules.play_rules.sequence_cards[1]

@@ -9,7 +9,7 @@ it gives the reasons for each meld a wild card could go on.
 >>> from scorepad.canasta.plays import check_request
 >>> verdict = check_request({"action": "meld", "hand": ["JK", "5", "6"], "melds": [["JK"]],
 ...     "table": [["7", "7", "7", "7", "2C", "2D", "2H"], ["Q", "Q", "Q"]]})
->>> verdict.legal, verdict.reasons[0]
+>>> verdict.legal, verdict.reasons[-1]
 (True, 'You choose the meld JK goes on: on your Q-Q-Q the play is allowed.')
 """
 
