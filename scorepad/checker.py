@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
@@ -20,7 +20,7 @@ from flask_babel import lazy_gettext
 
 from . import canasta, limits
 from .canasta.cards import RED_SUITS, Card, CardError, parse_card
-from .canasta.plays import Position, Verdict, best_melds, check
+from .canasta.plays import Position, Verdict, best_melds, check, lone_wilds
 from .canasta.violations import InvalidError
 from .i18n import side_name, text, thousands
 from .security import csrf
@@ -107,6 +107,9 @@ class Board:
     frozen: bool = False
     one_card_pile: bool = False
     took_pile: bool = False
+    all_cards: bool = False  # to meld: the hand shown is every card the player holds
+    special: bool = False  # to go out: with a special hand (the whole hand, no discard)
+    onto: dict[int, str] = field(default_factory=dict)  # a wild card sent alone: its meld, "table:1" / "melds:0"
     rules_open: bool = False
     problems: list[str] = field(default_factory=list)
     option_errors: dict[str, str] = field(default_factory=dict)
@@ -140,6 +143,9 @@ class Board:
         board.frozen = form.get("frozen") == "1"
         board.one_card_pile = form.get("one_card_pile") == "1"
         board.took_pile = form.get("took_pile") == "1"
+        board.all_cards = form.get("all_cards") == "1"
+        board.special = form.get("special") == "1"
+        board.onto = _onto(form.get("onto", ""))
         board.rules_open = form.get("op") == "rules"
         board._read_house_rules(form)
         return board
@@ -221,9 +227,19 @@ class Board:
         self._take_back()
 
     def _tap_toggle(self, name: str) -> None:
-        """Turn the pile's frozen or one-card state on or off."""
-        if name in ("frozen", "one_card_pile"):
+        """Turn the pile's frozen or one-card state, "all my cards" or the special hand on or off."""
+        if name in ("frozen", "one_card_pile", "all_cards", "special"):
             setattr(self, name, not getattr(self, name))
+
+    def _tap_onto(self, rest: str) -> None:
+        """Put a wild card sent alone on a meld (``0:table:1``), or leave it to the checker (``0:auto``)."""
+        group, _colon, place = rest.partition(":")
+        if not group.isdigit():
+            return
+        if place == "auto":
+            self.onto.pop(int(group), None)
+        elif re.fullmatch(r"(table|melds):\d{1,2}", place):
+            self.onto[int(group)] = place
 
     def _tap_clear(self, _rest: str) -> None:
         """Start again with no cards, the pad on the question's first pile."""
@@ -319,12 +335,9 @@ class Board:
 
     def request(self, rules: canasta.Variant | None = None) -> dict[str, Any]:
         """The board as a rules-check request (API.md), melds with the top card where it goes."""
-        melds = self.chosen_melds(rules)
-        if self.action == "pickup" and self.top and melds:
-            melds = _with_top(melds, self.top)
-        hand = list(self.hand)
-        if self.action in ("discard", "go_out") and self.discard:
-            hand.append(self.discard)  # on the page the discard is picked apart from the rest of the hand
+        melds = self._asked_melds(rules)
+        discard = self.discard if self.action in ("discard", "go_out") and not self.is_special(rules) else ""
+        hand = list(self.hand) + ([discard] if discard else [])  # the page picks the discard apart from the hand
         body: dict[str, Any] = {
             "action": self.action,
             "hand": hand,
@@ -338,11 +351,55 @@ class Board:
                 "frozen": self.frozen,
                 **({"size": 1} if self.one_card_pile else {}),
             }
-        if self.action in ("discard", "go_out") and self.discard:
-            body["discard"] = self.discard
+        if discard:
+            body["discard"] = discard
         if self.action == "go_out" and self.took_pile:
             body["took_pile"] = True
+        onto = self.placed(rules, melds, body["table"])
+        if onto:
+            body["onto"] = onto
         return body
+
+    def _asked_melds(self, rules: canasta.Variant | None) -> list[list[str]]:
+        """The melds asked about, with the top card where it goes; none for a special hand."""
+        if self.is_special(rules):
+            return []
+        melds = self.chosen_melds(rules)
+        if self.action == "pickup" and self.top and melds:
+            melds = _with_top(melds, self.top)
+        return melds
+
+    def is_special(self, rules: canasta.Variant | None) -> bool:
+        """Going out with a special hand, where the variant has them."""
+        return self.action == "go_out" and self.special and rules is not None and bool(rules.special_hand_values)
+
+    def placed(self, rules: canasta.Variant | None, melds: list[list[str]], table: list[list[str]]) -> dict[str, str]:
+        """The melds the player tapped for wild cards sent alone, as the check's ``onto``."""
+        if rules is None:
+            return {}
+        lone = lone_wilds([[parse_card(code) for code in group] for group in melds], rules)
+        onto = {}
+        for group, place in sorted(self.onto.items()):
+            pile, _colon, index = place.partition(":")
+            size = len(table) if pile == "table" else len(melds)
+            if group in lone and int(index) < size and not (pile == "melds" and int(index) in lone):
+                onto[f"melds[{group}]"] = f"{pile}[{index}]"
+        return onto
+
+    def wild_choices(self, rules: canasta.Variant | None) -> list[WildChoice]:
+        """Each wild card sent alone, with the melds the player may tap for it."""
+        if rules is None or self.action not in ("meld", "pickup", "go_out") or self.is_special(rules):
+            return []
+        melds = self.chosen_melds(rules)
+        table = [group for group in self.table if group]
+        lone = lone_wilds([[parse_card(code) for code in group] for group in melds], rules)
+        choices = []
+        for group in lone:
+            places = [(f"table:{j}", meld) for j, meld in enumerate(table)]
+            places += [(f"melds:{k}", meld) for k, meld in enumerate(melds) if k not in lone]
+            if places:
+                choices.append(WildChoice(group, melds[group], tuple(places), self.onto.get(group, "")))
+        return choices
 
     def missing(self) -> str | None:
         """What the question still needs before it can be judged, as a prompt."""
@@ -353,6 +410,26 @@ class Board:
         if self.action == "pickup" and not self.top:
             return _("Tap the top card of the pile.")
         return None
+
+
+@dataclass(frozen=True)
+class WildChoice:
+    """A wild card sent alone and the melds it may go on, as the page offers them."""
+
+    group: int  # its place in the melds asked about
+    cards: list[str]
+    places: tuple[tuple[str, list[str]], ...]  # ("table:1", the meld's cards)
+    chosen: str  # the place tapped, or "" to leave it to the checker
+
+
+def _onto(text: str) -> dict[int, str]:
+    """The wild cards' melds as the form carries them: ``0:table:1 2:melds:0``."""
+    onto = {}
+    for part in str(text).split()[:20]:
+        group, _colon, place = part.partition(":")
+        if group.isdigit() and re.fullmatch(r"(table|melds):\d{1,2}", place):
+            onto[int(group)] = place
+    return onto
 
 
 # What each verb of a tap (``Board.apply``) does, by the verb before the colon.
@@ -367,6 +444,7 @@ TAPS: dict[str, Callable[[Board, str], None]] = {
     "back": Board._tap_back,
     "toggle": Board._tap_toggle,
     "clear": Board._tap_clear,
+    "onto": Board._tap_onto,
 }
 
 
@@ -464,7 +542,10 @@ def judge(board: Board, rules: canasta.Variant | None) -> Outcome:
     if prompt:
         return Outcome(prompt=prompt)
     try:
-        return Outcome(verdict=check(rules, Position.from_dict(board.request(rules))))
+        position = Position.from_dict(board.request(rules))
+        if board.action == "meld" and not board.all_cards:
+            position = replace(position, whole_hand=False)  # the cards shown, not the whole hand
+        return Outcome(verdict=check(rules, position))
     except InvalidError as error:
         return Outcome(errors=tuple((_label(v.field), v.message) for v in error.violations))
 
@@ -594,6 +675,8 @@ def render(page: bool) -> str:
         "ladder": rules.ladder if rules is not None else (),
         "minimum": rules.minimum_for(board.score) if rules is not None else None,  # the core's, not the template's
         "house_rules": house_rules(board, rules) if rules is not None else [],
+        "wild_choices": board.wild_choices(rules),
+        "has_special": rules is not None and bool(rules.special_hand_values),
         **extra,
     }
     return render_template("checker/check.html" if page else "checker/_board.html", **context)
@@ -634,6 +717,9 @@ def board_fields(board: Board) -> dict[str, str]:
         "discard": board.discard,
         "frozen": "1" if board.frozen else "",
         "one_card_pile": "1" if board.one_card_pile else "",
+        "all_cards": "1" if board.all_cards else "",
+        "special": "1" if board.special else "",
+        "onto": " ".join(f"{group}:{place}" for group, place in sorted(board.onto.items())),
     }
 
 

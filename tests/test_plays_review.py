@@ -597,14 +597,16 @@ CASES = [
     case(
         "samba-pickup-natural-wild", "samba", pickup("K", ["K", "2C", "5", "6"], [["K", "K", "2C"]], [["9"] * 3]), False
     ),
-    # the top card onto a meld that is not a canasta: yes; onto a canasta: never, even with a pair.
+    # the top card onto a meld that is not a canasta: yes; the top card alone onto a canasta: never.
     case("samba-pickup-onto-meld", "samba", pickup("9", ["5", "6", "Q"], [["9"]], [["9"] * 3]), True),
     case("samba-pickup-onto-canasta", "samba", pickup("K", ["5", "6", "Q"], [["K"]], [SEVEN_KINGS]), False),
+    # RULES.md §5 (corrected): a natural pair with the top card starts a new meld of kings even though
+    # the side's kings are a canasta (Bicycle Samba: a side may hold two melds of a rank).
     case(
-        "samba-pickup-pair-onto-canasta",
+        "samba-pickup-pair-beside-canasta",
         "samba",
         pickup("K", ["K", "K", "6", "Q"], [["K", "K", "K"]], [SEVEN_KINGS]),
-        False,
+        True,
     ),
     # the top card never starts or extends a sequence.
     case(

@@ -110,6 +110,8 @@ class PlayRules:
     opening_wild_ranks: tuple[str, ...]  # wild cards only if in the meld from the initial meld
     splash: bool  # a natural or wild canasta from the hand opens without a minimum
     needs_set_to_open: bool  # the initial meld holds three matching naturals or a wild meld
+    duplicate_melds: bool = False  # a side may hold two melds of a rank and merge them (Samba family)
+    wild_onto_canasta: bool = True  # a wild card may be added to a completed canasta (not in Samba)
 
 
 # The classic game's play rules (pagat, Bicycle); Samba and American say how they differ.
@@ -135,7 +137,14 @@ CLASSIC_PLAY = PlayRules(
     needs_set_to_open=False,
 )
 # RULES.md section 5: a natural pair, or the top card onto a meld that is not yet a canasta.
-SAMBA_PLAY = dataclasses.replace(CLASSIC_PLAY, pickup_with_wild=False, pickup_onto_canasta=False)
+# Bicycle's Samba and the Official Canasta Laws: a second meld of a rank, never a wild card onto a canasta.
+SAMBA_PLAY = dataclasses.replace(
+    CLASSIC_PLAY,
+    pickup_with_wild=False,
+    pickup_onto_canasta=False,
+    duplicate_melds=True,
+    wild_onto_canasta=False,
+)
 # pagat, Modern American: pairs only, threes held, discards limited, the splash.
 AMERICAN_PLAY = dataclasses.replace(
     CLASSIC_PLAY,

@@ -103,3 +103,26 @@ def test_a_house_rule_changes_the_verdict_in_place(page, live_server):
     for control in page.locator(".house-rules .check-row, .house-rules select, .house-rules summary").all():
         assert control.bounding_box()["height"] >= 44
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+# Issue 21: a joker alone, tens and six queens on the table, going out with three fives. On the
+# queens the joker completes the canasta classic needs to go out; on the tens there is none.
+JOKER_ALONE = "/check?action=go_out&hand=JK+5+5+5&melds=JK|5+5+5&table=10+10+10|Q+Q+Q+Q+Q+Q"
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
+def test_tapping_the_meld_a_wild_card_goes_on(page, no_js_page, live_server, javascript):
+    page = page if javascript else no_js_page
+    page.goto(live_server + JOKER_ALONE)
+    assert answer(page) == "Yes"
+    assert "JK goes on your Q-Q-Q-Q-Q-Q" in page.locator("#verdict").inner_text()
+    choices = page.get_by_role("group", name="Where Joker goes")
+    assert choices.get_by_role("button", name="Any meld it fits").get_attribute("aria-pressed") == "true"
+    tap(page, "10 10 10")
+    page.wait_for_selector("#verdict.no")
+    assert "needs one canasta" in page.locator("#verdict").inner_text()
+    assert page.get_by_role("button", name="10 10 10", exact=True).get_attribute("aria-pressed") == "true"
+    tap(page, "Q Q Q Q Q Q")
+    page.wait_for_selector("#verdict.yes")
+    assert page.locator('input[name="onto"]').input_value() == "0:table:1"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -298,9 +298,11 @@ def test_the_checker_answers_with_reasons_in_the_language(page, context, live_se
     page.goto(f"{live_server}/check")
     reader.read("checker")
 
-    # A meld of every card in hand is going out, refused without a canasta; with a 4 and a 5 kept
-    # back (one to discard), three kings and a two make a mixed meld of 50 (3 x 10 + 20), enough to open from 0.
+    # Said to be the whole hand, a meld of every card in hand is going out, refused without a
+    # canasta; with a 4 and a 5 kept back (one to discard), three kings and a two make a mixed meld
+    # of 50 (3 x 10 + 20), enough to open from 0.
     tap(page, "action:meld")
+    tap(page, "toggle:all_cards")
     for code in ["K", "K", "K", "2"]:
         tap(page, f"add:{code}")
     page.wait_for_selector("#verdict.no")

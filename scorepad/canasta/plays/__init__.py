@@ -23,9 +23,10 @@ False
 from .checks import canasta_findings
 from .judge import check, check_request
 from .meld import meld_findings
-from .melds import SEQUENCE_RANKS, Laid, Turn, is_run, meld_key, run_order, side_melds, take
+from .melds import SEQUENCE_RANKS, Laid, Turn, is_run, lone_wilds, meld_key, placements, run_order, side_melds, take
 from .position import ACTIONS, REQUEST_FIELDS, SCORE_LIMIT, Position
 from .search import best_melds, pickup_candidates
+from .special import special_hand
 from .verdict import Finding, Verdict
 from .wording import CARDS, NAMES, NUMBERS, ORDER, SUIT_NAMES, CardWords, card_name, codes, describe, number
 
@@ -33,5 +34,6 @@ __all__ = [
     "ACTIONS", "CARDS", "NAMES", "NUMBERS", "ORDER", "REQUEST_FIELDS", "SCORE_LIMIT", "SEQUENCE_RANKS",
     "SUIT_NAMES", "CardWords", "Finding", "Laid", "Position", "Turn", "Verdict", "best_melds",
     "canasta_findings", "card_name", "check", "check_request", "codes", "describe", "is_run",
-    "meld_findings", "meld_key", "number", "pickup_candidates", "run_order", "side_melds", "take",
+    "lone_wilds", "meld_findings", "meld_key", "number", "pickup_candidates", "placements", "run_order",
+    "side_melds", "special_hand", "take",
 ]  # fmt: skip

@@ -27,7 +27,7 @@ def turn_melds(
     rules: Variant, play: PlayRules, position: Position, going_out: bool
 ) -> tuple[list[Laid], list[Laid], Turn]:
     """The side's melds after this turn (touched, untouched) and what the meld rules need to know."""
-    touched, untouched = side_melds(position.table, position.melds, rules)
+    touched, untouched = side_melds(position.table, position.melds, rules, position.placed)
     open_wild = any(m.kind == "wild" and len(m.cards) < play.canasta for m in touched + untouched)
     turn = Turn(
         rules,
@@ -90,12 +90,95 @@ def canasta_count(rules: Variant, melds: Sequence[Laid]) -> tuple[bool, Text, Te
     return ok, wanted, listed
 
 
+MOST_MERGED = 5  # melds of one rank tried for merging; more are left as they are
+
+
+def merged(rules: Variant, melds: Sequence[Laid]) -> tuple[list[Laid], list[list[Laid]]]:
+    """Samba family: the side's melds of one rank merged where that completes more canastas.
+
+    A side may hold two melds of a rank and merge them at any time (RULES.md §5), keeping the
+    meld rules: the wild cards of the merged meld, and no wild card onto a completed canasta.
+    Returns the melds after merging and the groups merged.
+    """
+    if not rules.play_rules.duplicate_melds:
+        return list(melds), []
+    by_rank: dict[str, list[Laid]] = {}
+    for meld in melds:
+        if meld.kind == "rank":
+            by_rank.setdefault(meld.rank, []).append(meld)
+    result = [meld for meld in melds if meld.kind != "rank"]
+    merges = []
+    for group in by_rank.values():
+        parts = _best_partition(rules, group) if 1 < len(group) <= MOST_MERGED else [[meld] for meld in group]
+        for part in parts:
+            if len(part) > 1:
+                merges.append(part)
+                cards = [meld.cards for meld in part]
+                result.append(Laid("rank", part[0].rank, before=tuple(card for meld in cards for card in meld)))
+            else:
+                result.append(part[0])
+    return result, merges
+
+
+def _best_partition(rules: Variant, group: list[Laid]) -> list[list[Laid]]:
+    """The partition of one rank's melds into merged melds with the most canastas, fewest merges on a tie."""
+    size = rules.play_rules.canasta
+    best, best_key = [[meld] for meld in group], None
+    for parts in _partitions(group):
+        if not all(_may_merge(rules, part) for part in parts):
+            continue
+        canastas = sum(1 for part in parts if sum(len(meld.cards) for meld in part) >= size)
+        key = (canastas, len(parts))
+        if best_key is None or key > best_key:
+            best, best_key = parts, key
+    return best
+
+
+def _partitions(items: list[Laid]) -> list[list[list[Laid]]]:
+    if not items:
+        return [[]]
+    first, rest = items[0], items[1:]
+    found = []
+    for parts in _partitions(rest):
+        found.append([[first], *parts])
+        for index in range(len(parts)):
+            found.append([*parts[:index], [first, *parts[index]], *parts[index + 1 :]])
+    return found
+
+
+def _may_merge(rules: Variant, part: list[Laid]) -> bool:
+    """Merged melds keep the wild-card rules, and no wild card goes onto a completed canasta."""
+    if len(part) == 1:
+        return True
+    cards = [card for meld in part for card in meld.cards]
+    wilds = sum(1 for card in cards if card.is_wild)
+    if wilds > rules.max_wilds or (rules.wilds_not_more_than_naturals and wilds > len(cards) - wilds):
+        return False
+    canasta = rules.play_rules.canasta
+    return rules.play_rules.wild_onto_canasta or not any(
+        len(meld.cards) >= canasta and any(other.wilds for other in part if other is not meld) for meld in part
+    )
+
+
 def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
     """Going out: the side has, or completes this turn, the canastas its variant requires."""
+    melds, merges = merged(rules, melds)
+    notes = [
+        Finding(
+            "merge",
+            t("Merge your {melds}: together they make a canasta.", melds=and_list([codes(m.cards) for m in part])),
+            None,
+        )
+        for part in merges
+    ]
     ok, wanted, listed = canasta_count(rules, melds)
     if ok:
         return [
-            Finding("canastas", t("To go out your side needs {wanted}; it has {listed}.", wanted=wanted, listed=listed))
+            Finding(
+                "canastas",
+                t("To go out your side needs {wanted}; it has {listed}.", wanted=wanted, listed=listed),
+            ),
+            *notes,
         ]
     text = t(
         "To go out your side needs {wanted}; counting this turn it has {listed}. "
@@ -103,7 +186,7 @@ def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
         wanted=wanted,
         listed=listed,
     )
-    return [Finding("not-enough-canastas", text, False)]
+    return [Finding("not-enough-canastas", text, False), *notes]
 
 
 def red_threes_held(play: PlayRules, cards: Iterable[Card]) -> list[Finding]:
@@ -134,7 +217,7 @@ def going_out_by_melding(
     """Melding down to one card or none is going out, with everything that asks."""
     findings = canasta_findings(rules, melds)
     if findings[0].kept is False:
-        _, wanted, listed = canasta_count(rules, melds)
+        _, wanted, listed = canasta_count(rules, merged(rules, melds)[0])
         text = tn(
             "Melding these leaves you {count} card, which is going out, and to go out your side needs {wanted}; "
             "counting this turn it has {listed}. Keep at least one card after your discard until then.",

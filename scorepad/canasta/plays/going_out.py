@@ -18,6 +18,7 @@ from .initial import minimum_findings
 from .meld import melds_findings
 from .melds import Laid, Turn, take
 from .position import Position
+from .special import check_special, is_special_question
 from .verdict import Finding, Verdict
 from .wording import codes, words_for
 
@@ -64,6 +65,8 @@ class _GoingOut:
 
 def check_go_out(rules: Variant, play: PlayRules, position: Position) -> Verdict:
     """Going out: every check in GOING_OUT_CHECKS, the opening, then whether it is concealed."""
+    if is_special_question(rules, position):
+        return check_special(rules, play, position)
     going = _GoingOut.of(rules, play, position)
     findings = [finding for check in GOING_OUT_CHECKS for finding in check(going)]
     opening, count = _opening(going)

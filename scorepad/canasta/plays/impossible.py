@@ -17,7 +17,7 @@ from ..text import t
 from ..variants import PlayRules, Variant
 from ..violations import InvalidError, Violation
 from .meld import meld_findings
-from .melds import Laid, Turn, laid_from_table, take
+from .melds import Laid, Turn, laid_from_table, lone_wilds, take
 from .position import Position
 from .wording import CARDS, card_name, codes, describe
 
@@ -26,6 +26,8 @@ MELDS_MISSING = t("Pick the cards you want to meld.")
 DISCARD_MISSING = t("Pick the card you want to discard.")
 THREES_ON_TABLE = t("Threes never stay in a side's melds while play goes on.")
 ONE_MELD_OF_WILD_CARDS = t("A side has only one meld of wild cards.")
+ONTO_NOT_LONE_WILD = t("Only a wild card sent alone names the meld it goes on: this group is not wild cards alone.")
+ONTO_LONE_WILD = t("A wild card goes on a meld of natural cards or of wild cards, not on another wild card sent alone.")
 
 
 def refuse_impossible(rules: Variant, play: PlayRules, position: Position) -> None:
@@ -51,6 +53,19 @@ def _table(rules: Variant, play: PlayRules, position: Position) -> list[Violatio
     # their word wins, so a side that lists its melds but says it has not opened is judged
     # as not opened.
     return _table_problems(rules, play, position.table)
+
+
+def _onto_problems(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
+    """``onto`` places wild cards sent alone, onto a meld that is not itself one."""
+    lone = lone_wilds(position.melds, rules)
+    problems = []
+    for group, (pile, index) in position.onto:
+        where = f"onto.melds[{group}]"
+        if group not in lone:
+            problems.append(Violation("onto-not-wild", ONTO_NOT_LONE_WILD, where))
+        elif pile == "melds" and index in lone:
+            problems.append(Violation("onto-wild", ONTO_LONE_WILD, where))
+    return problems
 
 
 def _pile_top_missing(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
@@ -108,6 +123,7 @@ def _discard_not_held(rules: Variant, play: PlayRules, position: Position) -> li
 IMPOSSIBLE = (
     _overdrawn,
     _table,
+    _onto_problems,
     _pile_top_missing,
     _melds_missing,
     _melds_not_held,
@@ -125,7 +141,7 @@ def _table_problems(rules: Variant, play: PlayRules, table: Sequence[Sequence[Ca
         if laid.kind == "threes":
             problems.append(Violation("threes-on-table", THREES_ON_TABLE, where))
             continue
-        if laid.kind in ("rank", "wild"):
+        if laid.kind == "wild" or (laid.kind == "rank" and not play.duplicate_melds):
             if (laid.kind, laid.rank) in seen:
                 if laid.kind == "wild":
                     text = ONE_MELD_OF_WILD_CARDS

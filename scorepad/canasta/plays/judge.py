@@ -16,6 +16,7 @@ from .going_out import check_go_out
 from .impossible import refuse_impossible
 from .meld import check_meld
 from .pickup import check_pickup
+from .placing import placed_check
 from .position import BODY_NOT_OBJECT, Position
 from .verdict import Verdict
 
@@ -29,7 +30,7 @@ def check(rules: Variant, position: Position) -> Verdict:
     play = rules.play_rules
     refuse_impossible(rules, play, position)
     judge = {"meld": check_meld, "pickup": check_pickup, "go_out": check_go_out, "discard": check_discard}
-    return judge[position.action](rules, play, position)
+    return placed_check(judge[position.action], rules, play, position)
 
 
 def check_request(data: Any) -> Verdict:

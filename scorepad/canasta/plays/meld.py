@@ -213,6 +213,23 @@ def _wild_meld_open(meld: Laid, turn: Turn) -> Finding | None:
     )
 
 
+def _wild_onto_canasta(meld: Laid, turn: Turn) -> Finding | None:
+    """Samba family: no wild card is ever added to a completed canasta (Official Canasta Laws)."""
+    added = _added_wilds(meld)
+    if not added or turn.play.wild_onto_canasta or len(meld.before) < turn.play.canasta:
+        return None
+    return Finding(
+        "wild-onto-canasta",
+        t(
+            "Your {meld} is a completed canasta, and in {variant} no wild card is ever added to one: keep {cards}.",
+            meld=codes(meld.before),
+            variant=turn.rules.name,
+            cards=codes(added),
+        ),
+        False,
+    )
+
+
 RANK_MELD_CHECKS = (
     _rank_too_small,
     _too_few_naturals,
@@ -223,6 +240,7 @@ RANK_MELD_CHECKS = (
     _wilds_outnumber_naturals,
     _rank_too_long,
     _wild_meld_open,
+    _wild_onto_canasta,
 )
 
 
@@ -357,10 +375,9 @@ def _no_sequences(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "mixed-ranks",
         t(
-            "{meld} mixes {ranks}: a meld is cards of one rank ({variant} has no sequences).",
+            "{meld} mixes {ranks}: a meld is cards of one rank.",
             meld=codes(meld.cards),
             ranks=and_list([CARDS[rank].plural for rank in reversed(_ranks(meld))]),
-            variant=rules.name,
         ),
         False,
     )
@@ -541,7 +558,7 @@ def check_meld(rules: Variant, play: PlayRules, position: Position) -> Verdict:
     """Melding: the meld rules, the initial meld, and going out when few cards are left."""
     cards = [card for meld in position.melds for card in meld]
     left = len(position.hand) - len(cards)
-    going_out = left <= 1
+    going_out = left <= 1 and position.whole_hand  # only the cards asked about: the rest of the hand is unknown
     touched, untouched, turn = turn_melds(rules, play, position, going_out)
     findings = melds_findings(touched, turn)
     count = None
@@ -550,7 +567,7 @@ def check_meld(rules: Variant, play: PlayRules, position: Position) -> Verdict:
         findings += found
     if going_out:
         findings += going_out_by_melding(rules, play, position, touched + untouched, left)
-    else:
+    elif position.whole_hand:
         text = tn(
             "You keep {count} card: discard one to end your turn.",
             "You keep {count} cards: discard one to end your turn.",

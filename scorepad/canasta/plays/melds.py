@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..cards import Card
 from ..text import Text, t
@@ -100,68 +101,171 @@ def is_run(cards: Sequence[Card], longest: int) -> bool:
     return places == list(range(places[0], places[0] + len(places)))
 
 
+Target = tuple[str, int]  # ("table", j): onto the side's table meld j; ("melds", i): onto the new meld of group i
+NEW: Target = ("new", -1)  # a meld of its own
+
+
 def side_melds(
-    table: Sequence[Sequence[Card]], melds: Sequence[Sequence[Card]], rules: Variant
+    table: Sequence[Sequence[Card]],
+    melds: Sequence[Sequence[Card]],
+    rules: Variant,
+    onto: Mapping[int, Target] | None = None,
 ) -> tuple[list[Laid], list[Laid]]:
     """The side's melds after this turn: (melds touched this turn, melds left as they were).
 
-    A proposed meld of a rank the side has is added to it, and proposed melds of one rank are one
-    meld (one meld per rank per side); so are wild cards and black threes. Wild cards alone that
-    cannot be a meld of wild cards go on the first meld of the side they fit. A run, or a lone card
-    of a rank the side has no meld of, is added to a table sequence of its suit when together they
-    make one; otherwise it is a new sequence (or meld).
+    ``onto`` says where groups of ``melds`` go; a group it does not place goes where
+    :func:`placements` would put it first: a proposed meld of a rank the side has is added to it,
+    and proposed melds of one rank are one meld (one meld per rank per side, except where the
+    variant allows two); so are wild cards and black threes. Wild cards alone that cannot be a
+    meld of wild cards go on one of the side's melds. A run, or a lone card of a rank the side has
+    no meld of, is added to a table sequence of its suit when together they make one.
     """
-    untouched = [laid_from_table(meld) for meld in table]
-    touched: list[Laid] = []
-    for group in melds:
-        base = _meld_joined(group, touched, untouched, rules)
-        if base is None:
-            kind, rank = meld_key(group)
-            touched.append(Laid(kind, rank, added=tuple(group)))
-        elif base in untouched:
-            untouched.remove(base)
-            touched.append(replace(base, added=tuple(group)))
+    homes = _walk(table, melds, rules, dict(onto or {}))
+    return _assemble(table, melds, homes)
+
+
+def placements(
+    table: Sequence[Sequence[Card]], melds: Sequence[Sequence[Card]], rules: Variant, onto: Mapping[int, Target]
+) -> Iterator[dict[int, Target]]:
+    """Every way the groups of ``melds`` may be placed, given those ``onto`` fixes, the default first.
+
+    Each group is placed in turn (the table's melds, then the groups before it); wild cards sent
+    alone are placed last, onto any meld the others make. Choices come in an order that depends on
+    the cards only, never on the order of ``table`` or ``melds``.
+    """
+    order = _placing_order(melds, rules)
+    yield from _branch(table, melds, rules, dict(onto), order, {})
+
+
+def lone_wilds(melds: Sequence[Sequence[Card]], rules: Variant) -> list[int]:
+    """The groups of ``melds`` that are wild cards sent alone, to go on one of the side's melds."""
+    low = rules.play_rules.wild_meld_cards[0]
+    return [i for i, group in enumerate(melds) if meld_key(group)[0] == "wild" and len(group) < low]
+
+
+def _placing_order(melds: Sequence[Sequence[Card]], rules: Variant) -> list[int]:
+    lone = lone_wilds(melds, rules)
+    return [i for i in range(len(melds)) if i not in lone] + lone
+
+
+def _branch(
+    table: Sequence[Sequence[Card]],
+    melds: Sequence[Sequence[Card]],
+    rules: Variant,
+    onto: dict[int, Target],
+    order: list[int],
+    homes: dict[int, Target],
+) -> Iterator[dict[int, Target]]:
+    if len(homes) == len(order):
+        yield dict(homes)
+        return
+    index = order[len(homes)]
+    fixed = onto.get(index)
+    choices = [_home_of(fixed, homes, index)] if fixed is not None else _choices(table, melds, rules, index, homes)
+    for choice in choices:
+        yield from _branch(table, melds, rules, onto, order, {**homes, index: choice})
+
+
+def _home_of(target: Target, homes: Mapping[int, Target], index: int) -> Target:
+    """A group placed onto another group goes where that group went (a meld of its own is its home)."""
+    if target == NEW:
+        return ("melds", index)
+    if target[0] == "melds" and target[1] in homes:
+        return homes[target[1]]
+    return target
+
+
+def _walk(
+    table: Sequence[Sequence[Card]], melds: Sequence[Sequence[Card]], rules: Variant, onto: dict[int, Target]
+) -> dict[int, Target]:
+    """Each group's home: where ``onto`` puts it, else its first choice."""
+    homes: dict[int, Target] = {}
+    for index in _placing_order(melds, rules):
+        fixed = onto.get(index)
+        if fixed is not None:
+            homes[index] = _home_of(fixed, homes, index)
         else:
-            touched[touched.index(base)] = replace(base, added=base.added + tuple(group))
-    return touched, untouched
+            homes[index] = _choices(table, melds, rules, index, homes)[0]
+    return homes
 
 
-def _meld_joined(group: Sequence[Card], touched: list[Laid], untouched: list[Laid], rules: Variant) -> Laid | None:
-    """The side meld these cards go on, or None when they make a new meld."""
+def _so_far(
+    table: Sequence[Sequence[Card]], melds: Sequence[Sequence[Card]], homes: Mapping[int, Target]
+) -> dict[Target, tuple[Card, ...]]:
+    """The side's melds as the groups placed so far leave them, by home."""
+    cards: dict[Target, tuple[Card, ...]] = {("table", j): tuple(meld) for j, meld in enumerate(table)}
+    for index, home in sorted(homes.items(), key=lambda item: (item[1] != ("melds", item[0]), item[0])):
+        cards[home] = cards.get(home, ()) + tuple(melds[index])
+    return cards
+
+
+def _meld_order(item: tuple[Target, tuple[Card, ...]]) -> tuple[Any, ...]:
+    """Melds in an order of their cards alone: not completed canastas first, then by rank and cards."""
+    target, cards = item
+    kind, rank = meld_key(cards)
+    return (len(cards) >= 7, kind, rank or "", sorted(str(card) for card in cards), target[0])
+
+
+def _choices(
+    table: Sequence[Sequence[Card]],
+    melds: Sequence[Sequence[Card]],
+    rules: Variant,
+    index: int,
+    homes: Mapping[int, Target],
+) -> list[Target]:
+    """Where this group may go, the default first."""
+    group = melds[index]
+    current = sorted(_so_far(table, melds, homes).items(), key=_meld_order)
     kind, rank = meld_key(group)
+    if index in lone_wilds(melds, rules):
+        return _wild_choices(current, rules) or [("melds", index)]
+    same = [target for target, cards in current if meld_key(cards) == (kind, rank) and kind != "run"]
     longest = rules.play_rules.sequence_cards[1]
-    if kind == "wild" and not _wild_meld_meant(group, touched + untouched, rules):
-        target = _wild_target(group, touched + untouched, rules)
-        if target is not None:
-            return target
-    if kind not in ("rank", "wild", "threes"):
-        return _sequence_extended(untouched, group, longest)
-    base = next((m for m in touched + untouched if (m.kind, m.rank) == (kind, rank)), None)
-    if base is None and kind == "rank":  # a lone card may extend a table sequence instead
-        base = _sequence_extended(untouched, group, longest)
-    return base
+    runs = [t for t, cards in current if meld_key(cards)[0] == "run" and is_run(cards + tuple(group), longest)]
+    own = [("melds", index)]
+    if kind == "run":
+        return runs + own
+    if kind != "rank" or (same and not rules.play_rules.duplicate_melds):
+        return same[:1] or own
+    return _rank_choices(same, runs, own, alone=len(group) == 1)
 
 
-def _sequence_extended(melds: Sequence[Laid], group: Sequence[Card], longest: int) -> Laid | None:
-    """The first table sequence these cards extend into a longer sequence, if any."""
-    return next((m for m in melds if m.kind == "run" and is_run(m.before + tuple(group), longest)), None)
+def _rank_choices(same: list[Target], runs: list[Target], own: list[Target], alone: bool) -> list[Target]:
+    """Cards of one rank: onto a meld of the rank (several in the Samba family), a sequence, or their own.
+
+    A lone card is no meld of its own where it has a meld to join.
+    """
+    if alone and (same or runs):
+        return same + runs
+    return same + runs + own
 
 
-def _wild_meld_meant(group: Sequence[Card], melds: Sequence[Laid], rules: Variant) -> bool:
-    """Three or more wild cards alone are meant as a meld of wild cards; fewer join one if the side has it."""
-    if len(group) >= rules.play_rules.wild_meld_cards[0]:
-        return True
-    return rules.has_wild_melds and any(m.kind == "wild" for m in melds)
+def _wild_choices(current: Sequence[tuple[Target, tuple[Card, ...]]], rules: Variant) -> list[Target]:
+    """Wild cards alone go on a meld of one rank, or on the side's meld of wild cards."""
+    kinds = ("rank", "wild") if rules.has_wild_melds else ("rank",)
+    return [target for target, cards in current if meld_key(cards)[0] in kinds]
 
 
-def _wild_target(group: Sequence[Card], melds: Sequence[Laid], rules: Variant) -> Laid | None:
-    """The first meld of one rank these wild cards may join; the first of any rank if none fits."""
-    ranked = [m for m in melds if m.kind == "rank"]
-    for meld in ranked:
-        wilds, naturals = len(meld.wilds) + len(group), len(meld.naturals)
-        if wilds <= rules.max_wilds and (wilds <= naturals or not rules.wilds_not_more_than_naturals):
-            return meld
-    return ranked[0] if ranked else None
+def _assemble(
+    table: Sequence[Sequence[Card]], melds: Sequence[Sequence[Card]], homes: Mapping[int, Target]
+) -> tuple[list[Laid], list[Laid]]:
+    """The melds after this turn from each group's home, touched in the order the groups touch them."""
+    added: dict[Target, tuple[Card, ...]] = {}
+    for index in sorted(homes, key=lambda i: (homes[i] != ("melds", i), i)):
+        added[homes[index]] = added.get(homes[index], ()) + tuple(melds[index])
+    touched, seen = [], set()
+    for index in range(len(melds)):
+        home = homes[index]
+        if home in seen:
+            continue
+        seen.add(home)
+        if home[0] == "table":
+            touched.append(replace(laid_from_table(table[home[1]]), added=added[home]))
+        else:
+            kind, rank = meld_key(melds[home[1]])
+            touched.append(Laid(kind, rank, added=added[home]))
+    untouched = [laid_from_table(meld) for j, meld in enumerate(table) if ("table", j) not in seen]
+    return touched, untouched
 
 
 def laid_from_table(meld: Sequence[Card]) -> Laid:

@@ -18,6 +18,7 @@ from .checks import going_out_by_melding, left_after, red_threes_held, turn_meld
 from .initial import minimum_findings
 from .meld import melds_findings
 from .melds import Laid
+from .placing import placed_check
 from .position import Position
 from .search import pickup_candidates
 from .verdict import Finding, Verdict, first_applied
@@ -86,7 +87,7 @@ def _pile_blocked(rules: Variant, position: Position) -> list[Finding]:
         )
     elif top.is_three:
         found.append(Finding("pile-top-three", TOP_BLACK_THREE if top.is_black_three else TOP_RED_THREE, False))
-    if position.pile_size == 1 and len(position.hand) == 1:
+    if position.pile_size == 1 and len(position.hand) == 1 and position.whole_hand:
         found.append(Finding("one-card-pile", ONE_CARD_PILE, False))
     return found
 
@@ -114,7 +115,7 @@ def _judge_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdic
         found, count = minimum_findings(rules, play, position, touched, top)
         findings += found
     melded_from_hand = sum(len(meld) for meld in position.melds) - 1
-    if position.pile_size is not None:
+    if position.pile_size is not None and position.whole_hand:
         left = left_after(position, melded_from_hand, position.pile_size - 1)
         if left <= 1:
             findings += going_out_by_melding(rules, play, position, touched + untouched, left)
@@ -133,10 +134,15 @@ def _top_meld_findings(rules: Variant, play: PlayRules, position: Position, touc
     top = position.pile_top
     if not top.is_natural:
         return []
-    meld = next((m for m in touched if m.kind == "rank" and _holds_rank(m.added, top.rank)), None)
-    if meld is None:
-        return [_top_unmelded(top, touched)]
-    return first_applied(TAKING_WAYS, _TopMeld.of(rules, play, position, meld))
+    melds = sorted(
+        (m for m in touched if m.kind == "rank" and _holds_rank(m.added, top.rank)),
+        key=lambda m: (len(m.before), sorted(str(card) for card in m.cards)),
+    )
+    if not melds:
+        return [_top_unmelded(rules, top, touched)]
+    # The top card may be any card of its rank laid this turn: the meld where it takes the pile.
+    ways = [first_applied(TAKING_WAYS, _TopMeld.of(rules, play, position, meld)) for meld in melds]
+    return next((found for found in ways if all(f.kept for f in found)), ways[0])
 
 
 def _holds_rank(cards: Sequence[Card], rank: str) -> bool:
@@ -144,9 +150,9 @@ def _holds_rank(cards: Sequence[Card], rank: str) -> bool:
     return any(card.rank == rank for card in cards)
 
 
-def _top_unmelded(top: Card, touched: Sequence[Laid]) -> Finding:
-    """The top card is melded at once, and never into a sequence."""
-    if any(m.kind == "run" and any(card.rank == top.rank for card in m.added) for m in touched):
+def _top_unmelded(rules: Variant, top: Card, touched: Sequence[Laid]) -> Finding:
+    """The top card is melded at once, and never into a sequence (where the variant has them)."""
+    if rules.has_sequences and any(m.kind == "run" and any(card.rank == top.rank for card in m.added) for m in touched):
         return Finding("top-in-sequence", TOP_IN_SEQUENCE, False)
     text = t("To take the pile you must meld the top {card} now.", card=CARDS[top.rank].name)
     return Finding("top-not-melded", text, False)
@@ -372,7 +378,8 @@ class _Judge:
     def __call__(self, melds: tuple[tuple[Card, ...], ...]) -> Verdict:
         verdict = self.verdicts.get(melds)
         if verdict is None:
-            verdict = _judge_pickup(self.rules, self.play, replace(self.position, melds=melds))
+            position = replace(self.position, melds=melds, onto=())
+            verdict = placed_check(_judge_pickup, self.rules, self.play, position)
             self.verdicts[melds] = verdict
         return verdict
 

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,8 +20,10 @@ from ..violations import InvalidError, Violation
 ACTIONS = {"meld": t("Meld"), "pickup": t("Take the pile"), "go_out": t("Go out"), "discard": t("Discard")}
 REQUEST_FIELDS = (
     "variant", "options", "action", "hand", "table", "initial_meld_done", "score", "melds",
-    "pile", "discard", "stock_empty", "took_pile",
+    "pile", "discard", "stock_empty", "took_pile", "onto",
 )  # fmt: skip
+ONTO_KEY = re.compile(r"melds\[(\d{1,3})\]")
+ONTO_PLACE = re.compile(r"(table|melds)\[(\d{1,3})\]")
 
 
 SCORE_LIMIT = 1_000_000
@@ -31,6 +34,10 @@ BAD_PILE = t('The pile is an object like {{"top": "K", "size": 12}}.')
 BAD_SIZE = t("The pile's size is a number of cards, 0 or more.")
 EMPTY_PILE_TOP = t("An empty pile has no top card.")
 NULL_CARD = t("A card is written like 'K' or '3H', not null.")
+BAD_ONTO = t('onto is an object like {{"melds[0]": "table[1]"}}: a wild card sent alone, and the meld it goes on.')
+ONTO_KEY_RANGE = t("There is no such meld in melds.")
+ONTO_PLACE_BAD = t('Name the meld the wild card goes on as "table[N]" or "melds[N]", counting from 0.')
+ONTO_PLACE_RANGE = t("There is no such meld to put the wild card on.")
 EMPTY_MELD = t("A meld needs cards.")
 
 
@@ -50,6 +57,9 @@ class Position:
     discard: Card | None = None
     stock_empty: bool = False
     took_pile: bool = False  # going out: the turn began by taking the pile, not from the stock
+    # where groups of ``melds`` go: (index in melds, ("table" | "melds", index)), or ("new", -1) for a meld of their own
+    onto: tuple[tuple[int, tuple[str, int]], ...] = ()
+    whole_hand: bool = True  # ``hand`` is every card the player holds (the page may ask about some only)
 
     @property
     def has_opened(self) -> bool:
@@ -81,6 +91,7 @@ class Position:
         fields["discard"] = _card(data.get("discard"), "discard", problems)
         fields["stock_empty"] = _flag(data, "stock_empty", "stock_empty", problems)
         fields["took_pile"] = _flag(data, "took_pile", "took_pile", problems)
+        fields["onto"] = _onto(data, problems)
         if problems:
             raise InvalidError(problems)
         return cls(**fields)
@@ -102,7 +113,14 @@ class Position:
             data["pile"]["size"] = self.pile_size
         if self.initial_meld_done is not None:
             data["initial_meld_done"] = self.initial_meld_done
+        if self.onto:
+            data["onto"] = {f"melds[{group}]": f"{pile}[{index}]" for group, (pile, index) in self.onto}
         return data
+
+    @property
+    def placed(self) -> dict[int, tuple[str, int]]:
+        """Where groups of ``melds`` go, by their index in ``melds``."""
+        return dict(self.onto)
 
 
 def _action(data: Mapping[str, Any], problems: list[Violation]) -> str | None:
@@ -201,3 +219,31 @@ def _meld_list(value: Any, where: str, problems: list[Violation]) -> tuple[tuple
             continue
         melds.append(_card_list(meld, f"{where}[{index}]", problems))
     return tuple(melds)
+
+
+def _onto(data: Mapping[str, Any], problems: list[Violation]) -> tuple[tuple[int, tuple[str, int]], ...]:
+    """``onto``: each wild card sent alone (``melds[i]``) and the meld it goes on (``table[j]``, ``melds[k]``)."""
+    value = data.get("onto")
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping):
+        problems.append(Violation("bad-onto", BAD_ONTO, "onto"))
+        return ()
+    melds, table = data.get("melds"), data.get("table")
+    sizes = {name: len(v) if isinstance(v, list) else 0 for name, v in (("melds", melds), ("table", table))}
+    placed = []
+    for key, place in value.items():
+        where = f"onto.{key}"
+        key_match = ONTO_KEY.fullmatch(str(key))
+        place_match = ONTO_PLACE.fullmatch(place) if isinstance(place, str) else None
+        if key_match is None:
+            problems.append(Violation("bad-onto", BAD_ONTO, where))
+        elif int(key_match[1]) >= sizes["melds"]:
+            problems.append(Violation("onto-no-such-meld", ONTO_KEY_RANGE, where))
+        elif place_match is None:
+            problems.append(Violation("bad-onto", ONTO_PLACE_BAD, where))
+        elif int(place_match[2]) >= sizes[place_match[1]] or place_match[0] == key:
+            problems.append(Violation("onto-no-such-meld", ONTO_PLACE_RANGE, where))
+        else:
+            placed.append((int(key_match[1]), (place_match[1], int(place_match[2]))))
+    return tuple(sorted(placed))

@@ -1,0 +1,103 @@
+"""Where the cards go when the player leaves it open: every placement tried, the legal one answered.
+
+A wild card sent alone goes on whichever of the side's melds the player chooses, and in the Samba
+family a meld of a rank may join one of the side's melds of that rank or stand alone (RULES.md §5).
+Where the question does not say, the checker judges each placement, in an order that depends on
+the cards alone, and answers for the first that makes the play legal, naming it; when none does,
+it gives the reasons for each meld a wild card could go on.
+
+>>> from scorepad.canasta.plays import check_request
+>>> verdict = check_request({"action": "meld", "hand": ["JK", "5", "6"], "melds": [["JK"]],
+...     "table": [["7", "7", "7", "7", "2C", "2D", "2H"], ["Q", "Q", "Q"]]})
+>>> verdict.legal, verdict.reasons[-1]
+(True, 'You choose the meld JK goes on: on your Q-Q-Q the play is allowed.')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from itertools import islice
+
+from ..text import and_list, t
+from ..variants import PlayRules, Variant
+from ..violations import Violation
+from .melds import Target, lone_wilds, placements
+from .position import Position
+from .verdict import Verdict
+from .wording import codes
+
+MOST_PLACEMENTS = 64  # ways tried at most: a question with more leaves the rest to the first ones
+Judge = Callable[[Variant, PlayRules, Position], Verdict]
+
+
+def placed_check(judge: Judge, rules: Variant, play: PlayRules, position: Position) -> Verdict:
+    """Judge the play with each placement the player may choose; the first legal one, else why none is."""
+    ways = list(islice(placements(position.table, position.melds, rules, position.placed), MOST_PLACEMENTS))
+    if len(ways) <= 1:
+        onto = tuple(sorted(ways[0].items())) if ways else position.onto
+        return judge(rules, play, replace(position, onto=onto))
+    tried = []
+    for way in ways:
+        verdict = judge(rules, play, replace(position, onto=tuple(sorted(way.items()))))
+        if verdict.legal:
+            return _chosen(verdict, position, rules, way, ways)
+        tried.append((way, verdict))
+    return _refused_everywhere(position, rules, tried)
+
+
+def _open_wilds(position: Position, rules: Variant, ways: list[dict[int, Target]]) -> list[int]:
+    """The wild cards sent alone whose meld the player left open and that could go on more than one."""
+    lone = [i for i in lone_wilds(position.melds, rules) if i not in position.placed]
+    return [i for i in lone if len({way[i] for way in ways}) > 1]
+
+
+def _target_words(position: Position, way: dict[int, Target], index: int) -> str:
+    """The meld a group goes on, as the table writes it."""
+    pile, where = way[index]
+    if pile == "table":
+        return codes(position.table[where])
+    return codes(position.melds[where])
+
+
+def _chosen(
+    verdict: Verdict, position: Position, rules: Variant, way: dict[int, Target], ways: list[dict[int, Target]]
+) -> Verdict:
+    """A legal placement: say which meld each open wild card goes on."""
+    notes = tuple(
+        t(
+            "You choose the meld {cards} goes on: on your {meld} the play is allowed.",
+            cards=codes(position.melds[i]),
+            meld=_target_words(position, way, i),
+        )
+        for i in _open_wilds(position, rules, ways)
+    )
+    return replace(verdict, reasons=(*verdict.reasons, *notes))
+
+
+def _refused_everywhere(position: Position, rules: Variant, tried: list[tuple[dict[int, Target], Verdict]]) -> Verdict:
+    """No placement is legal: the reasons for each meld an open wild card could go on."""
+    ways = [way for way, _ in tried]
+    open_wilds = _open_wilds(position, rules, ways)
+    first = tried[0][1]
+    if not open_wilds:
+        return first
+    reasons: list[str] = []
+    problems: list[Violation] = []
+    seen = set()
+    for way, verdict in tried:
+        key = tuple(way[i] for i in open_wilds)
+        if key in seen:
+            continue
+        seen.add(key)
+        where = and_list(
+            [
+                t("{cards} on your {meld}", cards=codes(position.melds[i]), meld=_target_words(position, way, i))
+                for i in open_wilds
+            ]
+        )
+        for problem in verdict.problems:
+            text = t("With {placement}: {reason}", placement=where, reason=problem.message)
+            reasons.append(text)
+            problems.append(Violation(problem.code, text, problem.field))
+    return replace(first, reasons=tuple(dict.fromkeys(reasons)), problems=tuple(problems))

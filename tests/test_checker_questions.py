@@ -1,0 +1,69 @@
+"""The "Can I?" page asks about the cards shown (issue 20 item 3), lets a player tap the meld a wild
+card sent alone goes on, and offers American special hands (issue 21). Plain form posts, no JavaScript."""
+
+import re
+
+from tests.test_checker import hidden
+
+
+def answer(html):
+    return re.search(r'<p class="answer">([^<]*)</p>', html).group(1)
+
+
+def reasons(html):
+    return re.findall(r"<li>([^<]*)</li>", html)
+
+
+def test_a_meld_question_leaves_the_rest_of_the_hand_unknown(client):
+    # Issue 20: 7, 7, joker tapped, "Meld these?": 5 + 5 + 50 = 60 >= 50 for a side below 1500.
+    html = client.post("/check", data={"action": "meld", "hand": "7 7 JK", "score": "0", "op": "check"})
+    html = html.get_data(as_text=True)
+    assert answer(html) == "Yes"
+    assert "Initial meld counts <b>60</b>; your side needs <b>50</b>." in html
+    assert not any("going out" in reason for reason in reasons(html))
+
+
+def test_all_my_cards_makes_it_a_going_out_question(client):
+    # The same three cards as the whole hand: melding them all is going out, and classic needs a
+    # canasta to go out (RULES.md §5 "Going out"); the side has none.
+    data = {"action": "meld", "hand": "7 7 JK", "score": "0"}
+    html = client.post("/check", data={**data, "op": "toggle:all_cards"}).get_data(as_text=True)
+    assert hidden(html, "all_cards") == "1"
+    assert answer(html) == "No"
+    assert any("which is going out" in reason for reason in reasons(html))
+    html = client.post("/check", data={**data, "all_cards": "1", "op": "toggle:all_cards"}).get_data(as_text=True)
+    assert hidden(html, "all_cards") == "" and answer(html) == "Yes"
+
+
+def test_tapping_the_meld_a_wild_card_goes_on(client):
+    # Issue 21's classic example: a joker alone, tens and six queens on the table. On the queens it
+    # completes a mixed canasta (7 cards), so going out with 5-5-5 is legal; on the tens it is not.
+    data = {
+        "action": "go_out",
+        "hand": "JK 5S 5H 5D",
+        "melds": "JK|5S 5H 5D",
+        "table": "10S 10H 10D|QS QH QD QC QS QH",
+        "score": "0",
+    }
+    html = client.post("/check", data={**data, "op": "check"}).get_data(as_text=True)
+    assert answer(html) == "Yes"
+    assert "You choose the meld JK goes on: on your QS-QH-QD-QC-QS-QH the play is allowed." in reasons(html)
+    assert 'value="onto:0:table:0"' in html and 'value="onto:0:table:1"' in html
+    html = client.post("/check", data={**data, "op": "onto:0:table:0"}).get_data(as_text=True)
+    assert hidden(html, "onto") == "0:table:0"
+    assert answer(html) == "No"
+    assert any("not-enough" in r or "needs one canasta" in r for r in reasons(html))
+    html = client.post("/check", data={**data, "onto": "0:table:0", "op": "onto:0:auto"}).get_data(as_text=True)
+    assert hidden(html, "onto") == "" and answer(html) == "Yes"
+
+
+def test_the_special_hand_is_offered_in_american_only(client):
+    straight = "A 2C 3S 4 5 6 7 8 9 10 J Q K JK"
+    data = {"variant": "american", "action": "go_out", "hand": straight, "score": "0"}
+    html = client.post("/check", data={**data, "op": "check"}).get_data(as_text=True)
+    assert 'value="toggle:special"' in html
+    html = client.post("/check", data={**data, "op": "toggle:special"}).get_data(as_text=True)
+    assert answer(html) == "Yes"
+    assert any("special hand: Straight" in r and "3000" in r for r in reasons(html))
+    classic = client.post("/check", data={**data, "variant": "classic", "op": "check"}).get_data(as_text=True)
+    assert 'value="toggle:special"' not in classic
