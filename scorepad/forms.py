@@ -9,6 +9,7 @@ A form class is built per variant, because only the boxes a variant uses are sho
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -121,6 +122,10 @@ class CountField(WholeNumberField):
         return super()._value()
 
 
+# A hand form's submission key: made here (token_urlsafe) or by the offline queue; 8 to 64 characters.
+SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
 def version_number(text: Any) -> int:
     """The match version a page was showing; 0 (always stale) for anything that is not one.
 
@@ -205,6 +210,9 @@ class HandForm(TableForm):
     """A whole hand: one block per side; ``version`` is the match version the page showed."""
 
     version = HiddenField()  # anything but the current version is treated as stale, never hidden away
+    # This form's key, new each time a form is shown (the offline queue gives each queued hand its
+    # own): a save sent twice is recognised by it (store.saved_submission).
+    submission = HiddenField(default=lambda: secrets.token_urlsafe(16))
 
     def __init__(self, *args: Any, variant: canasta.Variant, side_names: Sequence[str], **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -219,6 +227,11 @@ class HandForm(TableForm):
 
     def version_number(self) -> int:
         return version_number(self.version.data)
+
+    def submission_key(self) -> str | None:
+        """The form's key when it looks like one (never stored otherwise: it is the client's text)."""
+        key = self.submission.data or ""
+        return key if SUBMISSION_KEY.fullmatch(key) else None
 
     def counter_fields(self, side: Form, pile: str) -> list[Any]:
         return [side[f"{pile}_{key}"] for key, _label, _classes in COUNTER_CLASSES]
