@@ -39,7 +39,8 @@ COUNTER_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("joker", lazy_gettext("Jokers (%(value)s)", value=VALUE["joker"]), ("joker",)),
     ("two", lazy_gettext("Twos (%(value)s)", value=VALUE["2"]), ("2",)),
     ("ace", lazy_gettext("Aces (%(value)s)", value=VALUE["A"]), ("A",)),
-    ("high", f"K Q J 10 9 8 ({VALUE['K']})", ("K", "Q", "J", "10", "9", "8")),
+    # Translators: the ranks as players in your language write them on the cards (German: K D B).
+    ("high", lazy_gettext("K Q J 10 9 8 (%(value)s)", value=VALUE["K"]), ("K", "Q", "J", "10", "9", "8")),
     ("low", f"7 6 5 4 ({VALUE['7']})", ("7", "6", "5", "4")),
     ("black3", lazy_gettext("Black threes (%(value)s)", value=VALUE["black3"]), ("black3",)),
 )

@@ -503,7 +503,9 @@ def preview_hand(match_id: str) -> str:
             before, at = head.summary.totals, played + 1
         else:
             before, at = store.totals_before(get_db(), head, number), number
-        result = play_hand(head.variant, at, before, hand)
+        # Its warnings name the sides as this match does ("… for Ann and Bob"), not as the preset does.
+        named = dataclasses.replace(head.variant, side_names=tuple(i18n.side_names(head)))
+        result = play_hand(named, at, before, hand)
         ends_game = at >= played and game_ends(head.variant, result.totals, at)
     return render_template(
         "matches/_preview.html",
