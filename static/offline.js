@@ -77,8 +77,13 @@
     }
     return {
       number: numbered.length ? numbered[numbered.length - 1].number + 1 : number,
-      version: ahead.length ? ahead[ahead.length - 1].version + 1 : version
+      version: ahead.length ? versionOf(ahead[ahead.length - 1]) + 1 : version
     };
+  }
+
+  function versionOf(item) { // entries queued before items carried their version kept it in their fields only
+    var field = item.fields.filter(function (pair) { return pair[0] === "version"; })[0];
+    return item.version || Number(field && field[1]) || 0;
   }
 
   function newKey() {
@@ -217,7 +222,8 @@
           blocked[item.match] = true;
           var page = new DOMParser().parseFromString(html, "text/html");
           var heading = page.querySelector("main h1");
-          change(item.id, page.querySelector("form[data-queue]") ? { state: "refused", answer: html } : {
+          var form = page.querySelector("form[data-queue]");
+          change(item.id, form ? refusal(item, form, page) : {
             state: "stuck",
             problem: words("notTaken", { reason: heading ? heading.textContent.trim() : response.status })
           });
@@ -236,9 +242,7 @@
   function present() {
     var item = load().filter(function (other) { return other.state === "refused"; })[0];
     var form = document.querySelector("form[data-queue]");
-    if (!item) return;
-    if (form && form.dataset.queued === item.id) putBack(item);
-    else if (!form) open(item);
+    if (item && (!form || form.dataset.queued === item.id)) open(item);
   }
 
   function open(item) {
@@ -246,19 +250,38 @@
     location.assign(item.page);
   }
 
-  // The server's own answer to the queued post: its form, filled with the entry, saying why.
+  // What the queue keeps of a refusal (never the page): the server's reasons, and the version
+  // its form carried, so saving again is a knowing second try.
+  function refusal(item, form, page) {
+    var version = form.elements.version ? form.elements.version.value : item.version;
+    var reasons = [];
+    page.querySelectorAll(".problems p, .errors:not(:empty)").forEach(function (node) {
+      var said = node.textContent.trim();
+      if (said && reasons.indexOf(said) < 0) reasons.push(said);
+    });
+    return {
+      state: "refused",
+      reasons: reasons,
+      fields: item.fields.map(function (pair) { return pair[0] === "version" ? [pair[0], version] : pair; })
+    };
+  }
+
+  // A refused hand goes back into its form, loaded afresh (a current token and heading), with the
+  // server's reasons above the boxes.
   function putBack(item) {
-    var page = new DOMParser().parseFromString(item.answer, "text/html");
-    var main = document.adoptNode(page.querySelector("main"));
-    var old = document.querySelector("main");
-    // A live preview still on its way would clear the server's reasons from the new form.
-    if (window.htmx) old.querySelectorAll("[hx-post]").forEach(function (node) { window.htmx.trigger(node, "htmx:abort"); });
-    old.replaceWith(main);
-    document.title = page.title;
-    remove(item.id);
-    if (window.htmx) window.htmx.process(main);
+    var form = document.querySelector("form[data-queue]");
+    if (!form) return say(words("noForm", { label: item.label }));
+    fill(form, item);
+    var box = document.getElementById("form-problems");
+    if (box) {
+      box.replaceChildren.apply(box, (item.reasons || []).map(function (reason) {
+        var line = element("p", reason);
+        line.className = "error";
+        return line;
+      }));
+    }
     say(words("answerBelow", { label: item.label }));
-    (main.querySelector(".problems:not(:empty)") || main).scrollIntoView({ block: "center" });
+    (box || form).scrollIntoView({ block: "center" });
   }
 
   // An answer without a form (a deleted match, a lost session): the entry goes back into the
@@ -266,6 +289,13 @@
   function refill(item) {
     var form = document.querySelector("form[data-queue]");
     if (!form) return say(words("noForm", { label: item.label }));
+    fill(form, item);
+    say(words("backInForm", { label: item.label, problem: item.problem }));
+    form.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  // The entry into the form's boxes; it then leaves the queue (the form holds it now).
+  function fill(form, item) {
     var values = {};
     item.fields.forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
     Array.prototype.forEach.call(form.elements, function (field) {
@@ -274,9 +304,8 @@
       if (field.type === "checkbox" || field.type === "radio") field.checked = given.indexOf(field.value) >= 0;
       else field.value = given.length ? given[0] : "";
     });
+    delete form.dataset.queued;
     remove(item.id);
-    say(words("backInForm", { label: item.label, problem: item.problem }));
-    form.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
   // --- what the player sees: one status box on the page ---------------------------------------

@@ -240,6 +240,36 @@ def test_a_conflicting_replay_shows_the_refusal_with_the_entry_kept(page, contex
     assert len(stored_hands(live_app, match_id)) == 2
 
 
+def test_a_refusal_waits_as_reasons_while_another_hand_is_typed(page, context, live_app, sheet, match_id):
+    """The phone keeps the server's reasons and the entry, never its page, until the player opens it."""
+    type_hand_offline(page, context)
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    page.get_by_role("link", name="Enter hand 2").click()  # typing the next hand, offline
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 2")
+    db = connect(live_app.config["DATABASE"])
+    try:
+        store.add_hand(db, match_id, canasta.Hand.from_dict(OTHER_PHONE), 1)
+    finally:
+        db.close()
+
+    context.set_offline(False)
+    expect(page.locator("#queue-status")).to_contain_text("The server did not take Hand 1 (We v They).", timeout=REPLAY)
+    [item] = queue(page)
+    assert item["state"] == "refused" and "answer" not in item
+    assert "Someone else saved hand 1 meanwhile: We 650, They 500." in item["reasons"]
+    assert all("<" not in reason for reason in item["reasons"])
+
+    page.get_by_role("button", name="Open it").click()
+    expect(page.locator("#form-problems")).to_contain_text("Someone else saved hand 1 meanwhile: We 650, They 500.")
+    expect(page.locator("#sides-0-melded_points")).to_have_value("620")
+    expect(page.locator("#sides-1-hand_points")).to_have_value("95")
+    assert queue(page) == []
+    settled(page)
+    page.get_by_role("button", name="Save hand").click()  # now knowingly, as hand 2
+    expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible()
+    assert totals(page) == [650 + 1620, 500 + 565]
+
+
 def test_a_page_this_phone_never_kept_says_you_are_offline(page, context, sheet, live_server):
     type_hand_offline(page, context)
     page.goto(f"{live_server}/matches/new")
