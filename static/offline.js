@@ -464,8 +464,8 @@
     notes = parse(sessionStorage.getItem(NOTE));
     sessionStorage.removeItem(NOTE);
     if (item && item.state === "refused") return putBack(item);
-    if (item && item.state === "stuck") refill(item);
-    adjust(document.querySelector("form[data-queue]"));
+    if (item && item.state === "stuck") refill(item); // with its old version: the server says again
+    else adjust(document.querySelector("form[data-queue]"));
     render();
     flush();
   });
