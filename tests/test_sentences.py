@@ -146,3 +146,21 @@ def test_court_cards_are_written_as_the_language_writes_them(client, code):
     url = start(client, code, PRESET[code])
     form = text(client.get(f"{url}/hands/new"))
     assert f'<label for="sides-0-melded_high">{COUNTER_HIGH[code]}' in form
+
+
+# While playing, the side ahead: one hand of 1220 to 165 leaves Ann and Bob 1055 ahead.
+SHARED_LEAD = {
+    "en": "In the lead: Ann and Bob, by 1,055.",
+    "es": "En cabeza: Ana y Luis, por 1.055.",
+    "pt_BR": "Na frente: Ana e Luís, por 1.055.",
+    "de": "In Führung: Anna und Ben, mit 1.055 Vorsprung.",
+}
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_share_text_while_playing(client, code):
+    client.set_cookie(i18n.COOKIE, code)
+    data = {"side_0": TYPED[code][0], "side_1": TYPED[code][1], **DEFAULTS}
+    url = client.post("/matches/new/classic", data=data).headers["Location"]
+    finish(client, url)
+    assert SHARED_LEAD[code] in text(client.get(f"{url}/print"))
