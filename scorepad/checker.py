@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext
+from flask_babel import lazy_gettext, pgettext
 
 from . import canasta, limits
 from .canasta.cards import RED_SUITS, Card, CardError, parse_card
@@ -734,7 +734,18 @@ def card_label(code: str) -> str:
     card = parse_card(code)
     if card.is_joker:
         return _("Joker")
-    return card.rank + (SUITS.get(card.suit, "") if card.suit else "")
+    return _rank_letter(card.rank) + (SUITS.get(card.suit, "") if card.suit else "")
+
+
+def _rank_letter(rank: str) -> str:
+    """A court card or ace as the players' own decks print it (German: D for Dame, B for Bube)."""
+    letters = {
+        "A": pgettext("card rank", "A"),
+        "K": pgettext("card rank", "K"),
+        "Q": pgettext("card rank", "Q"),
+        "J": pgettext("card rank", "J"),
+    }
+    return letters.get(rank, rank)
 
 
 @bp.app_template_filter("card_colour")

@@ -59,7 +59,8 @@ def N_(message: str) -> str:
     return message
 
 
-# A side called "We" (or "They", "You", "Me") wins or leads in the first person, as the table says it.
+# A side called "We" (or "They", "You", "Me") wins or leads in the first person, as the table says it;
+# any other name stands as a label ("Winner: Ann and Bob, by 250."), where no verb has to agree with it.
 WIN_PHRASES = {
     "we": N_("We win by {margin}."),
     "they": N_("They win by {margin}."),
@@ -495,14 +496,14 @@ def share_text(
         verdict = tr.gettext("It's a tie.")
     elif match.is_finished:
         phrase = _personal(WIN_PHRASES, leader_name, tr)
-        verdict = (tr.gettext(phrase) if phrase else tr.gettext("{side} wins by {margin}.")).format(
+        verdict = (tr.gettext(phrase) if phrase else tr.gettext("Winner: {side}, by {margin}.")).format(
             side=leader_name, margin=margin
         )
     elif not match.margin:
         verdict = tr.gettext("All square.")
     else:
         phrase = _personal(LEAD_PHRASES, leader_name, tr)
-        verdict = (tr.gettext(phrase) if phrase else tr.gettext("{side} leads by {margin}.")).format(
+        verdict = (tr.gettext(phrase) if phrase else tr.gettext("In the lead: {side}, by {margin}.")).format(
             side=leader_name, margin=margin
         )
     return tr.gettext("{variant}, {hands}: {scores}. {verdict}").format(

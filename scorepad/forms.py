@@ -9,6 +9,7 @@ A form class is built per variant, because only the boxes a variant uses are sho
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -47,7 +48,8 @@ COUNTER_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("joker", lazy_gettext("Jokers (%(value)s)", value=VALUE["joker"]), ("joker",)),
     ("two", lazy_gettext("Twos (%(value)s)", value=VALUE["2"]), ("2",)),
     ("ace", lazy_gettext("Aces (%(value)s)", value=VALUE["A"]), ("A",)),
-    ("high", f"K Q J 10 9 8 ({VALUE['K']})", ("K", "Q", "J", "10", "9", "8")),
+    # Translators: the ranks as players in your language write them on the cards (German: K D B).
+    ("high", lazy_gettext("K Q J 10 9 8 (%(value)s)", value=VALUE["K"]), ("K", "Q", "J", "10", "9", "8")),
     ("low", f"7 6 5 4 ({VALUE['7']})", ("7", "6", "5", "4")),
     ("black3", lazy_gettext("Black threes (%(value)s)", value=VALUE["black3"]), ("black3",)),
 )
@@ -128,6 +130,10 @@ class CountField(WholeNumberField):
         if not self.raw_data and not self.data:
             return ""  # a zero shows as the placeholder, so typing never starts with "0"
         return super()._value()
+
+
+# A hand form's submission key: made here (token_urlsafe) or by the offline queue; 8 to 64 characters.
+SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
 def version_number(text: Any) -> int:
@@ -214,6 +220,9 @@ class HandForm(TableForm):
     """A whole hand: one block per side; ``version`` is the match version the page showed."""
 
     version = HiddenField()  # anything but the current version is treated as stale, never hidden away
+    # This form's key, new each time a form is shown (the offline queue gives each queued hand its
+    # own): a save sent twice is recognised by it (store.saved_submission).
+    submission = HiddenField(default=lambda: secrets.token_urlsafe(16))
 
     def __init__(self, *args: Any, variant: canasta.Variant, side_names: Sequence[str], **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -228,6 +237,11 @@ class HandForm(TableForm):
 
     def version_number(self) -> int:
         return version_number(self.version.data)
+
+    def submission_key(self) -> str | None:
+        """The form's key when it looks like one (never stored otherwise: it is the client's text)."""
+        key = self.submission.data or ""
+        return key if SUBMISSION_KEY.fullmatch(key) else None
 
     def counter_fields(self, side: Form, pile: str) -> list[Any]:
         return [side[f"{pile}_{key}"] for key, _label, _classes in COUNTER_CLASSES]

@@ -465,10 +465,15 @@ def add_hand(match_id: str) -> Any:
     """Save a new hand, or show the form again, filled in, with what is wrong."""
     head = _writable_head(match_id)
     form = _hand_form(head)
+    saved = store.saved_submission(get_db(), match_id, form.submission_key())
+    if saved is not None:
+        return _already_saved(match_id, saved)
     hand = _checked_hand(form, head, None)
     if hand is not None:
         try:
-            store.add_hand(get_db(), match_id, hand, form.version_number())
+            store.add_hand(get_db(), match_id, hand, form.version_number(), form.submission_key())
+        except store.AlreadySavedError as error:
+            return _already_saved(match_id, error.number)
         except store.StaleError as error:
             _stale(form, error)
         except canasta.InvalidError as error:
@@ -498,7 +503,9 @@ def preview_hand(match_id: str) -> str:
             before, at = head.summary.totals, played + 1
         else:
             before, at = store.totals_before(get_db(), head, number), number
-        result = play_hand(head.variant, at, before, hand)
+        # Its warnings name the sides as this match does ("… for Ann and Bob"), not as the preset does.
+        named = dataclasses.replace(head.variant, side_names=tuple(i18n.side_names(head)))
+        result = play_hand(named, at, before, hand)
         ends_game = at >= played and game_ends(head.variant, result.totals, at)
     return render_template(
         "matches/_preview.html",
@@ -546,10 +553,15 @@ def update_hand(match_id: str, number: int) -> Any:
     if not 1 <= number <= head.summary.played:
         abort(404)
     form = _hand_form(head)
+    saved = store.saved_submission(get_db(), match_id, form.submission_key())
+    if saved is not None:
+        return _already_saved(match_id, saved)
     hand = _checked_hand(form, head, number)
     if hand is not None:
         try:
-            store.replace_hand(get_db(), match_id, number, hand, form.version_number())
+            store.replace_hand(get_db(), match_id, number, hand, form.version_number(), form.submission_key())
+        except store.AlreadySavedError as error:
+            return _already_saved(match_id, error.number)
         except store.StaleError as error:
             _stale(form, error)
         except canasta.InvalidError as error:
@@ -558,6 +570,15 @@ def update_hand(match_id: str, number: int) -> Any:
             flash(_("Hand %(number)s corrected.", number=number))
             return redirect(url_for(".show", match_id=match_id), 303)
     return render_template("matches/hand.html", form=form, **_head_hand_context(head, number))
+
+
+def _already_saved(match_id: str, number: int) -> Response:
+    """The same save sent again (the phone's queue, a second tab, a double tap): it is on the sheet."""
+    if number:
+        flash(_("Hand %(number)s was already saved.", number=number))
+    else:
+        flash(_("That hand was already saved, and has been undone since."))
+    return redirect(url_for(".show", match_id=match_id), 303)
 
 
 def _stale(form: HandForm, error: store.StaleError) -> None:

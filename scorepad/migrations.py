@@ -186,3 +186,15 @@ def m003_record_access_and_import_origin(db):
     # not kept (malformed, or taken here) still lets a re-import of that file be recognised.
     db.table("matches").add_column("origin", str)
     db.table("matches").create_index(["origin"])
+
+
+@migrations()
+def m004_remember_hand_submissions(db):
+    # The key a hand form carried when it was saved (one per form shown, or per hand queued on a
+    # phone): the same save sent again (a replay from the offline queue, a second tab, a double
+    # tap) is recognised as the one already stored instead of being refused or saved twice.
+    # Revisions written without a form (undo, restore, imports) have none.
+    db.table("hand_revisions").add_column("submission", str)
+    db.execute(
+        "create unique index idx_hand_revisions_submission on hand_revisions(submission) where submission is not null"
+    )

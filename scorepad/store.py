@@ -42,6 +42,14 @@ class NotFoundError(LookupError):
     """No match (or hand) at this id; the pages answer 404."""
 
 
+class AlreadySavedError(Exception):
+    """This very save (its form's submission key) is stored already; ``number`` is its hand, 0 if undone since."""
+
+    def __init__(self, number: int):
+        super().__init__(f"hand {number} was already saved")
+        self.number = number
+
+
 class StaleError(Exception):
     """The match changed since the page was rendered; ``changes`` says how, in sentences."""
 
@@ -716,18 +724,48 @@ def _starting_or_none(totals: Sequence[int] | None) -> tuple[int, ...] | None:
     return tuple(totals) if totals else None
 
 
-def add_hand(db: Database, match_id: str, hand: canasta.Hand, version: int) -> int:
+def add_hand(db: Database, match_id: str, hand: canasta.Hand, version: int, submission: str | None = None) -> int:
     """Append a hand, scored against the stored totals before it; returns the match's new version.
 
+    ``submission`` is the key of the form that sent it, stored with the hand: sent again, it is
+    recognised before the version is looked at (inside the write lock, so two copies sent at
+    once store one hand).
+
+    :raises AlreadySavedError: when a hand was already saved with this ``submission``.
     :raises StaleError: when ``version`` is not the match's current version.
     :raises InvalidError: when the match with this hand cannot be scored (fields ``hands[i]``).
     """
     with writing(db):
+        _refuse_a_second_copy(db, match_id, submission)
         row = _begin_write(db, match_id, version)
         position = _next_position(db, match_id)
         hand_id = _append(db, row, hand, position, now())
-        _revise(db, hand_id, "add", hand, version + 1)
+        _revise(db, hand_id, "add", hand, version + 1, submission)
     return version + 1
+
+
+def saved_submission(db: Database, match_id: str, submission: str | None) -> int | None:
+    """The hand (1-based; 0 if it has been undone since) saved in this match by ``submission``, if any."""
+    if not submission:
+        return None
+    rows = list(
+        _select(
+            db,
+            "select h.deleted, (select count(*) from hands l where l.match_id = h.match_id "
+            "and l.deleted is null and l.position <= h.position) as number "
+            "from hand_revisions r join hands h on h.id = r.hand_id where r.submission = ? and h.match_id = ?",
+            [submission, match_id],
+        )
+    )
+    if not rows:
+        return None
+    return 0 if rows[0]["deleted"] else rows[0]["number"]
+
+
+def _refuse_a_second_copy(db: Database, match_id: str, submission: str | None) -> None:
+    number = saved_submission(db, match_id, submission)
+    if number is not None:
+        raise AlreadySavedError(number)
 
 
 def _append(db: Database, row: dict[str, Any], hand: canasta.Hand, position: int, created: str) -> int:
@@ -755,15 +793,18 @@ def _append(db: Database, row: dict[str, Any], hand: canasta.Hand, position: int
     return hand_id
 
 
-def replace_hand(db: Database, match_id: str, number: int, hand: canasta.Hand, version: int) -> int:
+def replace_hand(
+    db: Database, match_id: str, number: int, hand: canasta.Hand, version: int, submission: str | None = None
+) -> int:
     """Correct hand ``number``; later totals, minimums and game end follow. Returns the new version.
 
     The corrected hand is checked and scored from the stored totals before it; later hands keep
     their stored scores and only their totals and minimums move (arithmetic, no rescoring).
 
-    :raises StaleError, InvalidError, NotFoundError: as :func:`add_hand`, or for no such hand.
+    :raises AlreadySavedError, StaleError, InvalidError, NotFoundError: as :func:`add_hand`, or for no such hand.
     """
     with writing(db):
+        _refuse_a_second_copy(db, match_id, submission)
         row = _begin_write(db, match_id, version)
         figures = _figure_rows(db, match_id)
         if not 1 <= number <= len(figures):
@@ -791,7 +832,7 @@ def replace_hand(db: Database, match_id: str, number: int, hand: canasta.Hand, v
                 )
         _update_summary(db, row, variant, after, figures[-1]["created"])
         _recount_sides(db, match_id, after)
-        _revise(db, hand_id, "edit", hand, version + 1)
+        _revise(db, hand_id, "edit", hand, version + 1, submission)
     return version + 1
 
 
@@ -1318,7 +1359,14 @@ def _next_position(db: Database, match_id: str) -> int:
     return rows[0]["next"]
 
 
-def _revise(db: Database, hand_id: int, action: str, hand: canasta.Hand | None, match_version: int) -> None:
+def _revise(
+    db: Database,
+    hand_id: int,
+    action: str,
+    hand: canasta.Hand | None,
+    match_version: int,
+    submission: str | None = None,
+) -> None:
     rows = list(
         _select(db, "select coalesce(max(revision), 0) + 1 as next from hand_revisions where hand_id = ?", [hand_id])
     )
@@ -1330,6 +1378,7 @@ def _revise(db: Database, hand_id: int, action: str, hand: canasta.Hand | None, 
             "data": _json(hand) if hand else None,
             "match_version": match_version,
             "created": now(),
+            "submission": submission or None,
         }
     )
 

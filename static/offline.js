@@ -7,6 +7,10 @@
   var KEY = "scorepad-queue";
   var NOTE = "scorepad-sent"; // sessionStorage: what to say once the sheet has reloaded
   var OPEN = "scorepad-open"; // sessionStorage: the item to put back into the form being loaded
+  var SEEN = "scorepad-seen"; // localStorage: per match, the newest version (and its hands) a page showed
+  var RETRIES = [300, 600, 1000, 1500, 2500, 4000, 8000]; // ms after a failed send, before the 15 s poll takes over
+  var retries = 0;
+  var retrying = null;
   var sending = false;
   var reload = null;
   var notes = [];
@@ -41,36 +45,135 @@
     return found && found[1] !== "new" ? found[1] : null;
   }
 
-  // The form as it would have been posted: CSRF token and match version included. Saving the
-  // same form again replaces its entry instead of adding a second one.
+  // --- what this phone knows of a match: the newest page it showed, and the hands it holds ----
+  function seen() {
+    try { return JSON.parse(localStorage.getItem(SEEN) || "{}") || {}; } catch (error) { return {}; }
+  }
+
+  // Keep the newest version a page of this match showed, with its number of hands.
+  function remember(match, version, hands) {
+    var all = seen();
+    if (!match || !(version > 0) || (all[match] && all[match].version >= version)) return;
+    all[match] = { version: version, hands: hands };
+    try { localStorage.setItem(SEEN, JSON.stringify(all)); } catch (error) { /* only a hint */ }
+  }
+
+  function waitingFor(match, except) {
+    return load().filter(function (item) { return item.match === match && item.state === "waiting" && item.id !== except; });
+  }
+
+  // The hand a new-hand form is for, and the version to send a hand with: after the entries this
+  // phone holds for the match (each one saved moves the version on by one), else after the
+  // newest page of the match this phone showed (a kept form can be older than the sheet).
+  function nextHand(match, form, except) {
+    var ahead = waitingFor(match, except);
+    var numbered = ahead.filter(function (item) { return item.number; });
+    var version = Number(form.elements.version.value) || 0;
+    var number = Number(form.dataset.hand) || 1;
+    var known = seen()[match];
+    if (known && known.version > version && form.dataset.correction === undefined) {
+      version = known.version;
+      number = known.hands + 1;
+    }
+    return {
+      number: numbered.length ? numbered[numbered.length - 1].number + 1 : number,
+      version: ahead.length ? versionOf(ahead[ahead.length - 1]) + 1 : version
+    };
+  }
+
+  function versionOf(item) { // entries queued before items carried their version kept it in their fields only
+    var field = item.fields.filter(function (pair) { return pair[0] === "version"; })[0];
+    return item.version || Number(field && field[1]) || 0;
+  }
+
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (byte) { return (byte + 256).toString(16).slice(1); }).join("");
+  }
+
+  // A new-hand form shows the hand it will be (the page may be a kept copy, or hands may wait on
+  // the phone), and a kept copy gets a key of its own: its old one may be on the sheet already.
+  function adjust(form) {
+    if (!form || form.dataset.correction !== undefined || form.dataset.queued) return;
+    var match = matchOf(new URL(form.action, location.href).pathname);
+    var next = nextHand(match, form, null);
+    var fields = form.elements;
+    var key = fields.submission && fields.submission.value;
+    if (next.version !== Number(fields.version.value) || load().some(function (item) { return item.key === key; })) {
+      if (fields.submission) fields.submission.value = newKey();
+    }
+    fields.version.value = next.version;
+    var heading = document.querySelector("main h1");
+    if (heading && String(next.number) !== form.dataset.hand) { // "Hand 8" in any language: its number changes
+      heading.textContent = heading.textContent.replace(form.dataset.hand, next.number);
+      form.dataset.hand = next.number;
+    }
+  }
+
+  // The form as it would have been posted, CSRF token included, with the version and key this
+  // queued hand is sent with. Saving the same form again replaces its entry, keeping its place.
   function queue(form) {
     var fields = [];
     var names = [];
-    new FormData(form).forEach(function (value, name) { fields.push([name, String(value)]); });
+    var action = new URL(form.action, location.href).pathname;
+    var match = matchOf(action);
+    var before = find(form.dataset.queued);
+    var correction = form.dataset.correction !== undefined;
+    var next = before || nextHand(match, form, null);
+    // The form's own key, unless another queued hand has it: a save whose answer was lost is
+    // then recognised by the server as the one it already has.
+    var key = form.elements.submission && form.elements.submission.value;
+    if (before) key = before.key;
+    else if (!key || load().some(function (item) { return item.key === key; })) key = newKey();
+    new FormData(form).forEach(function (value, name) {
+      if (name === "version") value = next.version;
+      if (name === "submission") value = key;
+      fields.push([name, String(value)]);
+    });
     form.querySelectorAll("fieldset.side > legend").forEach(function (legend) {
       names.push(legend.firstChild.textContent.trim());
     });
-    var action = new URL(form.action, location.href).pathname;
+    var heading = document.querySelector("main h1").textContent.trim();
+    if (!correction && !before) heading = heading.replace(form.dataset.hand, next.number);
     var item = {
-      id: form.dataset.queued || Date.now().toString(36) + Math.random().toString(36).slice(2, 8),
-      match: matchOf(action),
+      id: before ? before.id : Date.now().toString(36) + Math.random().toString(36).slice(2, 8),
+      match: match,
       action: action,
       page: form.dataset.queue,
-      label: document.querySelector("main h1").textContent.trim() + " (" + names.join(" v ") + ")",
+      label: heading + " (" + names.join(" v ") + ")",
+      number: correction ? null : next.number,
+      version: next.version,
+      key: key,
       fields: fields,
       saved: new Date().toISOString(),
       state: "waiting"
     };
     try {
-      store(load().filter(function (other) { return other.id !== item.id; }).concat([item]));
+      var items = load();
+      var at = items.findIndex(function (other) { return other.id === item.id; });
+      if (at >= 0) items[at] = item;
+      else items.push(item);
+      store(items);
     } catch (error) {
       say(words("notKept", { error: error.name }));
       return;
     }
     form.dataset.queued = item.id;
+    if (form.elements.submission) form.elements.submission.value = key;
     render();
     var status = document.getElementById("queue-status");
     if (status) status.scrollIntoView({ block: "nearest" });
+  }
+
+  // The connection may be back before the phone can reach the server: a failed send is tried
+  // again after a short wait, then a longer one, so a hand goes out within moments of it.
+  function later() {
+    if (retrying || retries >= RETRIES.length) return;
+    retrying = window.setTimeout(function () {
+      retrying = null;
+      flush();
+    }, RETRIES[retries++]);
   }
 
   // Send what waits (when online, or when the player asks), then show the outcome.
@@ -99,6 +202,7 @@
       if (blocked[item.match] || !find(item.id)) return next(index + 1);
       var body = new URLSearchParams(item.fields);
       return fetch(item.action, { method: "POST", body: body, credentials: "same-origin" }).then(function (response) {
+        retries = 0;
         if (response.ok && response.redirected && new URL(response.url).pathname === sheetOf(item)) {
           remove(item.id);
           var text = words("sent", { label: item.label });
@@ -118,14 +222,16 @@
           blocked[item.match] = true;
           var page = new DOMParser().parseFromString(html, "text/html");
           var heading = page.querySelector("main h1");
-          change(item.id, page.querySelector("form[data-queue]") ? { state: "refused", answer: html } : {
+          var form = page.querySelector("form[data-queue]");
+          change(item.id, form ? refusal(item, form, page) : {
             state: "stuck",
             problem: words("notTaken", { reason: heading ? heading.textContent.trim() : response.status })
           });
           return next(index + 1);
         });
       }, function () {
-        return null; // still no connection
+        later(); // still no connection: try again shortly
+        return null;
       });
     }
 
@@ -136,9 +242,7 @@
   function present() {
     var item = load().filter(function (other) { return other.state === "refused"; })[0];
     var form = document.querySelector("form[data-queue]");
-    if (!item) return;
-    if (form && form.dataset.queued === item.id) putBack(item);
-    else if (!form) open(item);
+    if (item && (!form || form.dataset.queued === item.id)) open(item);
   }
 
   function open(item) {
@@ -146,18 +250,38 @@
     location.assign(item.page);
   }
 
-  // The server's own answer to the queued post: its form, filled with the entry, saying why.
+  // What the queue keeps of a refusal (never the page): the server's reasons, and the version
+  // its form carried, so saving again is a knowing second try.
+  function refusal(item, form, page) {
+    var version = form.elements.version ? form.elements.version.value : item.version;
+    var reasons = [];
+    page.querySelectorAll(".problems p, .errors:not(:empty)").forEach(function (node) {
+      var said = node.textContent.trim();
+      if (said && reasons.indexOf(said) < 0) reasons.push(said);
+    });
+    return {
+      state: "refused",
+      reasons: reasons,
+      fields: item.fields.map(function (pair) { return pair[0] === "version" ? [pair[0], version] : pair; })
+    };
+  }
+
+  // A refused hand goes back into its form, loaded afresh (a current token and heading), with the
+  // server's reasons above the boxes.
   function putBack(item) {
-    var page = new DOMParser().parseFromString(item.answer, "text/html");
-    var main = document.adoptNode(page.querySelector("main"));
-    var old = document.querySelector("main");
-    // A live preview still on its way for the old form is dropped by scorepad.js: it has left the page.
-    old.replaceWith(main);
-    document.title = page.title;
-    remove(item.id);
-    if (window.htmx) window.htmx.process(main);
+    var form = document.querySelector("form[data-queue]");
+    if (!form) return say(words("noForm", { label: item.label }));
+    fill(form, item);
+    var box = document.getElementById("form-problems");
+    if (box) {
+      box.replaceChildren.apply(box, (item.reasons || []).map(function (reason) {
+        var line = element("p", reason);
+        line.className = "error";
+        return line;
+      }));
+    }
     say(words("answerBelow", { label: item.label }));
-    (main.querySelector(".problems:not(:empty)") || main).scrollIntoView({ block: "center" });
+    (box || form).scrollIntoView({ block: "center" });
   }
 
   // An answer without a form (a deleted match, a lost session): the entry goes back into the
@@ -165,6 +289,13 @@
   function refill(item) {
     var form = document.querySelector("form[data-queue]");
     if (!form) return say(words("noForm", { label: item.label }));
+    fill(form, item);
+    say(words("backInForm", { label: item.label, problem: item.problem }));
+    form.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  // The entry into the form's boxes; it then leaves the queue (the form holds it now).
+  function fill(form, item) {
     var values = {};
     item.fields.forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
     Array.prototype.forEach.call(form.elements, function (field) {
@@ -173,9 +304,8 @@
       if (field.type === "checkbox" || field.type === "radio") field.checked = given.indexOf(field.value) >= 0;
       else field.value = given.length ? given[0] : "";
     });
+    delete form.dataset.queued;
     remove(item.id);
-    say(words("backInForm", { label: item.label, problem: item.problem }));
-    form.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
   // --- what the player sees: one status box on the page ---------------------------------------
@@ -234,12 +364,47 @@
       box.lastChild.append(element("button", words("sendNow"), "send"));
     }
     if (offline) showOffline(offline);
+    showOnSheet(match, items);
     if (!box.childNodes.length) return;
     var save = main.querySelector("form[data-queued] .save"); // next to the button just tapped
     var flashes = main.querySelector(".flashes");
     if (save) save.before(box);
     else if (flashes) flashes.after(box);
     else main.prepend(box);
+  }
+
+  // The sheet shows the hands this phone holds as rows of their own, and offers the hand after them.
+  function showOnSheet(match, items) {
+    var sheet = document.querySelector("#sheet[data-version]");
+    if (!sheet) return;
+    var hands = Number(sheet.dataset.hands);
+    remember(match, Number(sheet.dataset.version), hands);
+    sheet.querySelectorAll(".queued-hands, tr.queued").forEach(function (node) { node.remove(); });
+    var held = items.filter(function (item) { return item.state === "waiting" && item.number > hands; });
+    var enter = sheet.querySelector(".actions a[href$='/hands/new']");
+    if (enter) { // "Enter hand 8" in any language: the number moves past the hands held here
+      enter.dataset.text = enter.dataset.text || enter.textContent;
+      enter.textContent = enter.dataset.text.replace(String(hands + 1), String(hands + held.length + 1));
+    }
+    if (!held.length) return;
+    var body = sheet.querySelector("table.hands tbody");
+    if (!body) {
+      var table = element("table");
+      table.className = "hands queued-hands";
+      body = table.appendChild(element("tbody"));
+      (sheet.querySelector(".empty") || sheet.lastElementChild).before(table);
+    }
+    var columns = sheet.querySelectorAll("table.hands > thead th").length || 1;
+    held.forEach(function (item) {
+      var row = element("tr");
+      row.className = "queued";
+      var number = row.appendChild(element("th", String(item.number)));
+      number.scope = "row";
+      var time = new Date(item.saved).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" });
+      var note = row.appendChild(element("td", words("waitingRow", { time: time })));
+      note.colSpan = Math.max(1, (columns - 1) * 2);
+      body.append(row);
+    });
   }
 
   // The "You're offline" page lists what the phone still has; its script loads only there.
@@ -255,12 +420,19 @@
 
   // --- wiring ---------------------------------------------------------------------------------
   // Capture phase on the document: this runs before htmx's own submit handler on the form.
+  // Online too, a hand goes behind the hands of its match that still wait on the phone.
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (navigator.onLine || !form.matches("form[data-queue]")) return;
+    if (!form.matches("form[data-queue]")) return;
+    var match = matchOf(new URL(form.action, location.href).pathname);
+    var behind = load().some(function (item) {
+      return item.match === match && item.state === "waiting" && item.id !== form.dataset.queued;
+    });
+    if (navigator.onLine && !behind) return;
     event.preventDefault();
     event.stopPropagation();
     queue(form);
+    if (navigator.onLine) flush();
   }, true);
 
   // The phone believes it is online, but the server cannot be reached.
@@ -292,18 +464,29 @@
     notes = parse(sessionStorage.getItem(NOTE));
     sessionStorage.removeItem(NOTE);
     if (item && item.state === "refused") return putBack(item);
-    if (item && item.state === "stuck") refill(item);
+    if (item && item.state === "stuck") refill(item); // with its old version: the server says again
+    else adjust(document.querySelector("form[data-queue]"));
     render();
     flush();
   });
   document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.detail.target !== document.body) return; // not a new page
+    if (event.detail.target !== document.body) { // not a new page: perhaps the sheet, refreshed
+      if (document.getElementById("sheet")) render();
+      return;
+    }
     notes = [];
+    adjust(document.querySelector("form[data-queue]"));
     render();
     flush();
   });
   document.addEventListener("htmx:historyRestore", render); // a snapshot may hold an old status box
-  window.addEventListener("online", function () { render(); flush(); });
+  window.addEventListener("online", function () {
+    retries = 0;
+    window.clearTimeout(retrying);
+    retrying = null;
+    render();
+    flush();
+  });
   window.addEventListener("offline", render);
   window.addEventListener("storage", function (event) { if (event.key === KEY) render(); });
   window.setInterval(flush, 15000);

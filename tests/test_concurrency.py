@@ -240,3 +240,36 @@ def test_concurrent_writes_queue_and_none_is_lost(app):
             assert side_one_melded(store.get_match(db, match_id).match.hands) == [5 * m for m in markers]
     finally:
         db.close()
+
+
+def test_the_same_save_sent_at_once_from_several_tabs_is_stored_once(app):
+    """Tabs replaying one queued hand together: every one is told it is on the sheet, one hand is stored."""
+    match_id = new_match(app, 0)
+    url = f"/matches/{match_id}"
+    tabs = 4
+    start = threading.Barrier(tabs)
+    run = Run()
+    answers: list[str] = []
+
+    def replay() -> None:
+        client = app.test_client()
+        start.wait()
+        response = client.post(f"{url}/hands", data={**hand_form(7, "1"), "submission": "one-queued-hand-key"})
+        run.check(response, "replay")
+        assert (response.status_code, response.headers["Location"]) == (303, url)
+        with run.lock:
+            answers.append(run.check(client.get(url), "sheet"))
+
+    threads = [run.thread(replay) for _ in range(tabs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert run.problems == []
+    db = connect(app.config["DATABASE"])
+    try:
+        assert side_one_melded(store.get_match(db, match_id).match.hands) == [35]
+    finally:
+        db.close()
+    assert sum("Hand 1 was already saved." in page for page in answers) == tabs - 1
+    assert not any("meanwhile" in page for page in answers)

@@ -255,7 +255,7 @@ def test_share_text_matches_the_issue(finished):
             "classic",
             [{"entries": [{"melded_points": 50}, {"melded_points": 100, "red_threes": 2}]}],
             ("Lions", "Tigers"),
-            "Classic canasta, 1 hand so far: Lions 50 – Tigers 300. Tigers leads by 250.",
+            "Classic canasta, 1 hand so far: Lions 50 – Tigers 300. In the lead: Tigers, by 250.",
         ),
         (
             "classic-2p",
@@ -276,7 +276,7 @@ def test_share_text_of_a_named_winner_and_a_tie():
     assert formats.share_text(tie, info()) == "Classic canasta, 5 hands: We 6,000 – They 6,000. It's a tie."
     won = canasta.score_match("classic", CLASSIC_HANDS)
     text = formats.share_text(won, info(sides=(("Ann", ()), ("Bob", ()))))
-    assert text.endswith("Ann wins by 1,250.")
+    assert text.endswith("Winner: Ann, by 1,250.")
 
 
 # --- the progress chart ------------------------------------------------------------------

@@ -42,6 +42,7 @@ def test_blank_database_migrates(tmp_path):
             "data": str,
             "match_version": int,
             "created": str,
+            "submission": str,
         }
         # m002: the derived figures, a cache of what the core works out from the facts above.
         assert list(db.table("match_summaries").columns_dict) == [

@@ -378,8 +378,8 @@ SPANISH = Catalogue(
         "{label} × {count} (at {bonus})": "{label} × {count} (a {bonus})",
         "Red threes ({count}, minus: not melded)": "Tres rojos ({count}, restan: sin bajada)",
         "Classic canasta for two": "Canasta clásica para dos",
-        "Only one player goes out in a hand, but {first} and {second} both say they went out.": (
-            "Solo un jugador cierra por mano, pero {first} y {second} dicen haber cerrado."
+        "Only one player goes out in a hand, but two sides say they went out: {first} and {second}.": (
+            "Solo un jugador cierra por mano, pero dos equipos marcaron que cerraron: {first} y {second}."
         ),
     },
     {("side", "Me"): "Yo", ("side", "You"): "Tú"},
@@ -433,8 +433,10 @@ def test_a_sides_name_inside_a_problem_is_translated_too():
     problem = next(
         v for v in canasta.check_hand(both_out, canasta.VARIANTS["classic-2p"]) if v.code == "two-sides-went-out"
     )
-    assert problem.message == "Only one player goes out in a hand, but Me and You both say they went out."
-    assert problem.message.render(SPANISH) == "Solo un jugador cierra por mano, pero Yo y Tú dicen haber cerrado."
+    assert problem.message == "Only one player goes out in a hand, but two sides say they went out: Me and You."
+    assert problem.message.render(SPANISH) == (
+        "Solo un jugador cierra por mano, pero dos equipos marcaron que cerraron: Yo y Tú."
+    )
 
 
 def test_a_plural_rule_problem_and_an_option_error_are_said_in_portuguese():

@@ -43,14 +43,15 @@ HELD_SET_POINTS = {"sevens": 3 * RANK_VALUES["7"], "aces": 3 * RANK_VALUES["A"]}
 # The least an unfinished meld of a special kind is worth (three of it; three twos for wild cards).
 INCOMPLETE_POINTS = {**HELD_SET_POINTS, "wild": 3 * RANK_VALUES["2"]}
 BLACK_THREE_MELDS = (0, 3, 4)
-# The field labels messages start with ("Melded points is a whole number."), by API field.
+# The field labels messages start with ("Melded points is a whole number."), by API field: the
+# words of the hand form's boxes, so a message under a box names it as the box does.
 FIELD_LABELS = {
-    "melded_points": t("Melded points"), "hand_points": t("Hand points"), "canastas": t("Canastas"),
-    "red_threes": t("Red threes"), "black_threes": t("Black threes"),
-    "black_threes_in_hand": t("Black threes in hand"), "went_out": t("Went out"), "concealed": t("Concealed"),
+    "melded_points": t("Melded points"), "hand_points": t("Points in hand"), "canastas": t("Canastas"),
+    "red_threes": t("Red threes"), "black_threes": t("Black threes laid out"),
+    "black_threes_in_hand": t("Black threes left in hand"), "went_out": t("Went out"), "concealed": t("Concealed"),
     "special_hand": t("Special hand"), "incomplete": t("Incomplete"), "held_sets": t("Held sets"),
-    "penalty_points": t("Penalty points"), "restored_piles": t("Restored piles"),
-    "melded_cards": t("Melded cards"), "hand_cards": t("Hand cards"),
+    "penalty_points": t("Other penalties"), "restored_piles": t("Piles put back"),
+    "melded_cards": t("Melded cards"), "hand_cards": t("Cards in hand"),
 }  # fmt: skip
 KNOWN_ENTRY_FIELDS = ", ".join(ENTRY_FIELDS)  # API keys, as the API writes them
 BOTH_SIDES = t("both sides")
@@ -949,7 +950,7 @@ def _black_threes_counted(entry: Entry, variant: Variant, index: int) -> list[Vi
     return [
         Violation(
             "black-threes-not-counted",
-            t("Black threes in hand must also be counted among the hand's cards (black3)."),
+            t("Black threes left in hand must also be counted among the cards in hand (black3)."),
             "black_threes_in_hand",
         )
     ]
@@ -1236,7 +1237,7 @@ def _one_side_out(table: _Table, variant: Variant) -> list[Violation]:
         Violation(
             "two-sides-went-out",
             t(
-                "Only one player goes out in a hand, but {first} and {second} both say they went out.",
+                "Only one player goes out in a hand, but two sides say they went out: {first} and {second}.",
                 first=first,
                 second=second_name,
             ),

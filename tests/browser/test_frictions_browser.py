@@ -134,7 +134,7 @@ def test_two_sides_going_out_is_named_at_full_width_and_never_under_the_bar(page
     page.check("#sides-0-went_out")
     page.check("#sides-1-went_out")
     error = page.locator("#sides-1-went_out-error")
-    expect(error).to_contain_text("Only one player goes out in a hand, but We and They both say they went out.")
+    expect(error).to_contain_text("Only one player goes out in a hand, but two sides say they went out: We and They.")
     page.locator("h1").click()  # nothing focused: the bar may stick again, but not over a problem
     side = page.locator("fieldset.side-1").bounding_box()
     box = error.bounding_box()
@@ -153,7 +153,8 @@ def test_the_match_names_itself_in_the_going_out_message(page, live_server):
     open_hand_form(page)
     page.check("#sides-0-went_out")
     page.check("#sides-1-went_out")
-    expect(page.locator("#sides-1-went_out-error")).to_contain_text("but Ann & Bo and Cy & Di both say")
+    error = page.locator("#sides-1-went_out-error")
+    expect(error).to_contain_text("but two sides say they went out: Ann & Bo and Cy & Di.")
 
 
 def test_the_preview_never_covers_the_box_being_typed_in(page, live_server):

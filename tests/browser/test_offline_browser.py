@@ -117,9 +117,12 @@ def test_a_hand_saved_offline_is_sent_when_the_connection_returns(page, context,
     assert [item["state"] for item in queue(page)] == ["waiting"]
     expect(page.locator("#queue-status")).to_contain_text("Hand 1 (We v They)")
 
-    # The sheet this phone kept says the hand waits on the phone.
+    # The sheet this phone kept says the hand waits on the phone, in its row, and offers the next.
     page.get_by_role("link", name="Sheet", exact=True).click()
-    expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
+    expect(page.get_by_role("link", name="Enter hand 2")).to_be_visible()
+    expect(page.locator("#sheet tr.queued")).to_have_count(1)
+    expect(page.locator("#sheet tr.queued th")).to_have_text("1")
+    expect(page.locator("#sheet tr.queued td")).to_contain_text("saved on this phone, not sent yet")
     expect(page.locator("#queue-status")).to_contain_text(WAITING)
     assert stored_hands(live_app, match_id) == ()
 
@@ -130,6 +133,74 @@ def test_a_hand_saved_offline_is_sent_when_the_connection_returns(page, context,
     assert len(stored_hands(live_app, match_id)) == 1
     assert queue(page) == []
     expect(page.locator("#queue-status")).not_to_contain_text(WAITING)
+
+
+def test_hands_saved_offline_one_after_another_are_never_offered_twice(page, context, live_app, sheet, match_id):
+    """Hand 1 waits on the phone: the sheet shows it and offers hand 2, whose form says "Hand 2"."""
+    type_hand_offline(page, context)
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    page.get_by_role("link", name="Enter hand 2").click()  # the form this phone kept, headed "Hand 1" when kept
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 2")
+    # Hand 2: nobody went out, We meld 650 (the 90 We need after 1620), They 500.
+    page.fill("#sides-0-melded_points", "650")
+    page.fill("#sides-1-melded_points", "500")
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#queue-status")).to_contain_text("Hand 2 (We v They)")
+    waiting = queue(page)
+    assert [(item["number"], item["version"]) for item in waiting] == [(1, 1), (2, 2)]
+    assert len({item["key"] for item in waiting}) == 2
+
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible()
+    expect(page.locator("#sheet tr.queued th")).to_have_text(["1", "2"])
+    assert stored_hands(live_app, match_id) == ()
+
+    # Back online, the first hand goes out within 2 s, and the second after it, as hand 2.
+    with page.expect_request(lambda request: request.method == "POST" and request.url.endswith("/hands"), timeout=2000):
+        context.set_offline(False)
+    expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible(timeout=REPLAY)
+    expect(page.locator("#sheet tr.queued")).to_have_count(0)
+    assert totals(page) == [1620 + 650, 565 + 500]
+    assert len(stored_hands(live_app, match_id)) == 2
+    assert queue(page) == []
+    expect(page.locator("#queue-status")).not_to_contain_text("meanwhile")
+
+
+# The save reached the server but its answer was lost on the way back: htmx reports it failed.
+@pytest.mark.console_allows(OFFLINE_PREVIEW, r"ERR_FAILED|ERR_CONNECTION")
+def test_a_save_whose_answer_was_lost_is_not_saved_twice(page, live_app, sheet, match_id):
+    page.get_by_role("link", name="Enter hand 1").click()
+    expect(page.locator("#preview")).to_be_attached()
+    settled(page)
+    type_hand(page)
+    expect(page.locator("#preview")).to_contain_text("1620")
+
+    def lost_answer(route):
+        route.fetch()  # the server saves the hand ...
+        route.abort("connectionreset")  # ... and the phone never hears so
+
+    page.route("**/matches/*/hands", lost_answer)
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#queue-status")).to_contain_text(WAITING)
+    assert len(stored_hands(live_app, match_id)) == 1
+    item = queue(page)[0]
+
+    # Two tabs send the queued copy at once (the phone's own lock lets one tab at a time; a second
+    # browser window or an old phone has none): both are told it is on the sheet.
+    page.unroute("**/matches/*/hands")
+    answers = page.evaluate(
+        """(item) => Promise.all([1, 2].map(() => fetch(item.action, {method: "POST",
+             body: new URLSearchParams(item.fields), credentials: "same-origin"})
+           .then((response) => [response.redirected, new URL(response.url).pathname])))""",
+        item,
+    )
+    assert answers == [[True, f"/matches/{match_id}"]] * 2
+    page.get_by_role("button", name="Send now").click()
+    expect(page.locator("#queue-status")).to_contain_text("has been sent: it is on the sheet", timeout=REPLAY)
+    expect(page.get_by_role("link", name="Enter hand 2")).to_be_visible()
+    assert totals(page) == [1620, 565]
+    assert len(stored_hands(live_app, match_id)) == 1
+    assert queue(page) == []
 
 
 @pytest.mark.parametrize("where", ["form", "sheet"])
@@ -161,6 +232,36 @@ def test_a_conflicting_replay_shows_the_refusal_with_the_entry_kept(page, contex
     expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible()
     assert totals(page) == [2270, 1065]
     assert len(stored_hands(live_app, match_id)) == 2
+
+
+def test_a_refusal_waits_as_reasons_while_another_hand_is_typed(page, context, live_app, sheet, match_id):
+    """The phone keeps the server's reasons and the entry, never its page, until the player opens it."""
+    type_hand_offline(page, context)
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    page.get_by_role("link", name="Enter hand 2").click()  # typing the next hand, offline
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 2")
+    db = connect(live_app.config["DATABASE"])
+    try:
+        store.add_hand(db, match_id, canasta.Hand.from_dict(OTHER_PHONE), 1)
+    finally:
+        db.close()
+
+    context.set_offline(False)
+    expect(page.locator("#queue-status")).to_contain_text("The server did not take Hand 1 (We v They).", timeout=REPLAY)
+    [item] = queue(page)
+    assert item["state"] == "refused" and "answer" not in item
+    assert "Someone else saved hand 1 meanwhile: We 650, They 500." in item["reasons"]
+    assert all("<" not in reason for reason in item["reasons"])
+
+    page.get_by_role("button", name="Open it").click()
+    expect(page.locator("#form-problems")).to_contain_text("Someone else saved hand 1 meanwhile: We 650, They 500.")
+    expect(page.locator("#sides-0-melded_points")).to_have_value("620")
+    expect(page.locator("#sides-1-hand_points")).to_have_value("95")
+    assert queue(page) == []
+    settled(page)
+    page.get_by_role("button", name="Save hand").click()  # now knowingly, as hand 2
+    expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible()
+    assert totals(page) == [650 + 1620, 500 + 565]
 
 
 def test_a_page_this_phone_never_kept_says_you_are_offline(page, context, sheet, live_server):
