@@ -186,3 +186,12 @@ def m003_record_access_and_import_origin(db):
     # not kept (malformed, or taken here) still lets a re-import of that file be recognised.
     db.table("matches").add_column("origin", str)
     db.table("matches").create_index(["origin"])
+
+
+@migrations()
+def m004_hold_imported_matches_until_the_import_ends(db):
+    # A large import is written in short transactions so saves are never kept waiting; until its
+    # last one commits, its matches carry the import's id here and no list, page or sum shows them.
+    # A failed import's rows are deleted, so an import is still all or nothing to whoever looks.
+    db.table("matches").add_column("pending", str)
+    db.execute("create index idx_matches_pending on matches(pending) where pending is not null")
