@@ -136,10 +136,12 @@ def import_file() -> Response | str:
     if upload is None or not upload.filename:
         problems = [Violation("no-file", _("Choose a scorepad .json export to import."))]
         return render_template("exports/import.html", problems=problems, count=1)
+    with upload.stream:  # a large upload is spooled to a temporary file: close it once read
+        raw = upload.read()
     db = get_db()
     viewer = access.viewer()  # only what this browser (or the organiser) sees is "already here"
     try:
-        plan = backups.plan_import(db, upload.read(), viewer=viewer)
+        plan = backups.plan_import(db, raw, viewer=viewer)
     except InvalidError as error:
         count = getattr(error, "total", len(error.violations))
         return render_template("exports/import.html", problems=error.violations, count=count, filename=upload.filename)

@@ -429,7 +429,12 @@ class Problems:
             listed.append(
                 Violation(
                     "more-problems",
-                    tn("…and {count} more problem.", "…and {count} more problems.", self.more, count=self.more),
+                    tn(
+                        "…and {count} more problem.",
+                        "…and {count} more problems.",
+                        self.more,
+                        count=thousands(self.more),
+                    ),
                 )
             )
         error = InvalidError(listed)
