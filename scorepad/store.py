@@ -1025,6 +1025,10 @@ def lookalikes(db: Database, pairs: Sequence[tuple[canasta.Match, MatchInfo]], v
 # many matches), so a phone saving a hand meanwhile waits a fraction of a second, not the import.
 IMPORT_BATCH_SECONDS = 0.15
 IMPORT_BATCH_MATCHES = 100
+# Then it lets go of the lock this long. A waiting writer is no queue: SQLite's busy handler
+# sleeps and tries again, every 50 to 100 ms once it has waited a while, and would miss a gap
+# shorter than that again and again while the import takes the lock straight back.
+IMPORT_PAUSE_SECONDS = 0.1
 # The rows of an import that never ended (its process was killed) are removed this much later.
 ABANDONED_IMPORT = timedelta(days=1)
 # Every table with a row per match or per hand of a match, children first, for removing a failed import.
@@ -1083,6 +1087,8 @@ def _save_pending(
                     progress(done, len(new))
                 if time.monotonic() > deadline:
                     break
+        if done < len(new):
+            time.sleep(IMPORT_PAUSE_SECONDS)
     return done
 
 
