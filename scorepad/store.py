@@ -21,7 +21,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, lru_cache
@@ -1066,7 +1066,9 @@ def save_import(
                     grant_access(db, browser, info.id, "imported")
             db.execute("update matches set pending = null where pending = ?", [import_id])
     except BaseException:
-        _remove_pending(db, "pending = ?", [import_id])
+        # When the database itself failed, the rows stay out of sight and a later import removes them.
+        with suppress(Exception):
+            _remove_pending(db, "pending = ?", [import_id])
         raise
     return added
 
