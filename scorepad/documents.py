@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import reprlib
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,7 +200,7 @@ def _text_problems(data: Mapping[str, Any], where: str) -> list[Violation]:
             Violation("bad-title", t("A match's title is text of at most 200 characters."), _at(where, "title"))
         )
     elif title and not is_readable(title):
-        problems.append(_unreadable(_at(where, "title")))
+        problems.append(unreadable(_at(where, "title")))
     for name in ("created", "finished"):
         stamp = data.get(name)
         if stamp is not None and (not isinstance(stamp, str) or len(stamp) > 40 or not is_readable(stamp)):
@@ -302,7 +302,30 @@ def shown(value: Any, most: int = 40) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
-def _unreadable(field: str) -> Violation:
+def unreadable_fields(data: Any, where: str = "") -> Iterator[str]:
+    """The path of every text in parsed JSON (a field's name or a value) that is not readable text.
+
+    One walk over the whole document, without recursion, so that no message made later ever
+    quotes a control character or a lone surrogate (a page or a terminal cannot show one).
+
+    >>> list(unreadable_fields({"sides": [{"name": "We"}, {"name": "They\\x1b[2J"}], "x\\ud800": 1}))
+    ['sides[1].name', 'x�']
+    """
+    stack: list[tuple[Any, str]] = [(data, where)]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if not is_readable(value):
+                yield path
+        elif isinstance(value, Mapping):
+            for key, item in reversed(list(value.items())):
+                readable = is_readable(key)  # a name that is not is reported in its place, once
+                stack.append((item if readable else "\x00", _at(path, key if readable else shown(key))))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{index}]") for index, item in reversed(list(enumerate(value))))
+
+
+def unreadable(field: str) -> Violation:
     """The problem of a name or title holding what is not text."""
     return Violation(
         "unreadable-text",
@@ -337,7 +360,7 @@ def _side_problems(item: Any, at: str) -> list[Violation]:
         return [Violation("bad-players", t("A side's players are a list of names."), f"{at}.players")]
     bad = [f"{at}.name"] * (not is_readable(name))
     bad += [f"{at}.players[{number}]" for number, player in enumerate(players) if not is_readable(player)]
-    return [_unreadable(field) for field in bad]
+    return [unreadable(field) for field in bad]
 
 
 def team_name(players: Sequence[str]) -> str:

@@ -39,6 +39,8 @@ from .documents import (
     read_match_document,
     shown,
     team_name,
+    unreadable,
+    unreadable_fields,
     wrong_version,
 )
 
@@ -466,6 +468,9 @@ def read_all_matches_document(
         matches = []
     if limits.matches is not None and len(matches) > limits.matches:
         raise InvalidError([_too_many_matches(len(matches), limits.matches)])
+    problems.add(unreadable(field) for field in unreadable_fields(matches[0] if single else data))
+    if problems:  # before any match is read, so no message quotes what is not text
+        raise problems.error()
     pairs = _read_each_match(matches, problems, progress, limits.hands, single=single)
     if problems:
         raise problems.error()

@@ -180,9 +180,33 @@ def test_the_command_line_says_so_in_one_line_per_problem(tmp_path, capsys):
 
 def test_a_value_quoted_in_a_message_is_short_and_readable():
     error = refusal({"format": "x\ud800" * 1000, "matches": []})
-    [problem] = error.violations
+    [problem, broken] = error.violations
     assert "\ud800" not in problem.message and len(problem.message) < 200
     assert problem.message.startswith("This is not a scorepad export: 'format' is 'x\ufffdx\ufffd")
+    assert (broken.code, broken.field) == ("unreadable-text", "format")
+
+
+# Every text of a file is checked before any match is read: the core's messages quote what they
+# refuse (an unknown variant, card or field), and a page or a terminal cannot show a lone surrogate.
+ANYWHERE = [
+    ({"variant": "\ud800"}, "matches[0].variant"),
+    ({"options": {"\ud800": 1}}, "matches[0].options.\ufffd"),
+    ({"hands": [{"entries": [{"\ud800": 1}, {}]}]}, "matches[0].hands[0].entries[0].\ufffd"),
+    (
+        {"hands": [{"entries": [{"melded_cards": {"K\ud800": 1}}, {}]}]},
+        "matches[0].hands[0].entries[0].melded_cards.K\ufffd",
+    ),
+    ({"hands": [{"entries": [{"special_hand": "\x1b[2J"}, {}]}]}, "matches[0].hands[0].entries[0].special_hand"),
+    ({"hands": [{"entries": [{"incomplete": ["\ud800"]}, {}]}]}, "matches[0].hands[0].entries[0].incomplete[0]"),
+]
+
+
+@pytest.mark.parametrize(("changes", "field"), ANYWHERE)
+def test_text_that_is_not_text_is_refused_wherever_it_is(client, changes, field):
+    response = upload(client, backup(a_match(**changes)))
+    page = response.data.decode()
+    assert response.status_code == 200 and "1 problem." in page
+    assert f"<li><code>{field}</code>" in page
 
 
 def test_export_and_rescore_of_a_missing_default_database_create_nothing(tmp_path, monkeypatch, capsys):
