@@ -303,9 +303,13 @@ def import_command(args: argparse.Namespace) -> int:
     try:
         pairs = backups.read_import(raw, progress("Checked", sys.stderr), formats.COMMAND_LIMITS)
     except InvalidError as error:
+        lines = [f"{problem.field or '(whole file)'}: {problem.message}" for problem in error.violations]
+        if len(lines) == 1:  # one problem, one line
+            print(f"{args.file} was not imported; nothing was written: {lines[0]}", file=sys.stderr)
+            return 1
         print(f"{args.file} was not imported; nothing was written:", file=sys.stderr)
-        for problem in error.violations:
-            print(f"  {problem.field or '(whole file)'}: {problem.message}", file=sys.stderr)
+        for line in lines:
+            print(f"  {line}", file=sys.stderr)
         return 1
     db = connect(database_path(args, must_exist=False))
     try:

@@ -171,9 +171,8 @@ def test_the_command_line_says_so_in_one_line_per_problem(tmp_path, capsys):
     assert cli.main(["import", str(bad), "--database", str(database)]) == 1
     err = capsys.readouterr().err
     assert err.splitlines() == [
-        f"{bad} was not imported; nothing was written:",
-        "  matches[0].title: This holds a control character or a broken character (a lone surrogate); "
-        "type it again as plain text.",
+        f"{bad} was not imported; nothing was written: matches[0].title: This holds a control character "
+        "or a broken character (a lone surrogate); type it again as plain text."
     ]
     assert not database.exists(), "a refused file creates no database"
 
