@@ -4,8 +4,9 @@ Between the file formats (``formats.py``) and storage (``store.py``). A backup i
 rows for what a viewer sees, written by one format function: the download and the command
 call the same function here, so they write the same file. An import is read and checked whole
 by the formats, planned here against what is stored (which matches are new, under which ids,
-and which are already here), then written by the store in one transaction. The store reads
-and writes rows only and knows no file format.
+and which are already here), then written by the store a short transaction at a time, out of
+sight until the last one commits (:func:`store.save_import`). The store reads and writes rows
+only and knows no file format.
 """
 
 from __future__ import annotations
@@ -60,8 +61,10 @@ def plan_matches(pairs: Sequence[Pair], find: Callable[[str], Sequence[Pair]], n
     """Sort read matches into new ones and ones already stored; choose each new match's id.
 
     ``find(file_id)`` returns the stored matches that id may name: the match with that id, and
-    matches imported from a file where they had it. One whose document is identical, apart
-    from its id, is "already here" (a re-import); nothing stored is ever overwritten. A new
+    the importer's matches imported from a file where they had it. One whose document is
+    identical, apart from its id, is "already here" (a re-import); nothing stored is ever
+    overwritten. Another browser's match imported under a replaced id is never found, so
+    the importer gets a copy of their own rather than a stranger's write link. A new
     match keeps its id only when it is well formed (:func:`documents.is_well_formed_id`) and
     not taken, so links from the old server keep working; otherwise it gets ``new_id()``.
     Either way ``origin`` remembers the file's id, so importing the file again is recognised.
@@ -84,20 +87,40 @@ def _without_id(document: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in document.items() if key != "id"}
 
 
-def plan_import(db: Database, raw: bytes | str, progress: store.Progress | None = None) -> ImportPlan:
-    """Read and check a whole export file against what is stored; nothing is written.
+def read_import(
+    raw: bytes | str, progress: store.Progress | None = None, limits: formats.Limits = formats.WEB_LIMITS
+) -> list[Pair]:
+    """Read and check a whole export file, within ``limits``; no database is needed yet.
 
-    :raises canasta.InvalidError: with every problem, each with its path in the file.
+    :raises canasta.InvalidError: with the problems (at most ``limits.problems`` of them listed),
+        each with its path in the file.
     """
-    pairs = formats.read_all_matches_document(formats.parse_json(raw), progress)
-    return plan_matches(pairs, lambda file_id: store.matches_from(db, file_id), new_id=store.new_token)
+    return formats.read_all_matches_document(formats.parse_json(raw), progress, limits)
+
+
+def plan_import(
+    db: Database,
+    raw: bytes | str | list[Pair],
+    progress: store.Progress | None = None,
+    viewer: store.Viewer = store.EVERY_MATCH,
+    limits: formats.Limits = formats.WEB_LIMITS,
+) -> ImportPlan:
+    """Read and check a whole export file (or take the pairs :func:`read_import` read) against
+    what ``viewer`` may find stored; nothing is written.
+
+    :raises canasta.InvalidError: as :func:`read_import`.
+    """
+    pairs = raw if isinstance(raw, list) else read_import(raw, progress, limits)
+    return plan_matches(pairs, lambda file_id: store.matches_from(db, file_id, viewer), new_id=store.new_token)
 
 
 def save_import(
     db: Database, plan: ImportPlan, progress: store.Progress | None = None, browser: str | None = None
 ) -> int:
-    """Write every new match of a checked import in one transaction; returns how many were added.
+    """Write every new match of a checked import, all or nothing; returns how many were added.
 
-    With ``browser``, every match of the file (new or already here) joins that browser's list.
+    Short transactions let saves through meanwhile; the matches appear together when the last
+    one commits, and a failure removes what was written (:func:`store.save_import`). With
+    ``browser``, every match of the file (new or already here) joins that browser's list.
     """
     return store.save_import(db, plan.new, plan.already, progress=progress, browser=browser)

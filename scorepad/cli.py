@@ -223,12 +223,22 @@ COMMANDS: list[Callable[[Any], None]] = [add_serve]
 def database_path(args: argparse.Namespace, must_exist: bool) -> str:
     """The database a backup command works on, migrated: ``--database``, else the app's own.
 
-    :raises CommandError: as :func:`checked_database`; exporting needs a database that exists.
+    :raises CommandError: as :func:`checked_database`; exporting needs a database that exists,
+        and nothing is created when it does not (the app's own database neither).
     """
     path = args.database or configured_database()
     if path:
         return checked_database(path, must_exist)
+    if must_exist and not Path(default_database()).exists():
+        raise CommandError(f"there is no database at {default_database()}; check the name (nothing was created).")
     return open_app().config["DATABASE"]
+
+
+def default_database() -> str:
+    """The database the app uses when none is configured: ``scorepad.db`` in its instance folder."""
+    from flask import Flask
+
+    return str(Path(Flask("scorepad", instance_relative_config=True).instance_path) / "scorepad.db")
 
 
 def progress(label: str, out: TextIO) -> Callable[[int, int], None]:
@@ -273,10 +283,15 @@ def export_command(args: argparse.Namespace) -> int:
 
 
 def import_command(args: argparse.Namespace) -> int:
-    """Check a whole export, then add its new matches in one transaction; never overwrite."""
+    """Check a whole export, then add its new matches all at once; never overwrite.
+
+    The file is read and checked before the database is opened, so a refused file never
+    creates one. The matches are written a short transaction at a time (a running server's
+    saves go on meanwhile) and appear together at the end.
+    """
     from pathlib import Path
 
-    from . import backups
+    from . import backups, formats
     from .canasta import InvalidError
     from .db import connect
 
@@ -285,19 +300,24 @@ def import_command(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"Cannot read {args.file}: {error.strerror}.", file=sys.stderr)
         return 1
+    try:
+        pairs = backups.read_import(raw, progress("Checked", sys.stderr), formats.COMMAND_LIMITS)
+    except InvalidError as error:
+        lines = [f"{problem.field or '(whole file)'}: {problem.message}" for problem in error.violations]
+        if len(lines) == 1:  # one problem, one line
+            print(f"{args.file} was not imported; nothing was written: {lines[0]}", file=sys.stderr)
+            return 1
+        print(f"{args.file} was not imported; nothing was written:", file=sys.stderr)
+        for line in lines:
+            print(f"  {line}", file=sys.stderr)
+        return 1
     db = connect(database_path(args, must_exist=False))
     try:
-        try:
-            plan = backups.plan_import(db, raw, progress("Checked", sys.stderr))
-        except InvalidError as error:
-            print(f"{args.file} was not imported; nothing was written:", file=sys.stderr)
-            for problem in error.violations:
-                print(f"  {problem.field or '(whole file)'}: {problem.message}", file=sys.stderr)
-            return 1
-        backups.save_import(db, plan, progress("Saved", sys.stderr))
+        plan = backups.plan_import(db, pairs)
+        added = backups.save_import(db, plan, progress("Saved", sys.stderr))
     finally:
         db.close()
-    print(f"Imported {len(plan.new)} matches; {len(plan.already)} already here.", file=sys.stderr)
+    print(f"Imported {added} matches; {len(plan.already)} already here.", file=sys.stderr)
     return 0
 
 

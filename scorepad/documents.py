@@ -9,7 +9,9 @@ totals, hands as ENTRY objects) are read and everything else is scored again.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+import reprlib
+import unicodedata
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +25,10 @@ ALL_FORMAT = "scorepad-matches"
 # What ``store.new_token()`` makes: 128 random bits as 32 lowercase hex digits. Only such an id
 # is kept when a match is imported; any other is a name someone could guess.
 WELL_FORMED_ID = re.compile(r"[0-9a-f]{32}")
+# What a name or title read from a file may not hold: control characters, line and paragraph
+# separators, and lone surrogates (which are not text at all and cannot be stored).
+UNREADABLE = frozenset({"Cc", "Cs", "Zl", "Zp"})
+MAX_TITLE = 200
 
 
 def is_well_formed_id(match_id: str) -> bool:
@@ -149,7 +155,7 @@ def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
     """
     if not isinstance(data, Mapping):
         raise InvalidError([Violation("not-a-match", t("A match document is a JSON object."), where)])
-    problems = _heading_problems(data, where)
+    problems = _heading_problems(data, where) + _text_problems(data, where)
     sides = _read_sides(data.get("sides"), _at(where, "sides"), problems)
     hands = _read_hands(data.get("hands"), _at(where, "hands"), problems)
     if problems:
@@ -171,7 +177,7 @@ def _heading_problems(data: Mapping[str, Any], where: str) -> list[Violation]:
         problems.append(
             Violation(
                 "wrong-format",
-                t("This is not a scorepad match (format '{found}').", found=str(data.get("format"))),
+                t("This is not a scorepad match (format '{found}').", found=shown(data.get("format"))),
                 _at(where, "format"),
             )
         )
@@ -182,6 +188,27 @@ def _heading_problems(data: Mapping[str, Any], where: str) -> list[Violation]:
     match_id = data.get("id")
     if not isinstance(match_id, str) or not 1 <= len(match_id) <= 64 or not match_id.isprintable():
         problems.append(Violation("bad-id", t("A match id is text of 1 to 64 characters."), _at(where, "id")))
+    return problems
+
+
+def _text_problems(data: Mapping[str, Any], where: str) -> list[Violation]:
+    """What is wrong with the document's title and times: they are stored as text, so they must be text."""
+    problems = []
+    title = data.get("title")
+    if title is not None and (not isinstance(title, str) or len(title) > MAX_TITLE):
+        problems.append(
+            Violation("bad-title", t("A match's title is text of at most 200 characters."), _at(where, "title"))
+        )
+    elif title and not is_readable(title):
+        problems.append(unreadable(_at(where, "title")))
+    for name in ("created", "finished"):
+        stamp = data.get(name)
+        if stamp is not None and (not isinstance(stamp, str) or len(stamp) > 40 or not is_readable(stamp)):
+            problems.append(
+                Violation(
+                    "bad-time", t("A time is written as in an export: 2025-01-04T20:00:00+00:00."), _at(where, name)
+                )
+            )
     return problems
 
 
@@ -248,33 +275,92 @@ def wrong_version(found: Any, version: int, field: str) -> Violation:
         "wrong-version",
         t(
             "This file is format version {found}; this scorepad reads version {version}.",
-            found=str(found),
+            found=shown(found),
             version=version,
         ),
         field,
     )
 
 
+def is_readable(text: str) -> bool:
+    """Whether text holds no control character, line separator or lone surrogate.
+
+    >>> is_readable("Ann & Bob 👩‍👩‍👧"), is_readable("Ann\\x00"), is_readable("\\ud800")
+    (True, False, False)
+    """
+    return text.isprintable() or not any(unicodedata.category(c) in UNREADABLE for c in text)
+
+
+def shown(value: Any, most: int = 40) -> str:
+    """A value from a file as a message quotes it: short, and only readable characters.
+
+    >>> shown("scorepad-\\ud800"), shown("x" * 50)
+    ('scorepad-�', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…')
+    """
+    text = (value if isinstance(value, str) else reprlib.repr(value))[: most + 1]
+    text = "".join(c if unicodedata.category(c) not in UNREADABLE else "\ufffd" for c in text)
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def unreadable_fields(data: Any, where: str = "") -> Iterator[str]:
+    """The path of every text in parsed JSON (a field's name or a value) that is not readable text.
+
+    One walk over the whole document, without recursion, so that no message made later ever
+    quotes a control character or a lone surrogate (a page or a terminal cannot show one).
+
+    >>> list(unreadable_fields({"sides": [{"name": "We"}, {"name": "They\\x1b[2J"}], "x\\ud800": 1}))
+    ['sides[1].name', 'x�']
+    """
+    stack: list[tuple[Any, str]] = [(data, where)]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if not is_readable(value):
+                yield path
+        elif isinstance(value, Mapping):
+            for key, item in reversed(list(value.items())):
+                readable = is_readable(key)  # a name that is not is reported in its place, once
+                stack.append((item if readable else "\x00", _at(path, key if readable else shown(key))))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{index}]") for index, item in reversed(list(enumerate(value))))
+
+
+def unreadable(field: str) -> Violation:
+    """The problem of a name or title holding what is not text."""
+    return Violation(
+        "unreadable-text",
+        t("This holds a control character or a broken character (a lone surrogate); type it again as plain text."),
+        field,
+    )
+
+
 def _read_sides(raw: Any, where: str, problems: list[Violation]) -> tuple[Side, ...]:
+    """The document's sides, adding to ``problems`` what is wrong with any of them."""
     if not isinstance(raw, list) or not raw:
         problems.append(Violation("sides-missing", t("Name each side in 'sides'."), where))
         return ()
     sides = []
     for index, item in enumerate(raw):
-        name = item.get("name") if isinstance(item, Mapping) else None
-        players = item.get("players", []) if isinstance(item, Mapping) else None
-        if not isinstance(name, str) or not name.strip() or len(name) > 60:
-            problems.append(
-                Violation("bad-side-name", t("Each side has a name of 1 to 60 characters."), f"{where}[{index}].name")
-            )
-            continue
-        if not isinstance(players, list) or not all(isinstance(p, str) and len(p) <= 60 for p in players):
-            problems.append(
-                Violation("bad-players", t("A side's players are a list of names."), f"{where}[{index}].players")
-            )
-            continue
-        sides.append(Side(name.strip(), tuple(p.strip() for p in players if p.strip())))
+        found = _side_problems(item, f"{where}[{index}]")
+        if found:
+            problems += found
+        else:
+            name, players = item["name"], item.get("players", [])
+            sides.append(Side(name.strip(), tuple(p.strip() for p in players if p.strip())))
     return tuple(sides)
+
+
+def _side_problems(item: Any, at: str) -> list[Violation]:
+    """What is wrong with one side: a name of 1 to 60 characters, players a list of such names, all text."""
+    name = item.get("name") if isinstance(item, Mapping) else None
+    players = item.get("players", []) if isinstance(item, Mapping) else None
+    if not isinstance(name, str) or not name.strip() or len(name) > 60:
+        return [Violation("bad-side-name", t("Each side has a name of 1 to 60 characters."), f"{at}.name")]
+    if not isinstance(players, list) or not all(isinstance(p, str) and len(p) <= 60 for p in players):
+        return [Violation("bad-players", t("A side's players are a list of names."), f"{at}.players")]
+    bad = [f"{at}.name"] * (not is_readable(name))
+    bad += [f"{at}.players[{number}]" for number, player in enumerate(players) if not is_readable(player)]
+    return [unreadable(field) for field in bad]
 
 
 def team_name(players: Sequence[str]) -> str:

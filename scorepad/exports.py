@@ -127,17 +127,25 @@ def import_form() -> str:
 @bp.post("/import")
 @large_body()
 def import_file() -> Response | str:
-    """Read the whole file, refuse it with every problem, or add its new matches in one go."""
+    """Read the whole file, refuse it with its problems, or add its new matches all at once.
+
+    The matches are written a short transaction at a time, so saves go on meanwhile, and
+    appear together when the last one commits (:func:`store.save_import`).
+    """
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         problems = [Violation("no-file", _("Choose a scorepad .json export to import."))]
-        return render_template("exports/import.html", problems=problems)
+        return render_template("exports/import.html", problems=problems, count=1)
+    with upload.stream:  # a large upload is spooled to a temporary file: close it once read
+        raw = upload.read()
     db = get_db()
+    viewer = access.viewer()  # only what this browser (or the organiser) sees is "already here"
     try:
-        plan = backups.plan_import(db, upload.read())
+        plan = backups.plan_import(db, raw, viewer=viewer)
     except InvalidError as error:
-        return render_template("exports/import.html", problems=error.violations, filename=upload.filename)
-    similar = store.lookalikes(db, plan.new)
+        count = getattr(error, "total", len(error.violations))
+        return render_template("exports/import.html", problems=error.violations, count=count, filename=upload.filename)
+    similar = store.lookalikes(db, plan.new, viewer)
     added = backups.save_import(db, plan, browser=access.ensure_browser_id())
     flash(import_message(added, len(plan.already), similar), "import")
     return redirect(url_for(".import_form"), 303)

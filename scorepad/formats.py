@@ -30,14 +30,17 @@ from typing import Any
 from .canasta import HandResult, InvalidError, Match, SideScore, Violation
 from .canasta.entries import Entry
 from .canasta.match import standing
-from .canasta.text import t
+from .canasta.text import t, tn
 from .documents import (
     ALL_FORMAT,
     FORMAT,
     MatchInfo,
     match_document,
     read_match_document,
+    shown,
     team_name,
+    unreadable,
+    unreadable_fields,
     wrong_version,
 )
 
@@ -387,27 +390,105 @@ def is_single_match(data: Any) -> bool:
     return isinstance(data, Mapping) and (data.get("format") == FORMAT or ("hands" in data and "format" not in data))
 
 
-def read_all_matches_document(data: Any, progress: Callable[[int, int], None] | None = None) -> list[Pair]:
+@dataclass(frozen=True)
+class Limits:
+    """How much one import may hold, so that reading it costs time and memory in proportion to a
+    real club's backup: matches in the file (None: any number), hands in one match, and problems
+    listed when it is refused (the rest are counted)."""
+
+    matches: int | None = 10_000
+    hands: int = 1_000
+    problems: int = 50
+
+
+# The Import page: its 16 MB upload holds about 9,000 matches of a club's usual length.
+WEB_LIMITS = Limits()
+# ``scorepad import``, run by the server's owner on the server: a club's whole history at once.
+COMMAND_LIMITS = Limits(matches=None)
+
+
+class Problems:
+    """The problems of one file, collected flat: the first ``kept`` in full, the rest only counted."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self.listed: list[Violation] = []
+        self.more = 0
+
+    def add(self, problems: Iterable[Violation]) -> None:
+        for problem in problems:
+            if len(self.listed) < self.kept:
+                self.listed.append(problem)
+            else:
+                self.more += 1
+
+    def __bool__(self) -> bool:
+        return bool(self.listed)
+
+    def error(self) -> InvalidError:
+        """The refusal: the problems listed, and a last line counting those left out."""
+        listed = list(self.listed)
+        if self.more:
+            listed.append(
+                Violation(
+                    "more-problems",
+                    tn(
+                        "…and {count} more problem.",
+                        "…and {count} more problems.",
+                        self.more,
+                        count=thousands(self.more),
+                    ),
+                )
+            )
+        error = InvalidError(listed)
+        error.total = len(self.listed) + self.more  # type: ignore[attr-defined]  # how many, counted ones too
+        return error
+
+
+def read_all_matches_document(
+    data: Any, progress: Callable[[int, int], None] | None = None, limits: Limits = WEB_LIMITS
+) -> list[Pair]:
     """Read a match document or an all-matches document, checking every match before returning.
 
-    ``progress(done, count)`` is called after each match is read, for long files.
+    ``progress(done, count)`` is called after each match is read, for long files. A file with
+    more matches, or a match with more hands, than ``limits`` allows is refused before any is read.
 
-    :raises InvalidError: with every problem in the file, each ``field`` a path such as
-        ``matches[3].hands[2].entries[0].red_threes``.
+    :raises InvalidError: with the problems in the file (at most ``limits.problems`` of them, then
+        how many more), each ``field`` a path such as ``matches[3].hands[2].entries[0].red_threes``.
     """
-    if is_single_match(data):
-        return [read_match_document(data)]
+    single = is_single_match(data)
+    if single:
+        data = {"format": ALL_FORMAT, "format_version": ALL_FORMAT_VERSION, "matches": [data]}
     if not isinstance(data, Mapping):
         raise InvalidError([Violation("not-an-export", t("A scorepad export is a JSON object."))])
-    problems = _export_heading_problems(data)
+    problems = Problems(limits.problems)
+    problems.add(_export_heading_problems(data))
     matches = data.get("matches")
     if not isinstance(matches, list):
-        problems.append(Violation("matches-not-list", t("An export's matches are a list."), "matches"))
+        problems.add([Violation("matches-not-list", t("An export's matches are a list."), "matches")])
         matches = []
-    pairs = _read_each_match(matches, problems, progress)
+    if limits.matches is not None and len(matches) > limits.matches:
+        raise InvalidError([_too_many_matches(len(matches), limits.matches)])
+    problems.add(unreadable(field) for field in unreadable_fields(matches[0] if single else data))
+    if problems:  # before any match is read, so no message quotes what is not text
+        raise problems.error()
+    pairs = _read_each_match(matches, problems, progress, limits.hands, single=single)
     if problems:
-        raise InvalidError(problems)
+        raise problems.error()
     return pairs
+
+
+def _too_many_matches(count: int, most: int) -> Violation:
+    return Violation(
+        "too-many-matches",
+        t(
+            "The Import page takes at most {most} matches at once; this file has {count}. Import it in "
+            "parts, or with 'scorepad import' on the server's computer.",
+            most=thousands(most),
+            count=thousands(count),
+        ),
+        "matches",
+    )
 
 
 def _export_heading_problems(data: Mapping[str, Any]) -> list[Violation]:
@@ -418,7 +499,7 @@ def _export_heading_problems(data: Mapping[str, Any]) -> list[Violation]:
                 "wrong-format",
                 t(
                     "This is not a scorepad export: 'format' is '{found}', not '{all}' or '{one}'.",
-                    found=str(data.get("format")),
+                    found=shown(data.get("format")),
                     all=ALL_FORMAT,
                     one=FORMAT,
                 ),
@@ -431,26 +512,49 @@ def _export_heading_problems(data: Mapping[str, Any]) -> list[Violation]:
 
 
 def _read_each_match(
-    matches: list[Any], problems: list[Violation], progress: Callable[[int, int], None] | None
+    matches: list[Any],
+    problems: Problems,
+    progress: Callable[[int, int], None] | None,
+    most_hands: int,
+    single: bool = False,
 ) -> list[Pair]:
-    """Every match of an export that reads, adding to ``problems`` what is wrong with the others."""
+    """Every match of an export that reads, adding to ``problems`` what is wrong with the others.
+
+    A single match's document (``single``) is read with its fields at the top of the file.
+    """
     pairs: list[Pair] = []
     first_at: dict[str, int] = {}
     for index, item in enumerate(matches):
-        where = f"matches[{index}]"
+        where = "" if single else f"matches[{index}]"
+        hands = item.get("hands") if isinstance(item, Mapping) else None
+        if isinstance(hands, list) and len(hands) > most_hands:
+            problems.add([_too_many_hands(len(hands), most_hands, where)])
+            continue
         try:
             match, info = read_match_document(item, where)
         except InvalidError as error:
-            problems += error.violations
+            problems.add(error.violations)
             continue
         if info.id in first_at:
-            problems.append(_duplicate_id(info.id, first_at[info.id], where))
+            problems.add([_duplicate_id(info.id, first_at[info.id], where)])
             continue
         first_at[info.id] = index
         pairs.append((match, info))
         if progress:
             progress(index + 1, len(matches))
     return pairs
+
+
+def _too_many_hands(count: int, most: int, where: str) -> Violation:
+    return Violation(
+        "too-many-hands",
+        t(
+            "A match can hold at most {most} hands; this one has {count}.",
+            most=thousands(most),
+            count=thousands(count),
+        ),
+        f"{where}.hands" if where else "hands",
+    )
 
 
 def _duplicate_id(match_id: str, first: int, where: str) -> Violation:

@@ -198,3 +198,12 @@ def m004_remember_hand_submissions(db):
     db.execute(
         "create unique index idx_hand_revisions_submission on hand_revisions(submission) where submission is not null"
     )
+
+
+@migrations()
+def m005_hold_imported_matches_until_the_import_ends(db):
+    # A large import is written in short transactions so saves are never kept waiting; until its
+    # last one commits, its matches carry the import's id here and no list, page or sum shows them.
+    # A failed import's rows are deleted, so an import is still all or nothing to whoever looks.
+    db.table("matches").add_column("pending", str)
+    db.execute("create index idx_matches_pending on matches(pending) where pending is not null")

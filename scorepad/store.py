@@ -18,10 +18,11 @@ import itertools
 import json
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, lru_cache
 from typing import Any
@@ -242,8 +243,10 @@ def _select(db: Database, sql: str, params: Sequence[Any] = ()) -> Iterator[dict
     return (dict(zip(keys, row, strict=True)) for row in cursor)
 
 
-def _match_row(db: Database, match_id: str) -> dict[str, Any]:
-    rows = list(_select(db, "select * from matches where id = ?", [match_id]))
+def _match_row(db: Database, match_id: str, pending_too: bool = False) -> dict[str, Any]:
+    """A match's row; one whose import has not finished is found only ``pending_too``."""
+    held = "" if pending_too else " and pending is null"
+    rows = list(_select(db, f"select * from matches where id = ?{held}", [match_id]))
     if not rows:
         raise NotFoundError(match_id)
     return rows[0]
@@ -291,7 +294,11 @@ def get_watched_match(db: Database, watch_token: str) -> StoredMatch:
 
     :raises NotFoundError: for an unknown token or a deleted match.
     """
-    rows = list(_select(db, "select * from matches where watch_token = ? and deleted is null", [watch_token]))
+    rows = list(
+        _select(
+            db, "select * from matches where watch_token = ? and deleted is null and pending is null", [watch_token]
+        )
+    )
     if not rows:
         raise NotFoundError(watch_token)
     return _stored(db, rows[0])
@@ -359,7 +366,7 @@ def match_head(db: Database, match_id: str) -> MatchHead:
 
     :raises NotFoundError: for an id that was never stored.
     """
-    return _one_head(db, f"{HEAD_SQL} where m.id = ?", match_id)
+    return _one_head(db, f"{HEAD_SQL} where m.id = ? and m.pending is null", match_id)
 
 
 def watched_head(db: Database, watch_token: str) -> MatchHead:
@@ -367,7 +374,7 @@ def watched_head(db: Database, watch_token: str) -> MatchHead:
 
     :raises NotFoundError: for an unknown token or a deleted match.
     """
-    return _one_head(db, f"{HEAD_SQL} where m.watch_token = ? and m.deleted is null", watch_token)
+    return _one_head(db, f"{HEAD_SQL} where m.watch_token = ? and m.deleted is null and m.pending is null", watch_token)
 
 
 def _one_head(db: Database, sql: str, key: str) -> MatchHead:
@@ -394,7 +401,9 @@ def current_version(db: Database, match_id: str | None = None, watch_token: str 
     :raises NotFoundError: for an unknown id or token, or a deleted match.
     """
     column, key = ("id", match_id) if match_id is not None else ("watch_token", watch_token)
-    rows = list(_select(db, f"select version from matches where {column} = ? and deleted is null", [key]))
+    rows = list(
+        _select(db, f"select version from matches where {column} = ? and deleted is null and pending is null", [key])
+    )
     if not rows:
         raise NotFoundError(key)
     return rows[0]["version"]
@@ -714,7 +723,9 @@ def create_match(
                 "version": 1,
             }
         )
-        _write_figures(db, _match_row(db, match_id), canasta.Match(variant, (), _starting_or_none(starting_totals)), [])
+        # A match made just now is nobody's import: its row is read as it was written.
+        row = _match_row(db, match_id, pending_too=True)
+        _write_figures(db, row, canasta.Match(variant, (), _starting_or_none(starting_totals)), [])
         if browser:
             grant_access(db, browser, match_id, "created")
     return match_id
@@ -968,44 +979,44 @@ def restore_match(db: Database, match_id: str) -> None:
         _summary_version(db, match_id)
 
 
-def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo) -> bool:
+def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo, pending: str | None = None) -> bool:
     """Store a match read from a document under ``info.id``; False when that id exists already.
 
     ``info.origin`` (the id the match had in the file) is kept, so a re-import is recognised
-    even when the id was replaced (see :func:`backups.plan_matches`).
+    even when the id was replaced (see :func:`backups.plan_matches`). With ``pending`` (an
+    import's id) the match stays out of sight until :func:`save_import` ends that import.
     """
     with writing(db):
         if list(_select(db, "select 1 from matches where id = ?", [info.id])):
             return False
         stamp = now()
         finished = info.finished or (stamp if match.is_finished else None)
-        db.table("matches").insert(
-            {
-                "id": info.id,
-                "watch_token": new_token(),
-                "variant": match.variant.key,
-                "options": json.dumps(match.variant.option_values()),
-                "sides": json.dumps([side.to_dict() for side in info.sides]),
-                "starting_totals": json.dumps(list(match.starting_totals)) if match.starting_totals else None,
-                "title": info.title,
-                "created": info.created or stamp,
-                "updated": stamp,
-                "finished": finished if match.is_finished else None,
-                "version": 1,
-                "origin": info.origin,
-            }
-        )
+        row = {
+            "id": info.id,
+            "watch_token": new_token(),
+            "variant": match.variant.key,
+            "options": json.dumps(match.variant.option_values()),
+            "sides": json.dumps([side.to_dict() for side in info.sides]),
+            "starting_totals": json.dumps(list(match.starting_totals)) if match.starting_totals else None,
+            "title": info.title,
+            "created": info.created or stamp,
+            "updated": stamp,
+            "finished": finished if match.is_finished else None,
+            "version": 1,
+            "origin": info.origin,
+            "pending": pending,
+        }
+        _insert(db, "matches", tuple(row), [tuple(row.values())])
         hand_ids = []
+        revisions = []
         for position, hand in enumerate(match.hands, start=1):
-            hand_id = (
-                db.table("hands")
-                .insert({"match_id": info.id, "position": position, "data": _json(hand), "created": stamp})
-                .last_pk
-            )
-            _revise(db, hand_id, "import", hand, 1)
-            hand_ids.append(hand_id)
+            data = _json(hand)
+            sql = "insert into hands (match_id, position, data, created) values (?, ?, ?, ?)"
+            hand_ids.append(db.conn.execute(sql, [info.id, position, data, stamp]).lastrowid)
+            revisions.append((hand_ids[-1], 1, "import", data, 1, stamp))  # a new hand's first revision
+        _insert(db, "hand_revisions", REVISION_COLUMNS, revisions)
         stored = canasta.Match(match.variant, tuple(_as_stored(h) for h in match.hands), match.starting_totals)
-        _write_figures(db, _match_row(db, info.id), stored, hand_ids)
+        _write_figures(db, _match_row(db, info.id, pending_too=True), stored, hand_ids)
     return True
 
 
@@ -1018,30 +1029,51 @@ def find_match(db: Database, match_id: str) -> tuple[canasta.Match, MatchInfo] |
     return stored.match, stored.info
 
 
-def matches_from(db: Database, file_id: str) -> list[tuple[canasta.Match, MatchInfo]]:
+def matches_from(db: Database, file_id: str, viewer: Viewer = EVERY_MATCH) -> list[tuple[canasta.Match, MatchInfo]]:
     """Stored matches (deleted ones too) a file's match id may refer to: the match with that id,
-    and every match imported from a file where it had that id."""
-    rows = _select(db, "select * from matches where id = ? or origin = ? order by id = ? desc", [file_id] * 3)
+    and every match ``viewer`` sees that was imported from a file where it had that id.
+
+    The file holds the write link of the match with its own id, so that one is found whoever
+    asks; a match stored under a replaced id is another browser's business unless it lists it.
+    """
+    seen, params = _visible_to(viewer)
+    rows = _select(
+        db,
+        f"select * from matches where id = ? or (origin = ? and {seen}) order by id = ? desc",
+        [file_id, file_id, *params, file_id],
+    )
     return [(stored.match, stored.info) for stored in (_stored(db, row) for row in rows)]
 
 
-def lookalikes(db: Database, pairs: Sequence[tuple[canasta.Match, MatchInfo]]) -> int:
-    """How many of these matches look like one stored under another id: same start and sides.
+def lookalikes(db: Database, pairs: Sequence[tuple[canasta.Match, MatchInfo]], viewer: Viewer = EVERY_MATCH) -> int:
+    """How many of these matches look like one ``viewer`` sees under another id: same start and sides.
 
     A file whose ids were changed (edited, or exported again elsewhere) is not recognised as
-    already here; the import page says so instead of adding copies silently.
+    already here; the import page says so instead of adding copies silently. Only the viewer's
+    own matches are compared: the answer must not tell a stranger what others stored.
     """
+    seen, params = _visible_to(viewer)
     found = 0
     for _match, info in pairs:
         sides = json.dumps([side.to_dict() for side in info.sides])
-        if (
-            info.created
-            and db.execute(
-                "select 1 from matches where created = ? and sides = ? limit 1", [info.created, sides]
-            ).fetchone()
-        ):
+        sql = f"select 1 from matches where created = ? and sides = ? and {seen} limit 1"
+        if info.created and db.execute(sql, [info.created, sides, *params]).fetchone():
             found += 1
     return found
+
+
+# An import is written a batch at a time, each batch a transaction of at most this long (or this
+# many matches), so a phone saving a hand meanwhile waits a fraction of a second, not the import.
+IMPORT_BATCH_SECONDS = 0.15
+IMPORT_BATCH_MATCHES = 100
+# Then it lets go of the lock this long. A waiting writer is no queue: SQLite's busy handler
+# sleeps and tries again, every 50 to 100 ms once it has waited a while, and would miss a gap
+# shorter than that again and again while the import takes the lock straight back.
+IMPORT_PAUSE_SECONDS = 0.1
+# The rows of an import that never ended (its process was killed) are removed this much later.
+ABANDONED_IMPORT = timedelta(days=1)
+# Every table with a row per match or per hand of a match, children first, for removing a failed import.
+MATCH_TABLES = ("access", "match_players", "side_figures", "match_summaries", "hand_figures")
 
 
 def save_import(
@@ -1051,32 +1083,91 @@ def save_import(
     progress: Progress | None = None,
     browser: str | None = None,
 ) -> int:
-    """Write the new matches of a checked import in one transaction; returns how many were added.
+    """Write the new matches of a checked import; returns how many were added. All or nothing.
 
-    With ``browser``, every match of the file (``new`` and ``already`` here) joins that browser's list.
+    The matches are written in short transactions (:data:`IMPORT_BATCH_SECONDS`), so saves from
+    the tables go on meanwhile; each carries the import's id in ``pending``, which hides it from
+    every list, page and sum. The last transaction clears that id, so every match of the file
+    appears at once; if anything fails before, the rows written so far are deleted again.
+    A match whose id was taken meanwhile is stored under a fresh id. With ``browser``, every
+    match of the file (``new`` and ``already`` here) joins that browser's list.
     """
-    added = 0
-    with writing(db):
-        for done, (match, info) in enumerate(new, start=1):
-            added += save_imported_match(db, match, info)
-            if progress:
-                progress(done, len(new))
-        if browser:
-            for _, info in [*new, *already]:
-                grant_access(db, browser, info.id, "imported")
+    _remove_abandoned_imports(db)
+    import_id = f"{now()} {new_token()}"  # starts with its time: an abandoned one is found by age
+    try:
+        added = _save_pending(db, new, import_id, progress)
+        with writing(db):
+            if browser:
+                db.execute(
+                    "insert or ignore into access (browser, match_id, how, created) "
+                    "select ?, id, 'imported', ? from matches where pending = ?",
+                    [browser, now(), import_id],
+                )
+                for _, info in already:
+                    grant_access(db, browser, info.id, "imported")
+            db.execute("update matches set pending = null where pending = ?", [import_id])
+    except BaseException:
+        # When the database itself failed, the rows stay out of sight and a later import removes them.
+        with suppress(Exception):
+            _remove_pending(db, "pending = ?", [import_id])
+        raise
     return added
+
+
+def _save_pending(
+    db: Database, new: Sequence[tuple[canasta.Match, MatchInfo]], import_id: str, progress: Progress | None
+) -> int:
+    """Write ``new`` out of sight under ``import_id``, a short transaction at a time; returns how many."""
+    done = 0
+    while done < len(new):
+        deadline = time.monotonic() + IMPORT_BATCH_SECONDS
+        with writing(db):
+            for match, info in new[done : done + IMPORT_BATCH_MATCHES]:
+                while not save_imported_match(db, match, info, pending=import_id):
+                    info = replace(info, id=new_token())  # taken since the import was planned
+                done += 1
+                if progress:
+                    progress(done, len(new))
+                if time.monotonic() > deadline:
+                    break
+        if done < len(new):
+            time.sleep(IMPORT_PAUSE_SECONDS)
+    return done
+
+
+def _remove_abandoned_imports(db: Database) -> None:
+    """Delete what imports left half written a day ago or more (their process was killed)."""
+    cutoff = (datetime.now(UTC) - ABANDONED_IMPORT).isoformat(timespec="seconds")
+    _remove_pending(db, "pending < ?", [cutoff])
+
+
+def _remove_pending(db: Database, condition: str, params: list[Any]) -> None:
+    """Delete every row of the pending matches that meet ``condition``, in one transaction."""
+    matches = f"select id from matches where pending is not null and {condition}"
+    with writing(db):
+        for table in MATCH_TABLES:
+            db.execute(f"delete from {table} where match_id in ({matches})", params)
+        db.execute(
+            f"delete from hand_revisions where hand_id in (select id from hands where match_id in ({matches}))", params
+        )
+        db.execute(f"delete from hands where match_id in ({matches})", params)
+        db.execute(f"delete from matches where pending is not null and {condition}", params)
 
 
 # --- who sees what --------------------------------------------------------------------------
 # A browser sees the matches it created, opened with the write link, or imported: one `access`
 # row each. The organiser and the command line see every match (EVERY_MATCH).
 def _visible_to(viewer: Viewer, column: str = "id") -> tuple[str, list[Any]]:
-    """A WHERE condition on the match id ``column`` keeping what ``viewer`` sees, with its parameters."""
+    """A WHERE condition on the match id ``column`` keeping what ``viewer`` sees, with its parameters.
+
+    Nobody sees a match whose import has not finished (:func:`save_import`).
+    """
+    held = f"{column.removesuffix('id')}pending is null"
     if viewer.every_match:
-        return "1", []
+        return held, []
     if viewer.browser is None:
         return "0", []
-    return f"{column} in (select match_id from access where browser = ?)", [viewer.browser]
+    return f"{held} and {column} in (select match_id from access where browser = ?)", [viewer.browser]
 
 
 def has_access(db: Database, browser: str, match_id: str) -> bool:
@@ -1103,7 +1194,7 @@ def count_unlisted(db: Database) -> int:
     """Matches no browser lists yet: stored before ownership existed, or imported on the command line."""
     rows = _select(
         db,
-        "select count(*) as n from matches m where m.deleted is null "
+        "select count(*) as n from matches m where m.deleted is null and m.pending is null "
         "and not exists (select 1 from access a where a.match_id = m.id)",
     )
     return next(iter(rows))["n"]
@@ -1118,7 +1209,7 @@ def rescore(db: Database, progress: Progress | None = None, new_versions: bool =
     a phone are not taken for current. Returns how many matches were rescored and the ids of
     those today's rules refuse (their figures are left as they were).
     """
-    ids = [row["id"] for row in _select(db, "select id from matches order by created, id")]
+    ids = [row["id"] for row in _select(db, "select id from matches where pending is null order by created, id")]
     refused = []
     with writing(db):
         for done, match_id in enumerate(ids, start=1):
@@ -1300,7 +1391,8 @@ def _recount_sides(db: Database, match_id: str, after: Standing) -> None:
 def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
     """Claim the next version of the match, or explain why this writer is stale."""
     cursor = db.execute(
-        "update matches set version = version + 1, updated = ? where id = ? and version = ? and deleted is null",
+        "update matches set version = version + 1, updated = ? "
+        "where id = ? and version = ? and deleted is null and pending is null",
         [now(), match_id, version],
     )
     if cursor.rowcount == 1:
@@ -1357,6 +1449,9 @@ def _set_finished(db: Database, row: dict[str, Any], after: Standing) -> None:
 def _next_position(db: Database, match_id: str) -> int:
     rows = list(_select(db, "select coalesce(max(position), 0) + 1 as next from hands where match_id = ?", [match_id]))
     return rows[0]["next"]
+
+
+REVISION_COLUMNS = ("hand_id", "revision", "action", "data", "match_version", "created")
 
 
 def _revise(

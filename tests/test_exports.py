@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import os
 import re
 
 import pytest
@@ -242,25 +243,32 @@ def test_no_file_chosen(client):
     assert response.status_code == 200 and "Choose a scorepad .json export" in response.data.decode()
 
 
-def test_save_import_is_one_transaction(app, monkeypatch):
+def test_a_failed_import_leaves_nothing_though_it_commits_in_batches(app, monkeypatch):
+    """Batches of one match: two commit, the third fails; every row of the first two goes again."""
     match = canasta.score_match("classic", CLASSIC_HANDS[:1])
     infos = [MatchInfo(c * 32, (Side("We"), Side("They")), created="2025-01-01") for c in "abc"]
-    calls = []
+    calls, save = [], store.save_imported_match
 
-    def flaky(db, match, info):
+    def flaky(db, match, info, pending=None):
         calls.append(info.id)
         if len(calls) == 3:
+            assert db.execute("select count(*) from matches where pending is not null").fetchone()[0] == 2
             raise RuntimeError("disk full")
-        return store.save_imported_match(db, match, info)
+        return save(db, match, info, pending)
 
+    monkeypatch.setattr(store, "IMPORT_BATCH_MATCHES", 1)
     monkeypatch.setattr(store, "save_imported_match", flaky)
     db = connect(app.config["DATABASE"])
     try:
         with pytest.raises(RuntimeError):
-            backups.save_import(db, backups.ImportPlan([(match, info) for info in infos], []))
+            backups.save_import(db, backups.ImportPlan([(match, info) for info in infos], []), browser="b" * 32)
+        left = {table: db.execute(f"select count(*) from {table}").fetchone()[0] for table in store.MATCH_TABLES}
+        left |= {
+            table: db.execute(f"select count(*) from {table}").fetchone()[0] for table in ("hands", "hand_revisions")
+        }
     finally:
         db.close()
-    assert match_count(app) == 0
+    assert match_count(app) == 0 and set(left.values()) == {0}, left
 
 
 # --- history and stats, partials ---------------------------------------------------------
@@ -372,11 +380,7 @@ def test_command_refuses_a_bad_file_and_writes_nothing(client, match_id, tmp_pat
     assert cli.main(["import", str(bad), "--database", target]) == 1
     err = capsys.readouterr().err
     assert "nothing was written" in err and "matches[0].hands[2].entries[0].red_threes:" in err
-    db = connect(target)
-    try:
-        assert store.all_match_ids(db) == []
-    finally:
-        db.close()
+    assert not os.path.exists(target), "a refused file creates no database (issue 18)"
     assert cli.main(["import", str(tmp_path / "missing.json"), "--database", target]) == 1
     assert "Cannot read" in capsys.readouterr().err
 

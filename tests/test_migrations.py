@@ -25,6 +25,7 @@ def test_blank_database_migrates(tmp_path):
             "deleted": str,
             "version": int,
             "origin": str,
+            "pending": str,
         }
         assert db.table("hands").columns_dict == {
             "id": int,

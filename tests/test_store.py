@@ -245,10 +245,17 @@ def test_an_import_stores_its_origin_and_joins_the_browsers_list(db, match_id):
     assert info.id != "0000000000000000" and re.fullmatch(r"[0-9a-f]{32}", info.id)
     assert store.all_match_ids(db, viewer=store.Viewer(BROWSER)) == [info.id]
     assert [pair[1].id for pair in store.matches_from(db, "0000000000000000")] == [info.id]
-    again = backups.plan_import(db, document.encode())
+    again = backups.plan_import(db, document.encode(), viewer=store.Viewer(BROWSER))
     assert again.new == [] and [pair[1].id for pair in again.already] == [info.id], "a re-import is recognised"
-    assert backups.save_import(db, again, browser=OTHER) == 0
-    assert store.all_match_ids(db, viewer=store.Viewer(OTHER)) == [info.id], "the file's holder lists it too"
+    assert backups.save_import(db, again, browser=BROWSER) == 0
+    # Another browser with the same file never gets that match (its id, the write link, is not in
+    # the file): it gets a copy of its own, and the first browser's list is as it was.
+    other = backups.plan_import(db, document.encode(), viewer=store.Viewer(OTHER))
+    [(_, copy)] = other.new
+    assert other.already == [] and copy.id not in (info.id, "0000000000000000")
+    assert backups.save_import(db, other, browser=OTHER) == 1
+    assert store.all_match_ids(db, viewer=store.Viewer(OTHER)) == [copy.id]
+    assert store.all_match_ids(db, viewer=store.Viewer(BROWSER)) == [info.id]
 
 
 def test_an_opened_match_joins_the_list_without_waiting_for_the_disk(db, match_id, monkeypatch):
