@@ -390,7 +390,7 @@ def test_counted_cards_export_as_entered_and_an_open_match_has_no_margin(page, l
     expect(page.locator("#sheet")).to_be_visible()
     text = page.request.get(f"{url}/export.csv").text()
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert rows[0]["We melded_cards"] == "K Q J 10 9 8:10"
+    assert rows[0]["We melded_cards"] == "K-8:10"  # the counter's group, as API.md names it
     assert "K:8" not in text
     results = list(csv.DictReader(io.StringIO(page.request.get(f"{live_server}/export/results.csv").text())))
     assert results[0]["status"] == "playing"
