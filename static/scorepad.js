@@ -73,6 +73,16 @@
     if (navigator.clipboard) { navigator.clipboard.writeText(field.value).then(done, fallback); } else { fallback(); }
   }
 
+  // The hand form's Save bar is stuck to the bottom of the screen: a box that gets focus under
+  // it (a tap, Tab) comes up above it, as the sticky header's scroll-padding does at the top.
+  document.addEventListener("focusin", function (event) {
+    var form = event.target.closest && event.target.closest(".hand-form");
+    var bar = form && form.querySelector(".save");
+    if (!bar || bar.contains(event.target)) return;
+    var box = event.target.getBoundingClientRect(), top = bar.getBoundingClientRect().top;
+    if (box.bottom > top) window.scrollBy(0, box.bottom - top + 8);
+  });
+
   // Card counter: the counts fill the pile's points box (the server values the counts itself).
   document.addEventListener("input", function (event) {
     var pile = event.target.closest(".pile[data-pile]");
