@@ -73,8 +73,7 @@
     if (navigator.clipboard) { navigator.clipboard.writeText(field.value).then(done, fallback); } else { fallback(); }
   }
 
-  // The hand form's Save bar is stuck to the bottom of the screen: a box that gets focus under
-  // it (a tap, Tab) comes up above it, as the sticky header's scroll-padding does at the top.
+  // A box that gets focus under the sticky Save bar comes up above it.
   document.addEventListener("focusin", function (event) {
     var form = event.target.closest && event.target.closest(".hand-form");
     var bar = form && form.querySelector(".save");
