@@ -97,11 +97,12 @@
     if (target && any) target.value = String(sum);
   });
 
-  // Saving leaves the form: a live preview still on its way would land on the next page.
+  // Saving, or following a link away from a form (the sheet's own hand form too), leaves the
+  // form: a live preview still on its way would land on the next page.
   document.addEventListener("htmx:beforeRequest", function (event) {
-    var form = event.detail && event.detail.boosted && event.detail.elt;
-    if (!form || form.tagName !== "FORM") return;
-    form.querySelectorAll("[hx-target='#preview']").forEach(function (el) { htmx.trigger(el, "htmx:abort"); });
+    var elt = event.detail && event.detail.boosted && event.detail.elt;
+    if (!elt || (elt.tagName !== "FORM" && elt.tagName !== "A")) return;
+    document.querySelectorAll("[hx-target='#preview']").forEach(function (el) { htmx.trigger(el, "htmx:abort"); });
   });
 
   // After a boosted page swap, what the tap led to is in view: the winner once a hand ends the

@@ -97,7 +97,7 @@ def start_match(page, live_server, variant="classic", target="5000"):
 
 def open_hand_form(page):
     page.get_by_role("link", name=re.compile("^Enter hand")).click()
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     settled(page)
 
 
@@ -299,7 +299,7 @@ def test_a_typical_classic_hand_takes_at_most_eight_taps(page, live_server):
     start_match(page, live_server)
     taps = Taps(page)
     taps.tap(page.get_by_role("link", name="Enter hand 1"))
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     settled(page)
     taps.type("#sides-0-melded_points", "450")
     taps.tap(page.locator(".side-0").get_by_role("button", name="One more: Natural canasta"))

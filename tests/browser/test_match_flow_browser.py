@@ -32,7 +32,7 @@ def settled(page):
 def open_form(page, link):
     """Follow a boosted link to a form and wait until its live preview is wired up."""
     page.get_by_role("link", name=link).click()
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     settled(page)
 
 

@@ -40,7 +40,7 @@ def start_match(page, live_server):
 def open_hand_form(page, live_server):
     start_match(page, live_server)
     page.get_by_role("link", name="Enter hand 1").click()
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     wait_until(page, "window.htmx && !document.querySelector('.htmx-request, .htmx-settling')")
 
 
