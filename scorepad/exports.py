@@ -88,7 +88,9 @@ def download_match_json(match_id: str) -> Response:
 def print_sheet(match_id: str) -> str:
     """The score sheet laid out for paper: We/They columns, a page per thirty-odd hands."""
     match, info = writer_match(match_id)
-    return render_template("exports/print.html", match=match, info=info, share=_share_text(match, info))
+    return render_template(
+        "exports/print.html", match=match, info=info, share=_share_text(match, info), counts=formats.card_counts_text
+    )
 
 
 @bp.get("/matches/<match_id>/result")

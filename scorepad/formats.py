@@ -28,6 +28,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from .canasta import HandResult, InvalidError, Match, SideScore, Violation
+from .canasta.cards import CARD_CLASSES
 from .canasta.entries import Entry
 from .canasta.match import standing
 from .canasta.text import t, tn
@@ -134,43 +135,18 @@ def entry_columns(match: Match) -> list[str]:
     ]
 
 
-# The hand form's card counter counts "K Q J 10 9 8" and "7 6 5 4" as one box each, and the
-# entry keeps such a count spread over the ranks in order (10 high cards: K 8, Q 2).
-COUNTED_TOGETHER = (("K", "Q", "J", "10", "9", "8"), ("7", "6", "5", "4"))
+def card_counts_text(counts: Mapping[str, int]) -> str:
+    """Card counts as they were counted, class by class; the groups stay groups.
 
-
-def card_counts_text(counts: dict[str, int], per_rank: int) -> str:
-    """Card counts as they were entered: a count spread over a group by the counter shows as the group.
-
-    >>> card_counts_text({"joker": 1, "K": 8, "Q": 2}, per_rank=8)
-    'joker:1 K Q J 10 9 8:10'
-    >>> card_counts_text({"K": 3, "9": 2, "7": 8, "6": 6}, per_rank=8)
-    'K:3 9:2 7 6 5 4:14'
+    >>> card_counts_text({"7-4": 6, "2": 2, "K-8": 5, "joker": 1})
+    'joker:1 2:2 K-8:5 7-4:6'
     """
-    shown: dict[str, int] = {}
-    for name, count in counts.items():
-        group = next((g for g in COUNTED_TOGETHER if name in g), None)
-        values = [counts.get(rank, 0) for rank in group] if group else []
-        # More than one rank of the group filled in the counter's order is a count of the
-        # group; a count within one rank stays as it is (the API may name ranks one by one).
-        if group and sum(values) > per_rank and values == _spread(sum(values), per_rank, len(group)):
-            shown[" ".join(group)] = sum(values)
-        else:
-            shown[name] = count
-    return " ".join(f"{name}:{count}" for name, count in shown.items())
+    order = list(CARD_CLASSES)
+    ranked = sorted(counts.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+    return " ".join(f"{name}:{count}" for name, count in ranked)
 
 
-def _spread(total: int, per_rank: int, ranks: int) -> list[int]:
-    """How the counter spreads a group's count: each rank full in turn, the last takes the rest."""
-    out = []
-    for position in range(ranks):
-        take = total if position == ranks - 1 else min(total, per_rank)
-        out.append(take)
-        total -= take
-    return out
-
-
-def entry_cell(entry: Entry, column: str, per_rank: int = 8) -> int | str:
+def entry_cell(entry: Entry, column: str) -> int | str:
     """One ENTRY field as a spreadsheet cell: numbers, 1/0 for yes/no, text for the rest."""
     group, _, kind = column.partition(".")
     if kind:
@@ -179,7 +155,7 @@ def entry_cell(entry: Entry, column: str, per_rank: int = 8) -> int | str:
     if isinstance(value, bool):
         return int(value)
     if column in ("melded_cards", "hand_cards"):
-        return card_counts_text(value, per_rank) if value else ""
+        return card_counts_text(value) if value else ""
     if column == "incomplete":
         return " ".join(value)
     if column == "special_hand":
@@ -216,7 +192,7 @@ def match_csv(match: Match, info: MatchInfo) -> str:
         writer.writerow(_start_row(match.starting_totals, width))
     sums = [[0] * (width - 1) for _ in labels]
     for result in match.results:
-        writer.writerow(_hand_row(result, fields, parts, match.variant.deck.per_rank, sums))
+        writer.writerow(_hand_row(result, fields, parts, sums))
     writer.writerow(_total_row(match.totals, fields, sums))
     return out.getvalue()
 
@@ -239,13 +215,11 @@ def _start_row(starting_totals: Sequence[int], width: int) -> list[int | str]:
     return row
 
 
-def _hand_row(
-    result: HandResult, fields: list[str], parts: list[str], per_rank: int, sums: list[list[int]]
-) -> list[int | str]:
+def _hand_row(result: HandResult, fields: list[str], parts: list[str], sums: list[list[int]]) -> list[int | str]:
     """One hand's row, adding each side's numbers to its ``sums`` for the total row."""
     row: list[int | str] = [result.number]
     for index, (entry, side) in enumerate(zip(result.hand.entries, result.sides, strict=True)):
-        cells = _side_cells(entry, side, fields, parts, per_rank)
+        cells = _side_cells(entry, side, fields, parts)
         for position, cell in enumerate(cells):
             if isinstance(cell, int):
                 sums[index][position] += cell
@@ -254,12 +228,12 @@ def _hand_row(
     return row
 
 
-def _side_cells(entry: Entry, side: SideScore, fields: list[str], parts: list[str], per_rank: int) -> list[int | str]:
+def _side_cells(entry: Entry, side: SideScore, fields: list[str], parts: list[str]) -> list[int | str]:
     """A side's cells in one hand: its entry as given, its points per part, its hand score."""
     points: dict[str, int] = {}
     for part in side.parts:
         points[part.id] = points.get(part.id, 0) + part.points
-    cells = [entry_cell(entry, name, per_rank) for name in fields]
+    cells = [entry_cell(entry, name) for name in fields]
     cells += [points.get(part, 0) for part in parts]
     cells.append(side.score)
     return cells

@@ -31,7 +31,7 @@ from wtforms.validators import (
 )
 
 from . import canasta
-from .canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES
+from .canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES, CARD_GROUPS
 from .canasta.entries import held_set_cards
 from .canasta.scoring import UNFINISHED
 from .canasta.text import unfit_text
@@ -40,8 +40,10 @@ from .i18n import text
 
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 
-# The card counter's classes: what players sort a pile into, with the API class(es) each fills.
-# "High" and "low" cards share a value, so a count of them is spread over their ranks in order.
+# The card counter's classes: what players sort a pile into, with the API class each fills first
+# and the others it adds up when a stored count is shown. "High" and "low" cards share a value
+# and are counted without telling ranks apart, so they are kept as the API's groups K-8 and 7-4
+# (a count of them is never one rank); ranks a count from elsewhere gives join their group's box.
 # Each label shows the value the rules core gives the class.
 VALUE = CARD_CLASSES
 COUNTER_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -49,8 +51,8 @@ COUNTER_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("two", lazy_gettext("Twos (%(value)s)", value=VALUE["2"]), ("2",)),
     ("ace", lazy_gettext("Aces (%(value)s)", value=VALUE["A"]), ("A",)),
     # Translators: the ranks as players in your language write them on the cards (German: K D B).
-    ("high", lazy_gettext("K Q J 10 9 8 (%(value)s)", value=VALUE["K"]), ("K", "Q", "J", "10", "9", "8")),
-    ("low", f"7 6 5 4 ({VALUE['7']})", ("7", "6", "5", "4")),
+    ("high", lazy_gettext("K Q J 10 9 8 (%(value)s)", value=VALUE["K-8"]), ("K-8", *CARD_GROUPS["K-8"])),
+    ("low", f"7 6 5 4 ({VALUE['7-4']})", ("7-4", *CARD_GROUPS["7-4"])),
     ("black3", lazy_gettext("Black threes (%(value)s)", value=VALUE["black3"]), ("black3",)),
 )
 PILES = (("melded", "melded_points", "melded_cards"), ("hand", "hand_points", "hand_cards"))
@@ -292,11 +294,10 @@ class HandForm(TableForm):
     def _piles(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Melded cards and cards in hand: card counts when the counter was used, else points."""
         entry: dict[str, Any] = {}
-        deck = self.variant.deck
         for pile, points, cards in PILES:
             counts = {key: values[f"{pile}_{key}"] or 0 for key, _label, _classes in COUNTER_CLASSES}
             if any(counts.values()):
-                entry[cards] = spread_counts(counts, deck.per_rank)
+                entry[cards] = counter_counts(counts)
             else:
                 entry[points] = values[points] or 0
         return entry
@@ -374,10 +375,16 @@ def _side_field_name(path: str, form: Form) -> str | None:
     elif head == "incomplete":
         name = next((n for n in form._fields if n.startswith("incomplete_")), "")
     elif head in ("melded_cards", "hand_cards"):
-        name = head.replace("_cards", "_points")
+        name = _counter_box(head, tail) or head.replace("_cards", "_points")
     else:
         name = head
     return name if name in form._fields else None
+
+
+def _counter_box(pile: str, card_class: str) -> str | None:
+    """The counter box a card class is counted in ("melded_cards", "K-8" -> "melded_high")."""
+    key = next((key for key, _label, classes in COUNTER_CLASSES if card_class in classes), None)
+    return f"{pile.removesuffix('_cards')}_{key}" if key else None
 
 
 def _numbers_and_flags(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -394,21 +401,13 @@ def _numbers_and_flags(values: Mapping[str, Any]) -> dict[str, Any]:
     return entry
 
 
-def spread_counts(counts: Mapping[str, int], per_rank: int) -> dict[str, int]:
-    """Counter classes as API card classes; a count of high or low cards fills their ranks in order.
+def counter_counts(counts: Mapping[str, int]) -> dict[str, int]:
+    """Counter boxes as API card classes, the groups kept as groups.
 
-    >>> spread_counts({"joker": 1, "high": 10, "low": 0}, per_rank=8)
-    {'joker': 1, 'K': 8, 'Q': 2}
+    >>> counter_counts({"joker": 1, "two": 2, "high": 5, "low": 6, "ace": 0})
+    {'joker': 1, '2': 2, 'K-8': 5, '7-4': 6}
     """
-    out: dict[str, int] = {}
-    for key, _label, classes in COUNTER_CLASSES:
-        left = counts.get(key, 0)
-        for position, card_class in enumerate(classes):
-            take = left if position == len(classes) - 1 else min(left, per_rank)
-            if take:
-                out[card_class] = out.get(card_class, 0) + take
-            left -= take
-    return out
+    return {classes[0]: counts[key] for key, _label, classes in COUNTER_CLASSES if counts.get(key)}
 
 
 def entry_values(entry: canasta.Entry, variant: canasta.Variant) -> dict[str, Any]:

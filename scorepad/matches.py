@@ -459,6 +459,17 @@ def new_hand(match_id: str) -> Any:
     return render_template("matches/hand.html", form=form, **_head_hand_context(head, None))
 
 
+@bp.get("/matches/<match_id>/hands/next")
+def next_hand(match_id: str) -> Any:
+    """The next hand's form alone, loaded in place under the sheet (a fragment route: without
+    JavaScript the sheet links to the hand page instead); nothing once the game is over."""
+    head = _writable_head(match_id)
+    if head.summary.is_finished:
+        return Response(status=204)
+    form = _hand_form(head, data={"version": str(head.version)})
+    return render_template("matches/_next_hand.html", form=form, **_head_hand_context(head, None))
+
+
 @bp.post("/matches/<match_id>/hands")
 @form_checks_token
 def add_hand(match_id: str) -> Any:

@@ -6,6 +6,8 @@ Inspect a database with ``sqlite-utils migrate instance/scorepad.db scorepad/mig
 
 from __future__ import annotations
 
+import json
+
 from sqlite_utils import Migrations
 
 migrations = Migrations("scorepad")
@@ -207,3 +209,64 @@ def m005_hold_imported_matches_until_the_import_ends(db):
     # A failed import's rows are deleted, so an import is still all or nothing to whoever looks.
     db.table("matches").add_column("pending", str)
     db.execute("create index idx_matches_pending on matches(pending) where pending is not null")
+
+
+# The card counter's groups, as m006 reads them (copied here, never imported: a shipped
+# migration does on every database what it did the day it shipped).
+_M006_GROUPS = {"K-8": ("K", "Q", "J", "10", "9", "8"), "7-4": ("7", "6", "5", "4")}
+
+
+@migrations()
+def m006_keep_counted_groups_as_groups(db):
+    # Until now the hand form's counter stored a count of "K Q J 10 9 8" or "7 6 5 4" spread over
+    # the ranks in order (5 high cards: K 5; 10: K 8, Q 2), inventing ranks nobody counted and
+    # refusing ordinary hands. A pile whose ranks of a group are filled that way is the counter's
+    # count of the group and becomes the group (K-8, 7-4): the same points, so scores, totals and
+    # the figures stored with them are unchanged. The revisions keep the data as entered.
+    for row in list(db.query("select id, data from hands")):
+        hand = json.loads(row["data"])
+        changed = False
+        for entry in hand.get("entries", []):
+            for pile in ("melded_cards", "hand_cards"):
+                counts = entry.get(pile)
+                if isinstance(counts, dict):
+                    grouped = _m006_grouped(counts)
+                    changed = changed or grouped != counts
+                    entry[pile] = grouped
+        if changed:
+            db.execute("update hands set data = ? where id = ?", [json.dumps(hand, sort_keys=True), row["id"]])
+
+
+def _m006_grouped(counts: dict) -> dict:
+    """A pile's counts with each group the counter spread over its ranks put back as the group."""
+    out = dict(counts)
+    for group, ranks in _M006_GROUPS.items():
+        filled = [out.get(rank, 0) for rank in ranks]
+        if group in out or not _m006_is_spread(filled):
+            continue
+        for rank in ranks:
+            out.pop(rank, None)
+        out[group] = sum(filled)
+    return dict(sorted(out.items()))
+
+
+def _m006_is_spread(filled: list) -> bool:
+    """Ranks filled as the counter spread a count: the first ranks full alike, the next with the rest.
+
+    Full is the cards of one rank in the decks: 8, 12 or 16 (two, three or four decks).
+    """
+    if not all(isinstance(n, int) and n >= 0 for n in filled):
+        return False
+    used = len(filled) - next((i for i, n in enumerate(reversed(filled)) if n), len(filled))
+    if used == 0 or not all(filled[:used]):
+        return False
+    full, last = filled[: used - 1], filled[used - 1]
+    if not full:
+        return True
+    per_rank = filled[0]
+    return (
+        per_rank >= 8
+        and per_rank % 4 == 0
+        and all(n == per_rank for n in full)
+        and (used == len(filled) or last <= per_rank)
+    )

@@ -73,6 +73,15 @@
     if (navigator.clipboard) { navigator.clipboard.writeText(field.value).then(done, fallback); } else { fallback(); }
   }
 
+  // A box that gets focus under the sticky Save bar comes up above it.
+  document.addEventListener("focusin", function (event) {
+    var form = event.target.closest && event.target.closest(".hand-form");
+    var bar = form && form.querySelector(".save");
+    if (!bar || bar.contains(event.target)) return;
+    var box = event.target.getBoundingClientRect(), top = bar.getBoundingClientRect().top;
+    if (box.bottom > top) window.scrollBy(0, box.bottom - top + 8);
+  });
+
   // Card counter: the counts fill the pile's points box (the server values the counts itself).
   document.addEventListener("input", function (event) {
     var pile = event.target.closest(".pile[data-pile]");

@@ -259,6 +259,20 @@ def test_counted_cards_beyond_the_decks_are_named_as_players_say_them(client):
     assert errors["hands[0].entries[1].hand_cards.K"] == "2 decks hold 8 kings; 9 were counted across both sides."
 
 
+def test_counts_by_the_counters_groups_are_scored_as_groups(client):
+    # Issue 20: 1 joker, 2 twos, 5 cards K-8, 6 cards 7-4 melded = 50 + 40 + 50 + 30 = 170; They
+    # hold an ace, 3 cards K-8 and 3 cards 7-4 = 20 + 30 + 15 = 65. 8 + 9 cards of the groups'
+    # 48 and 32, never 9 "sevens" of 8.
+    entries = [{"melded_cards": {"joker": 1, "2": 2, "K-8": 5, "7-4": 6}}, {"hand_cards": {"A": 1, "K-8": 3, "7-4": 3}}]
+    body = score(client, [{"entries": entries}]).get_json()
+    assert body["hands"][0]["scores"] == [170, -65]
+    entries = [{"melded_cards": {"K-8": 40}}, {"hand_cards": {"K-8": 9}}]
+    errors = errors_of(score(client, [{"entries": entries}]))
+    assert errors["hands[0].entries[1].hand_cards.K-8"] == (
+        "2 decks hold 48 cards from king to eight; 49 were counted across both sides."
+    )
+
+
 # --- how answers are written and bodies read ----------------------------------------------------
 def test_answers_are_compact_json_with_sorted_keys(client):
     # RULES.md: melded cards count for a side, cards left in hand against it: We 120 - 30, They 90 - 40.

@@ -305,11 +305,12 @@ def test_red_cards_are_red_everywhere_on_the_board(client):
         "Suit: diamonds": "tap suit red",
         "Suit: clubs": "tap suit",
     }
+    # Named as shown (issue 20: "3♥" named "Add 3H" broke label-in-name).
     assert classes(html, r"^Add 3") == {
-        "Add 3H": "tap key three red",
-        "Add 3D": "tap key three red",
-        "Add 3S": "tap key three",
-        "Add 3C": "tap key three",
+        "Add 3♥": "tap key three red",
+        "Add 3♦": "tap key three red",
+        "Add 3♠": "tap key three",
+        "Add 3♣": "tap key three",
     }
 
 

@@ -59,6 +59,32 @@ REFUSED = [
         id="five-jokers-counted",
     ),
     pytest.param(
+        "classic",
+        None,
+        # API.md: a group holds its ranks' cards together; RULES §1: 2 decks hold 8 of each rank,
+        # so 6 ranks x 8 = 48 cards K-8 (API.md's "40" miscounts the six ranks K Q J 10 9 8), and
+        # kings counted one by one come out of the same 48: 38 + 8 + 3 = 49.
+        [{"melded_cards": {"K-8": 38}}, {"hand_cards": {"K": 8, "K-8": 3}}],
+        {("too-many-cards", at("entries[1].hand_cards.K-8"))},
+        id="forty-nine-cards-king-to-eight",
+    ),
+    pytest.param(
+        "classic",
+        None,
+        # 2 decks hold 4 ranks x 8 = 32 cards 7-4; 20 + 13 = 33.
+        [{"melded_cards": {"7-4": 20}}, {"hand_cards": {"7-4": 13}}],
+        {("too-many-cards", at("entries[1].hand_cards.7-4"))},
+        id="thirty-three-cards-seven-to-four",
+    ),
+    pytest.param(
+        "classic-6p-3x2",
+        None,
+        # RULES §1: three decks hold 12 of each rank, so 6 x 12 = 72 cards K-8; 40 + 33 = 73.
+        [{"melded_cards": {"K-8": 40}}, {"melded_cards": {"K-8": 33}}, {"hand_points": 5}],
+        {("too-many-cards", at("entries[1].melded_cards.K-8"))},
+        id="seventy-three-cards-king-to-eight-in-three-decks",
+    ),
+    pytest.param(
         "american",
         None,
         # RULES §2: a jokers canasta holds all four jokers, so two of them need eight.
@@ -524,6 +550,22 @@ ACCEPTED = [
     pytest.param("classic", None, [{"red_threes": 4, "melded_points": 50}, {"melded_points": 50}], id="four-red"),
     pytest.param("classic-6p-3x2", None, [{"red_threes": 6, "melded_points": 50}, {}, {"hand_points": 5}], id="six"),
     pytest.param("classic", None, [{"melded_points": 1000}, {"hand_points": 180}], id="1180-points"),
+    # Issue 20's hand: 5 cards K-8 and 6 cards 7-4 melded, 3 and 3 in They's hand: 8 and 9 of
+    # 40 and 32, not 9 "sevens" of 8.
+    pytest.param(
+        "classic",
+        None,
+        [{"melded_cards": {"joker": 1, "2": 2, "K-8": 5, "7-4": 6}}, {"hand_cards": {"A": 1, "K-8": 3, "7-4": 3}}],
+        id="groups-as-groups",
+    ),
+    # Every card of both groups in 2 decks: 40 K-8 (kings among them) and 32 7-4.
+    pytest.param(
+        "classic",
+        None,
+        [{"melded_cards": {"K-8": 30, "7-4": 20}}, {"hand_cards": {"K": 8, "K-8": 2, "7": 8, "7-4": 4}}],
+        id="forty-and-thirty-two",
+    ),
+    pytest.param("classic-6p-3x2", None, [{"melded_cards": {"K-8": 40}}, {"melded_cards": {"K-8": 32}}, {}], id="72"),
     pytest.param("classic", {"decks": 3}, [{"melded_points": 1500}, {"hand_points": 270}], id="1770-points"),
     pytest.param("american", None, [{"melded_points": 1000}, {"hand_points": 200}], id="american-1200"),
     pytest.param("classic", None, [{"melded_points": 35, "canastas": {"natural": 1}}, {"hand_points": 5}], id="35"),
@@ -694,6 +736,12 @@ def test_unlikely_hands_warn_without_refusing(entries, warned):
         ({"melded_cards": {"joker": 1, "A": 3, "K": 7}}, 180, 0),  # API example: the server values counts
         ({"hand_cards": {"black3": 2, "4": 1}}, 0, 15),
         ({"melded_cards": {"jk": 1, "t": 3}, "hand_cards": {"2": 1}}, 80, 20),
+        # Issue 20's count: 50 + 2x20 + 5x10 + 6x5 = 170 melded; 20 + 3x10 + 3x5 = 65 in hand.
+        (
+            {"melded_cards": {"joker": 1, "2": 2, "K-8": 5, "7-4": 6}, "hand_cards": {"A": 1, "k-8": 3, "7–4": 3}},
+            170,
+            65,
+        ),
         ({"melded_points": 5.0}, 5, 0),  # a whole number written as a float is still that number
     ],
 )

@@ -103,6 +103,23 @@ def test_print_sheet(client, match_id):
     assert "Settled to the hundred" in page and "<svg" in page
 
 
+def test_counted_groups_export_and_print_as_counted_and_import_back(app, client, other_app):
+    # Issue 20: 1 joker, 2 twos, 5 cards K-8, 6 cards 7-4 melded (170); They hold an ace, 3 K-8
+    # and 3 7-4 (65). Every export shows the groups as counted, never as kings and sevens.
+    counted = [{"melded_cards": {"joker": 1, "2": 2, "K-8": 5, "7-4": 6}}, {"hand_cards": {"A": 1, "K-8": 3, "7-4": 3}}]
+    match_id = add_match(app, [{"entries": counted}])
+    page = client.get(f"/matches/{match_id}/print").data.decode()
+    assert "Melded cards: joker:1 2:2 K-8:5 7-4:6" in page and "Cards in hand: A:1 K-8:3 7-4:3" in page
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/matches/{match_id}/export.csv").data.decode())))
+    assert rows[0]["We melded_cards"] == "joker:1 2:2 K-8:5 7-4:6" and rows[0]["They hand score"] == "-65"
+    document = client.get(f"/matches/{match_id}/export.json").get_json()
+    assert document["hands"][0]["entries"][0]["melded_cards"] == {"joker": 1, "2": 2, "K-8": 5, "7-4": 6}
+    assert upload(other_app.test_client(), json.dumps(document)).status_code == 303  # saved, then the match
+    (imported,) = stored(other_app)
+    assert imported[0].hands[0].entries[1].hand_cards == {"A": 1, "K-8": 3, "7-4": 3}
+    assert imported[0].totals == (170, -65)
+
+
 def test_result_page_shows_the_text_to_copy_and_the_chart(client, match_id):
     page = client.get(f"/matches/{match_id}/result").data.decode()
     assert re.search(r"<textarea[^>]*readonly>Classic canasta, 7 hands: We 5,120 – They 3,870", page)

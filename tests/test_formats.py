@@ -105,9 +105,18 @@ def test_match_csv_card_counts_and_american_fields():
     header, rows = read_csv(formats.match_csv(match, info()))
     first = rows[0]
     assert first["We special_hand"] == "pairs" and first["We score: special_hand"] == "2500"
-    assert first["They melded_cards"] == "K:5 joker:1" and first["They melded_points"] == "100"
+    assert first["They melded_cards"] == "joker:1 K:5" and first["They melded_points"] == "100"
     assert first["They incomplete"] == "sevens" and first["They held_sets.aces"] == "1"
     assert "We canastas.sevens" in header and "We canastas.natural" in header
+
+
+def test_match_csv_shows_groups_as_counted():
+    # Issue 20: 1 joker, 2 twos, 5 cards K-8 and 6 cards 7-4 melded (170), never "K:5 7:6".
+    entries = [{"melded_cards": {"joker": 1, "2": 2, "K-8": 5, "7-4": 6}}, {"hand_cards": {"A": 1, "K-8": 3, "7-4": 3}}]
+    match = canasta.score_match("classic", [{"entries": entries}])
+    _header, rows = read_csv(formats.match_csv(match, info()))
+    assert rows[0]["We melded_cards"] == "joker:1 2:2 K-8:5 7-4:6" and rows[0]["We melded_points"] == "170"
+    assert rows[0]["They hand_cards"] == "A:1 K-8:3 7-4:3" and rows[0]["They hand score"] == "-65"
 
 
 def test_match_csv_three_sides_and_names_that_look_like_formulas():

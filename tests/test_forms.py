@@ -4,7 +4,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from scorepad import canasta
-from scorepad.forms import hand_form, match_form, spread_counts
+from scorepad.forms import counter_counts, hand_form, match_form
 
 
 def form_for(key, data, app, names=None):
@@ -58,11 +58,12 @@ def test_card_counts_replace_points(ctx):
     data = {"version": "1", "sides-0-melded_points": "5", "sides-0-melded_joker": "1", "sides-0-melded_high": "10"}
     hand = form_for("classic", data, ctx).to_hand()
     assert hand.entries[0].melded_points == 150
-    assert dict(hand.entries[0].melded_cards) == {"joker": 1, "K": 8, "Q": 2}
+    # API.md: cards counted K-8 are kept as the group, never as kings and queens.
+    assert dict(hand.entries[0].melded_cards) == {"joker": 1, "K-8": 10}
 
 
-def test_spread_counts_overflow_stays_for_the_core():
-    assert spread_counts({"low": 33}, per_rank=8) == {"7": 8, "6": 8, "5": 8, "4": 9}
+def test_counter_counts_keep_the_groups():
+    assert counter_counts({"high": 5, "low": 33}) == {"K-8": 5, "7-4": 33}
 
 
 def test_violations_land_on_their_boxes(ctx):
@@ -72,6 +73,8 @@ def test_violations_land_on_their_boxes(ctx):
             canasta.Violation("x", "red", "entries[1].red_threes"),
             canasta.Violation("x", "natural", "hands[3].entries[0].canastas.natural"),
             canasta.Violation("x", "cards", "entries[0].hand_cards.K"),
+            canasta.Violation("x", "group", "entries[1].melded_cards.K-8"),
+            canasta.Violation("x", "red3", "entries[1].hand_cards.red3"),
             canasta.Violation("x", "side", "entries[1]"),
             canasta.Violation("x", "table", "entries"),
             canasta.Violation("x", "later", "hands[5]"),
@@ -80,7 +83,10 @@ def test_violations_land_on_their_boxes(ctx):
     )
     assert form.sides[1].form.red_threes.errors == ["red"]
     assert form.sides[0].form.canasta_natural.errors == ["natural"]
-    assert form.sides[0].form.hand_points.errors == ["cards"]
+    # A count's message sits under the counter box it is about (a king is counted with K-8).
+    assert form.sides[0].form.hand_high.errors == ["cards"]
+    assert form.sides[1].form.melded_high.errors == ["group"]
+    assert form.sides[1].form.hand_points.errors == ["red3"]  # no box of its own: the pile's
     assert form.side_problems[1] == ["side"]
     assert form.problems == ["table", "Hand 6: later"]
 
@@ -94,6 +100,15 @@ def test_fill_shows_a_stored_hand(ctx):
     side = form.sides[0].form
     assert form.version.data == "7" and side.melded_joker.data == 2 and side.canasta_mixed.data == 1
     assert side.went_out.data is True and form.sides[1].form.hand_points.data == 5
+
+
+def test_fill_adds_ranks_into_their_group_box(ctx):
+    # A count given rank by rank (the API, an import) shows in the counter's group boxes.
+    form = form_for("classic", {}, ctx)
+    counts = {"K-8": 2, "K": 8, "Q": 2, "7": 1, "4": 3, "A": 1}
+    form.fill(canasta.Hand.from_dict({"entries": [{"melded_cards": counts}, {}]}), 1)
+    side = form.sides[0].form
+    assert (side.melded_high.data, side.melded_low.data, side.melded_ace.data) == (12, 4, 1)
 
 
 def test_match_form_options_and_starting_totals(ctx):

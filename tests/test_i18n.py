@@ -571,5 +571,5 @@ def test_the_hand_form_names_preset_sides_in_the_readers_language(app, client):
     match_id = add_match(app, [], sides=[Side("We"), Side("They")])
     client.set_cookie(i18n.COOKIE, "de")
     form = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
-    assert "<legend>Wir <small>" in form and "<legend>Sie <small>" in form
-    assert "<legend>We " not in form and "<legend>They " not in form
+    assert '<h2 class="side-heading">Wir</h2>' in form and '<h2 class="side-heading">Sie</h2>' in form
+    assert ">We</h2>" not in form and ">They</h2>" not in form

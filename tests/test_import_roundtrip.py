@@ -31,7 +31,9 @@ def entries(draw, variant, goes_out):
         canastas["natural"] = max(canastas.get("natural", 0), variant.canastas_to_go_out)
     entry = {"canastas": canastas, "red_threes": draw(st.integers(0, 1)), "went_out": goes_out}
     if not canastas and draw(st.booleans()):
-        entry["melded_cards"] = draw(st.dictionaries(st.sampled_from(["joker", "2", "A", "K", "7"]), st.integers(1, 3)))
+        entry["melded_cards"] = draw(
+            st.dictionaries(st.sampled_from(["joker", "2", "A", "K", "7", "K-8", "7-4"]), st.integers(1, 3))
+        )
     else:
         entry["melded_points"] = 50 * sum(canastas.values()) + draw(points)
     if not goes_out:

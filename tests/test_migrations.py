@@ -134,3 +134,33 @@ def test_m002_fills_the_figures_of_matches_stored_before_it(tmp_path):
         assert store.match_head(db, "a" * 32).summary.totals == (3660, 495)
     finally:
         db.close()
+
+
+def test_m006_stores_the_counters_spread_counts_as_groups(tmp_path):
+    """Hands the counter saved with invented ranks (K:5 for five cards K-8) come back as groups."""
+    import json
+
+    from scorepad import canasta, store
+    from scorepad.documents import Side
+
+    path = str(tmp_path / "old.db")
+    db = connect(path)
+    try:
+        migrations.apply(db, stop_before="m006_keep_counted_groups_as_groups")
+        classic = canasta.find_variant("classic")
+        match_id = store.create_match(db, classic, [Side("We", ()), Side("They", ())], None, "")
+        # What the old counter saved for 1 joker, 2 twos, 5 cards K-8, 6 cards 7-4 (170), and
+        # for They's 10 cards K-8 and 2 aces; and a count named rank by rank, which stays.
+        old = {"entries": [{"melded_cards": {"joker": 1, "2": 2, "K": 5, "7": 6}},
+                           {"hand_cards": {"K": 8, "Q": 2, "A": 2}, "melded_cards": {"K": 3, "9": 2}}]}  # fmt: skip
+        db.execute("insert into hands (match_id, position, data, created) values (?, 1, ?, 'x')",
+                   [match_id, json.dumps(old)])  # fmt: skip
+        migrations.apply(db)
+        data = json.loads(next(iter(db.query("select data from hands")))["data"])
+        assert data["entries"][0]["melded_cards"] == {"joker": 1, "2": 2, "K-8": 5, "7-4": 6}
+        assert data["entries"][1]["hand_cards"] == {"K-8": 10, "A": 2}
+        assert data["entries"][1]["melded_cards"] == {"K": 3, "9": 2}  # not the counter's shape
+        hand = store.load_match(db, match_id)[0].hands[0]
+        assert (hand.entries[0].melded_points, hand.entries[1].hand_points) == (170, 140)
+    finally:
+        db.close()

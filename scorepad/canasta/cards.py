@@ -37,11 +37,18 @@ RANK_VALUES: Mapping[str, int] = {
 }
 BLACK_THREE_VALUE = 5
 
+# The groups players count by value without telling ranks apart (API.md, card counts): a
+# group holds the cards of all its ranks together, and is never one of those ranks.
+CARD_GROUPS: Mapping[str, tuple[str, ...]] = {
+    "K-8": ("K", "Q", "J", "10", "9", "8"),
+    "7-4": ("7", "6", "5", "4"),
+}
 # The card classes a card-count entry may use (API.md, melded_cards / hand_cards).
 CARD_CLASSES: Mapping[str, int] = {
     "joker": RANK_VALUES[JOKER],
     "2": RANK_VALUES["2"],
     **{rank: RANK_VALUES[rank] for rank in NATURAL_RANKS},
+    **{group: RANK_VALUES[ranks[0]] for group, ranks in CARD_GROUPS.items()},
     "black3": BLACK_THREE_VALUE,
 }
 # Card classes as players say them, in the plural: "2 decks hold 8 kings" (the plural of each
@@ -52,9 +59,16 @@ CLASS_NAMES: Mapping[str, Text] = {
     "10": tn("ten", "tens", 2), "9": tn("nine", "nines", 2), "8": tn("eight", "eights", 2),
     "7": tn("seven", "sevens", 2), "6": tn("six", "sixes", 2), "5": tn("five", "fives", 2),
     "4": tn("four", "fours", 2), "black3": tn("black three", "black threes", 2),
+    # Translators: a group of cards counted together, kings down to eights (10 points each).
+    "K-8": tn("card from king to eight", "cards from king to eight", 2),
+    # Translators: a group of cards counted together, sevens down to fours (5 points each).
+    "7-4": tn("card from seven to four", "cards from seven to four", 2),
 }  # fmt: skip
 RED_THREES_NOT_COUNTED = t("Red threes are not counted as cards: enter them under red threes.")
-_CLASS_ALIASES = {"jk": "joker", "*": "joker", "t": "10", "black_three": "black3", "3": "black3"}
+_CLASS_ALIASES = {
+    "jk": "joker", "*": "joker", "t": "10", "black_three": "black3", "3": "black3",
+    "k\u20138": "K-8", "7\u20134": "7-4",  # the groups written with an en dash, as the form shows them
+}  # fmt: skip
 
 
 class CardError(ValueError):
@@ -189,7 +203,10 @@ def card_class_name(name: str) -> str:
         if key in ("red3", "red_three", "3h", "3d"):
             raise CardError(RED_THREES_NOT_COUNTED)
         raise CardError(
-            t("'{name}' is not a card class: use joker, 2, A, K, Q, J, 10, 9, 8, 7, 6, 5, 4 or black3.", name=name)
+            t(
+                "'{name}' is not a card class: use joker, 2, A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, K-8, 7-4 or black3.",
+                name=name,
+            )
         )
     return canonical
 
@@ -254,17 +271,21 @@ class Decks:
         return (self.natural_cards, self.wild_cards, self.jokers, self.twos)
 
     def holds(self, card_class: str) -> int:
-        """How many cards of one class the decks hold."""
+        """How many cards of one class the decks hold; a group holds all its ranks' cards.
+
+        >>> Decks(2).holds("K-8"), Decks(2).holds("7-4"), Decks(3).holds("K-8")
+        (48, 32, 72)
+        """
         if card_class == "joker":
             return self.jokers
         if card_class in ("black3", "red3"):
             return self.black_threes
-        return self.per_rank
+        return self.per_rank * len(CARD_GROUPS.get(card_class, (card_class,)))
 
     @cached_property
     def points(self) -> int:
         """The value of every card but the red threes."""
-        return sum(self.holds(name) * value for name, value in CARD_CLASSES.items())
+        return sum(self.holds(name) * value for name, value in CARD_CLASSES.items() if name not in CARD_GROUPS)
 
     def copies(self, card: Card) -> int:
         """How many copies of this exact card the decks hold (suit counted when given)."""

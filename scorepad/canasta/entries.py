@@ -21,7 +21,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
-from .cards import CLASS_NAMES, NATURAL_RANKS, RANK_VALUES, CardError, card_class_name, counts_value
+from .cards import CARD_GROUPS, CLASS_NAMES, NATURAL_RANKS, RANK_VALUES, CardError, card_class_name, counts_value
 from .text import Text, t, tn
 from .variants import Variant
 from .violations import InvalidError, Violation
@@ -1313,36 +1313,42 @@ def _points_in_play(variant: Variant) -> int:
 
 
 def _counted_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
-    """The decks must hold every card the sides counted, card class by card class."""
+    """The decks must hold every card the sides counted, card class by card class.
+
+    A group (``K-8``, ``7-4``) is checked against the cards its ranks hold together, with
+    any of those ranks counted one by one; a rank is checked against its own cards.
+    """
     if not table.counts_cards:
         return []
-    entries, across = table.entries, table.across
-    deck = variant.deck
     counted: Counter[str] = Counter()
-    for entry in entries:
-        if entry.melded_cards:
-            counted.update(entry.melded_cards)
-        if entry.hand_cards:
-            counted.update(entry.hand_cards)
+    for entry in table.entries:
+        counted.update(entry.melded_cards or {})
+        counted.update(entry.hand_cards or {})
     problems = []
     for card_class, seen in counted.items():
-        if seen > deck.holds(card_class):
-            where = _last_field(entries, ("melded_cards", "hand_cards"), card_class=card_class)
-            problems.append(
-                Violation(
-                    "too-many-cards",
-                    t(
-                        "{decks} decks hold {limit} {cards}; {count} were counted across {sides}.",
-                        decks=variant.decks,
-                        limit=deck.holds(card_class),
-                        cards=CLASS_NAMES[card_class],
-                        count=seen,
-                        sides=across,
-                    ),
-                    where,
-                )
-            )
+        if card_class not in CARD_GROUPS and seen > variant.deck.holds(card_class):
+            problems.append(_too_many_counted(table, variant, card_class, seen))
+    for group, ranks in CARD_GROUPS.items():
+        seen = counted[group] + sum(counted[rank] for rank in ranks)
+        if counted[group] and seen > variant.deck.holds(group):
+            problems.append(_too_many_counted(table, variant, group, seen))
     return problems
+
+
+def _too_many_counted(table: _Table, variant: Variant, card_class: str, seen: int) -> Violation:
+    """More cards of one class (or group) counted than the decks hold, at the box that passed the limit."""
+    return Violation(
+        "too-many-cards",
+        t(
+            "{decks} decks hold {limit} {cards}; {count} were counted across {sides}.",
+            decks=variant.decks,
+            limit=variant.deck.holds(card_class),
+            cards=CLASS_NAMES[card_class],
+            count=seen,
+            sides=table.across,
+        ),
+        _last_field(table.entries, ("melded_cards", "hand_cards"), card_class=card_class),
+    )
 
 
 def _last_field(

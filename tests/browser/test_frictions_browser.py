@@ -30,12 +30,16 @@ OVERLAPS = """(selector) => {
   };
   const say = el => el.tagName + (el.id ? '#' + el.id : '') + '[' + (el.getAttribute('aria-label')
     || el.innerText || el.value || '').trim().slice(0, 30) + ']';
+  // Content scrolls under a sticky bar (the header, the hand form's Save bar) by design: what
+  // such a bar covers is test_no_control_is_hidden_under_a_sticky_bar_while_focused's business.
+  const stuck = el => { for (; el; el = el.parentElement) { const p = getComputedStyle(el).position;
+    if (p === 'sticky' || p === 'fixed') return el; } return null; };
   const els = [...document.querySelectorAll(selector)].filter(seen);
   const found = [];
   for (let i = 0; i < els.length; i++) {
     for (let j = i + 1; j < els.length; j++) {
       const a = els[i], b = els[j];
-      if (a.contains(b) || b.contains(a)) continue;
+      if (a.contains(b) || b.contains(a) || stuck(a) !== stuck(b)) continue;
       const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
       const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
       const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
@@ -56,6 +60,8 @@ COVERED = """(selector) => {
     const r0 = el.getBoundingClientRect();
     if (!r0.width || !r0.height || getComputedStyle(el).visibility === 'hidden') continue;
     el.focus();
+    // A control in a closed <details> keeps a box in Chromium but takes no focus: nobody reaches it.
+    if (document.activeElement !== el) continue;
     const r = el.getBoundingClientRect();
     for (const bar of stuck) {
       if (bar.contains(el)) continue;
@@ -91,7 +97,7 @@ def start_match(page, live_server, variant="classic", target="5000"):
 
 def open_hand_form(page):
     page.get_by_role("link", name=re.compile("^Enter hand")).click()
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     settled(page)
 
 
@@ -226,15 +232,17 @@ def test_the_last_hand_and_the_next_minimums_read_at_a_metre(browser, live_serve
     open_hand_form(page)
     # We: 620 melded + natural canasta 500 + going out 100 = 1220; They: 260 - 95 = 165.
     page.fill("#sides-0-melded_points", "620")
-    page.locator(".side-0 button[aria-label='One more: Natural canasta']").click()
+    page.locator(".side-0").get_by_role("button", name="One more: Natural canasta").click()
     page.check("#sides-0-went_out")
     page.fill("#sides-1-melded_points", "260")
     page.fill("#sides-1-hand_points", "95")
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#sheet")).to_be_visible()
-    last = page.evaluate(CONTRAST, ".hands tbody tr:last-child td, .hands tbody tr:last-child .need, .side-total .need")
+    # The row's own "need 50" is a quiet note under its score (issue 20; test_table_browser.py):
+    # the scores and the minimums for the next hand are what is read at a metre.
+    last = page.evaluate(CONTRAST, ".hands tbody tr:last-child td, .side-total .need")
     texts = [item["text"] for item in last]
-    assert "need 50" in " ".join(texts) and "1220" in texts and "165" in texts
+    assert "need 50\n1220" in texts and "165" in " ".join(texts)
     assert any("needs 50" in text for text in texts)  # 1220 is under 1500: still 50 (RULES.md)
     small = [item for item in last if item["size"] < 20 or item["contrast"] < 7]
     context.close()
@@ -259,8 +267,8 @@ def test_rarely_used_fields_fold_and_open_when_they_hold_a_value(page, live_serv
     # American goes out with two canastas; They's unfinished sevens meld holds melded cards.
     page.fill("#sides-1-melded_points", "60")
     page.fill("#sides-0-melded_points", "250")
-    page.locator(".side-0 button[aria-label='One more: Natural canasta']").click()
-    page.locator(".side-0 button[aria-label='One more: Mixed canasta']").click()
+    page.locator(".side-0").get_by_role("button", name="One more: Natural canasta").click()
+    page.locator(".side-0").get_by_role("button", name="One more: Mixed canasta").click()
     page.check("#sides-0-went_out")
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#sheet")).to_be_visible()
@@ -292,14 +300,14 @@ def test_a_typical_classic_hand_takes_at_most_eight_taps(page, live_server):
     start_match(page, live_server)
     taps = Taps(page)
     taps.tap(page.get_by_role("link", name="Enter hand 1"))
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     settled(page)
     taps.type("#sides-0-melded_points", "450")
-    taps.tap(page.locator(".side-0 button[aria-label='One more: Natural canasta']"))
+    taps.tap(page.locator(".side-0").get_by_role("button", name="One more: Natural canasta"))
     taps.tap(page.locator("label[for='sides-0-went_out']"))
     taps.type("#sides-1-melded_points", "180")
     taps.type("#sides-1-hand_points", "65")
-    taps.tap(page.locator(".side-1 button[aria-label='One more: Mixed canasta']"))
+    taps.tap(page.locator(".side-1").get_by_role("button", name="One more: Mixed canasta"))
     expect(page.locator("#preview")).to_contain_text("This hand")
     taps.tap(page.get_by_role("button", name="Save hand"))
     expect(page.locator("#sheet")).to_be_visible()
@@ -384,14 +392,14 @@ def test_counted_cards_export_as_entered_and_an_open_match_has_no_margin(page, l
     counter = page.locator(".side-0 details.counter")
     counter.locator("summary").click()
     counter.locator("#sides-0-melded_high").fill("10")  # ten of "K Q J 10 9 8": 100 points
-    page.locator(".side-0 button[aria-label='One more: Natural canasta']").click()
+    page.locator(".side-0").get_by_role("button", name="One more: Natural canasta").click()
     page.check("#sides-0-went_out")
     page.fill("#sides-1-melded_points", "60")
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#sheet")).to_be_visible()
     text = page.request.get(f"{url}/export.csv").text()
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert rows[0]["We melded_cards"] == "K Q J 10 9 8:10"
+    assert rows[0]["We melded_cards"] == "K-8:10"  # the counter's group, as API.md names it
     assert "K:8" not in text
     results = list(csv.DictReader(io.StringIO(page.request.get(f"{live_server}/export/results.csv").text())))
     assert results[0]["status"] == "playing"
@@ -442,7 +450,7 @@ def test_every_swap_leaves_the_sheet_at_phone_scale_with_the_result_in_view(page
     for _ in range(2):
         open_hand_form(page)
         page.fill("#sides-0-melded_points", "620")
-        page.locator(".side-0 button[aria-label='One more: Natural canasta']").click()
+        page.locator(".side-0").get_by_role("button", name="One more: Natural canasta").click()
         page.check("#sides-0-went_out")
         page.fill("#sides-1-melded_points", "260")
         page.fill("#sides-1-hand_points", "95")
@@ -466,8 +474,8 @@ def test_every_swap_leaves_the_sheet_at_phone_scale_with_the_result_in_view(page
     # We 1120 after the corrected hand 1; 1000 + 500 + 300 + 100 = 1900 takes We to 3020, past 3000.
     open_hand_form(page)
     page.fill("#sides-0-melded_points", "1000")
-    page.locator(".side-0 button[aria-label='One more: Natural canasta']").click()
-    page.locator(".side-0 button[aria-label='One more: Mixed canasta']").click()
+    page.locator(".side-0").get_by_role("button", name="One more: Natural canasta").click()
+    page.locator(".side-0").get_by_role("button", name="One more: Mixed canasta").click()
     page.check("#sides-0-went_out")
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator(".outcome")).to_contain_text("We won by")

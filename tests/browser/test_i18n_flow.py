@@ -195,7 +195,7 @@ def test_a_whole_match_has_no_english_and_fits_the_phone(page, context, live_ser
 
     # Hand 1 through the form, with the steppers as a player taps them.
     page.locator("a[href$='/hands/new']").click()
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     reader.read("hand form")
     page.fill("#sides-0-melded_points", "620")
     one_more(page, 0, "canasta_natural")
@@ -218,7 +218,7 @@ def test_a_whole_match_has_no_english_and_fits_the_phone(page, context, live_ser
     expect(page.locator(".breakdown").first).to_be_visible()
     reader.read("hand 1 in detail")
     page.locator("a[href$='/hands/1/edit']").click()
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     settled(page)
     page.fill("#sides-0-melded_points", "520")
     expect(page.locator("#preview")).to_contain_text("1.520")
@@ -270,7 +270,7 @@ def test_a_hand_saved_offline_is_reported_in_the_language(page, context, live_se
     submit(page, "form[action='/matches/new/classic']")
     expect(page.locator("#sheet")).to_be_visible()
     page.locator("a[href$='/hands/new']").click()
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     settled(page)
     context.set_offline(True)
     page.fill("#sides-0-melded_points", "650")

@@ -32,12 +32,12 @@ def settled(page):
 def open_form(page, link):
     """Follow a boosted link to a form and wait until its live preview is wired up."""
     page.get_by_role("link", name=link).click()
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     settled(page)
 
 
 def more(page, side, label, times=1):
-    button = page.locator(f".side-{side} button[aria-label='One more: {label}']")
+    button = page.locator(f".side-{side}").get_by_role("button", name=f"One more: {label}")
     for _ in range(times):
         button.click()
 
@@ -70,9 +70,9 @@ def test_a_whole_match(page, browser, live_server):
     open_form(page, "Enter hand 2")
     counter = page.locator(".side-0 details.counter")
     counter.locator("summary").click()
-    counter.locator("[aria-label='One more: Jokers (50)']").first.click()
+    counter.get_by_role("button", name="One more: Jokers (50)").first.click()
     for _ in range(4):
-        counter.locator("[aria-label='One more: Aces (20)']").first.click()
+        counter.get_by_role("button", name="One more: Aces (20)").first.click()
     counter.locator("#sides-0-melded_high").fill("14")
     expect(page.locator("#sides-0-melded_points")).to_have_value("270")
     more(page, 0, "Mixed canasta")

@@ -87,7 +87,7 @@ def sheet(page, live_server, match_id, violations):
 def type_hand_offline(page, context):
     """Open the hand form online, lose the connection, type the hand and save it."""
     page.get_by_role("link", name="Enter hand 1").click()
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     settled(page)
     context.set_offline(True)
     wait_until(page, "!navigator.onLine")
@@ -290,7 +290,7 @@ def test_a_page_this_phone_never_kept_says_you_are_offline(page, context, sheet,
 def test_a_save_that_cannot_reach_the_server_waits_on_the_phone_too(page, live_app, sheet, match_id):
     """The phone believes it is online, but the server does not answer."""
     page.get_by_role("link", name="Enter hand 1").click()
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     settled(page)
     page.route("**/matches/*/hands", lambda route: route.abort("connectionrefused"))
     type_hand(page)

@@ -1,6 +1,6 @@
 """Every page at phone size, light and dark, with and without JavaScript: nothing runs off the side,
-everything tapped is at least 44px, and text is at least 16px (the per-hand "need" notes and the
-chart's labels are the only smaller print)."""
+everything tapped is at least 44px, and text is at least 16px (the per-hand "need" notes, the
+start row's word and the chart's labels are the only smaller print)."""
 
 import re
 
@@ -30,7 +30,7 @@ MEASURE = """() => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const el = walker.currentNode.parentElement;
-    if (!walker.currentNode.textContent.trim() || !seen(el) || el.closest('svg, .hands .need')) continue;
+    if (!walker.currentNode.textContent.trim() || !seen(el) || el.closest('svg, .hands .need, .hands .note')) continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
     if (size < 16) tiny.push(say(el) + ' ' + size + 'px');
   }

@@ -40,7 +40,7 @@ def start_match(page, live_server):
 def open_hand_form(page, live_server):
     start_match(page, live_server)
     page.get_by_role("link", name="Enter hand 1").click()
-    expect(page.locator("#preview")).to_be_attached()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
     wait_until(page, "window.htmx && !document.querySelector('.htmx-request, .htmx-settling')")
 
 
@@ -58,6 +58,7 @@ def test_a_hand_saved_after_the_session_is_gone_comes_back_filled_in_and_saves(p
     expect(page).to_have_url(re.compile(r"/matches/[0-9a-f]+$"))
     expect(page.locator("#sheet")).to_contain_text("620")
     page.wait_for_load_state("load")  # closing mid-load leaves the test server a file to close
+    wait_until(page, "!window.htmx || !document.querySelector('#next-hand:empty')")  # the next hand's form, in place
 
 
 def test_the_live_preview_mends_the_token_before_save(page, context, live_server):
@@ -71,6 +72,7 @@ def test_the_live_preview_mends_the_token_before_save(page, context, live_server
     expect(page).to_have_url(re.compile(r"/matches/[0-9a-f]+$"))
     expect(page.locator("#sheet")).to_contain_text("620")
     page.wait_for_load_state("load")  # closing mid-load leaves the test server a file to close
+    wait_until(page, "!window.htmx || !document.querySelector('#next-hand:empty')")  # the next hand's form, in place
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
@@ -84,10 +86,12 @@ def test_undo_from_a_page_whose_session_is_gone_says_nothing_changed(browser, li
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#sheet")).to_contain_text("620")
     page.wait_for_load_state("load")  # closing mid-load leaves the test server a file to close
+    wait_until(page, "!window.htmx || !document.querySelector('#next-hand:empty')")  # the next hand's form, in place
     context.clear_cookies()
     page.on("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name=re.compile("^Undo")).click()
     expect(page.locator(".flash")).to_contain_text("Nothing was changed")
     expect(page.locator("#sheet")).to_contain_text("620")
     page.wait_for_load_state("load")  # closing mid-load leaves the test server a file to close
+    wait_until(page, "!window.htmx || !document.querySelector('#next-hand:empty')")  # the next hand's form, in place
     context.close()
