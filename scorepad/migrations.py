@@ -186,3 +186,18 @@ def m003_record_access_and_import_origin(db):
     # not kept (malformed, or taken here) still lets a re-import of that file be recognised.
     db.table("matches").add_column("origin", str)
     db.table("matches").create_index(["origin"])
+
+
+@migrations()
+def m004_record_organiser_sign_in(db):
+    # One row (id 1) shared by every server process: wrong organiser passphrases in a row since
+    # the last right one and when the next guess may be checked (seconds since the epoch), so
+    # guessing slows down everywhere at once; and the generation of organiser sign-ins, which
+    # signing out bumps, so a copied organiser cookie stops working everywhere.
+    db.table("organiser_sign_in").create(
+        {"id": int, "failures": int, "next_try": float, "generation": int},
+        pk="id",
+        not_null={"failures", "next_try", "generation"},
+        defaults={"failures": 0, "next_try": 0.0, "generation": 1},
+    )
+    db.table("organiser_sign_in").insert({"id": 1})
