@@ -107,3 +107,15 @@ def test_silent_connections_are_closed_after_the_channel_timeout(serve):
     finally:
         for client in silent:
             client.close()
+
+
+def test_restore_waits_for_the_server_to_stop(serve, tmp_path, capsys):
+    from scorepad.cli import main as scorepad_command
+
+    server = serve()
+    database, copy = str(tmp_path / "served.db"), str(tmp_path / "copy.db")
+    assert scorepad_command(["backup", copy, "--database", database]) == 0
+    assert scorepad_command(["restore", copy, "--database", database]) == 1
+    assert "stop it first" in capsys.readouterr().err
+    server.stop()
+    assert scorepad_command(["restore", copy, "--database", database]) == 0
