@@ -431,7 +431,7 @@ def add_backups(subparsers: Any) -> None:
     export_parser = subparsers.add_parser("export", help="write every match to a JSON backup (or results CSV)")
     export_parser.add_argument("file", nargs="?", default="-", help="where to write (default: standard output)")
     export_parser.add_argument("--format", choices=("json", "csv"), default="json", help="json backup or results csv")
-    export_parser.add_argument("--database", help="database file (default: the app's)")
+    export_parser.add_argument("--database", help="database file (default: FLASK_DATABASE, else the data folder's)")
     export_parser.set_defaults(func=export_command)
     import_parser = subparsers.add_parser("import", help="add the matches of a JSON backup or match file")
     import_parser.add_argument("file", help="the file to import ('-' for standard input)")
@@ -461,7 +461,7 @@ def rescore_command(args: argparse.Namespace) -> int:
 
 def add_rescore(subparsers: Any) -> None:
     parser = subparsers.add_parser("rescore", help="rebuild every stored score from the hands (after a scoring fix)")
-    parser.add_argument("--database", help="database file (default: the app's)")
+    parser.add_argument("--database", help="database file (default: FLASK_DATABASE, else the data folder's)")
     parser.set_defaults(func=rescore_command)
 
 
@@ -621,6 +621,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="scorepad",
         description="Canasta score keeper and rules checker for the card table. "
         "Start it with `scorepad serve`; `scorepad COMMAND --help` says more.",
+        epilog="Settings come from FLASK_* environment variables (FLASK_DATABASE, FLASK_SECRET_KEY, ...); "
+        "each command's help names those it reads." + data_help(),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="command")
