@@ -64,20 +64,8 @@ def _instance_secret(instance: Path) -> str:
     return path.read_text().strip()
 
 
-def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app; a mapping passed in (as tests do) wins over the environment.
-
-    Without ``config`` the environment's ``FLASK_*`` variables are read, then ``overrides``
-    (the command line's options) win over them; such a process holds the database's server
-    lock (:mod:`scorepad.lock`) while it lives, so ``scorepad restore`` knows it is running.
-    """
-    root = _resource_root()
-    app = Flask(
-        __name__,
-        instance_path=str(data_folder()),
-        template_folder=str(root / "templates"),
-        static_folder=str(root / "static"),
-    )
+def _configure(app: Flask, config: Mapping[str, Any] | None, overrides: Mapping[str, Any] | None) -> None:
+    """Defaults, then the environment or ``config``, then ``overrides``; the data folder and the secret key."""
     app.config.from_mapping(DATABASE=str(default_database()), **security.DEFAULTS)
     if config is None:
         app.config.from_prefixed_env()  # FLASK_SECRET_KEY, FLASK_DATABASE, ...
@@ -93,6 +81,23 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
         hold_server_lock(app.config["DATABASE"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(folder)  # beside the database it signs for
+
+
+def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; a mapping passed in (as tests do) wins over the environment.
+
+    Without ``config`` the environment's ``FLASK_*`` variables are read, then ``overrides``
+    (the command line's options) win over them; such a process holds the database's server
+    lock (:mod:`scorepad.lock`) while it lives, so ``scorepad restore`` knows it is running.
+    """
+    root = _resource_root()
+    app = Flask(
+        __name__,
+        instance_path=str(data_folder()),
+        template_folder=str(root / "templates"),
+        static_folder=str(root / "static"),
+    )
+    _configure(app, config, overrides)
 
     from . import access, api, assets, checker, db, exports, i18n, matches, organiser, polls, store
 
