@@ -128,12 +128,12 @@ def is_passphrase(attempt: str) -> bool:
     return hmac.compare_digest(_fingerprint(attempt), _fingerprint(configured))
 
 
-def sign_in(generation: int) -> None:
+def sign_in(state: store.SignInState) -> None:
     """Remember in the signed session that this browser is the organiser's, in this generation
     of sign-ins, and that it is a device the organiser uses (:func:`known_device`)."""
     session[ORGANISER_KEY] = _fingerprint(passphrase() or "")
-    session[GENERATION_KEY] = generation
-    session[DEVICE_KEY] = _fingerprint(DEVICE_SALT + (passphrase() or ""))
+    session[GENERATION_KEY] = state.generation
+    session[DEVICE_KEY] = _device_fingerprint(state.device_generation)
     session.permanent = True
 
 
@@ -151,16 +151,21 @@ def _generation() -> int:
     return g.organiser_generation
 
 
-def known_device() -> bool:
-    """Whether this browser signed in as the organiser before, with the passphrase in force now.
+def _device_fingerprint(device_generation: int) -> str:
+    return _fingerprint(f"{DEVICE_SALT}{device_generation}:{passphrase() or ''}")
+
+
+def known_device(device_generation: int) -> bool:
+    """Whether this browser signed in as the organiser before, with the passphrase in force now,
+    and no known device has guessed wrong since (``device_generation``).
 
     A wait after wrong guesses does not apply to it, so a guessing stranger slows everyone
-    else down but never locks the organiser out of their own phone.
+    else down but never locks the organiser out of their own phone. A wrong guess from a known
+    device ends every device's exemption, so a copied cookie buys one free guess at most.
     """
-    configured = passphrase()
-    if configured is None:
+    if passphrase() is None:
         return False
-    return hmac.compare_digest(str(session.get(DEVICE_KEY, "")), _fingerprint(DEVICE_SALT + configured))
+    return hmac.compare_digest(str(session.get(DEVICE_KEY, "")), _device_fingerprint(device_generation))
 
 
 def delay_after(failures: int) -> float:
@@ -174,8 +179,9 @@ def delay_after(failures: int) -> float:
     return min(MAX_DELAY, FIRST_DELAY * 2.0 ** min(failures - 1, 30))
 
 
-def try_passphrase(attempt: str, clock: float | None = None) -> tuple[int | None, int]:
-    """Check ``attempt`` unless guessing must wait; returns (generation signed in, or None; seconds to wait).
+def try_passphrase(attempt: str, clock: float | None = None) -> tuple[store.SignInState | None, int]:
+    """Check ``attempt`` unless guessing must wait; returns (the sign-in state when it is right,
+    else None; seconds to wait).
 
     The count of wrong passphrases and the time of the next check are kept in the database,
     so every server process (gunicorn workers) slows down together, whatever address the
@@ -187,13 +193,16 @@ def try_passphrase(attempt: str, clock: float | None = None) -> tuple[int | None
     db = get_db()
     with store.writing(db):
         state = store.sign_in_state(db)
-        if now < state.next_try and not known_device():
+        known = known_device(state.device_generation)
+        if now < state.next_try and not known:
             return None, max(1, math.ceil(state.next_try - now))
         if is_passphrase(attempt):
             store.record_sign_in(db, 0, 0.0)
-            return state.generation, 0
+            return state, 0
         failures = state.failures + 1
         store.record_sign_in(db, failures, now + delay_after(failures))
+        if known:
+            store.forget_known_devices(db)
     return None, 0
 
 

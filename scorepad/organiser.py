@@ -29,13 +29,13 @@ def sign_in() -> Any:
         status = 403 if request.method == "POST" else 200  # nothing to sign in to
         return render_template("organiser/sign_in.html", form=form, mode_off=True), status
     if form.validate_on_submit():
-        generation, wait = access.try_passphrase(form.passphrase.data)
+        state, wait = access.try_passphrase(form.passphrase.data)
         if wait:
             form.passphrase.errors.append(
                 _("Too many wrong passphrases were tried: try again in %(wait)s.", wait=_duration(wait))
             )
-        elif generation is not None:
-            access.sign_in(generation)
+        elif state is not None:
+            access.sign_in(state)
             flash(_("Signed in as the organiser: every match on this server is listed."))
             return redirect(url_for("matches.index"), 303)
         else:

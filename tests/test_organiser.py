@@ -145,6 +145,23 @@ def test_a_phone_the_organiser_signed_in_from_is_never_held_up(app, monkeypatch)
     assert signed_in(organiser), "the organiser's own phone signs in at once"
 
 
+def test_a_copied_organiser_cookie_buys_one_free_guess_at_most(app, monkeypatch):
+    clock = Clock(monkeypatch)
+    organiser, thief = app.test_client(), app.test_client()
+    guess(organiser, PASSPHRASE)
+    thief.set_cookie("session", organiser.get_cookie("session").value)
+    organiser.post("/organiser/sign-out")
+    copied = organiser.get_cookie("session").value  # signed out, but still a known device
+    thief.set_cookie("session", copied)
+    assert "That is not" in guess(thief, "guess 1"), "a known device is checked at once"
+    clock.now += 0.1
+    thief.set_cookie("session", copied)  # replaying the cookie does not help
+    assert WAIT.search(guess(thief, "guess 2")), "its wrong guess ended the exemption of every copy"
+    clock.now += 1
+    guess(organiser, PASSPHRASE)
+    assert signed_in(organiser), "after the wait the organiser signs in, and is a known device again"
+
+
 def test_signing_out_ends_every_copy_of_the_organiser_cookie(app):
     phone, copy = app.test_client(), app.test_client()
     guess(phone, PASSPHRASE)
