@@ -109,7 +109,7 @@ def copy_database(source: str, target: str) -> None:
     import sqlite3
     from pathlib import Path
 
-    from_db = sqlite3.connect(f"file:{Path(source).resolve()}?mode=ro", uri=True)
+    from_db = sqlite3.connect(Path(source).resolve().as_uri() + "?mode=ro", uri=True)
     try:
         if Path(target).is_file() and _is_database(target):
             to_db = sqlite3.connect(target)
@@ -143,7 +143,7 @@ def is_scorepad_database(path: str) -> str | None:
         return "does not exist"
     if not _is_database(path):
         return "is not a database"
-    db = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+    db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
     try:
         if db.execute("pragma quick_check").fetchone()[0] != "ok":
             return "is damaged (SQLite's check failed)"

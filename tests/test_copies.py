@@ -99,3 +99,14 @@ def test_the_secret_key_is_kept_beside_the_database(tmp_path, monkeypatch):
     folder.mkdir()
     app = create_app(overrides={"DATABASE": str(folder / "scores.db")})
     assert (folder / "secret_key").read_text().strip() == app.config["SECRET_KEY"]
+
+
+def test_a_database_whose_path_has_uri_characters_is_copied_and_restored(tmp_path, capsys):
+    folder = tmp_path / "club #1? 100%"
+    folder.mkdir()
+    database, copy = str(folder / "scores.db"), str(folder / "copy.db")
+    migrate(database)
+    add_match(database, "Odd folder")
+    assert cli.main(["backup", copy, "--database", database]) == 0
+    assert titles(copy) == ["Odd folder"]
+    assert cli.main(["restore", copy, "--database", database]) == 0
