@@ -25,8 +25,29 @@ def _resource_root() -> Path:
     return package.parent
 
 
+def data_folder() -> Path:
+    """Where the database and its secret key live unless ``FLASK_DATABASE`` says otherwise.
+
+    In a checkout (the source tree, ``pip install -e .``) it is ``instance/`` beside the code, as
+    ever. An installed scorepad uses the user's data folder (platformdirs: ``~/.local/share/scorepad``
+    on Linux, ``~/Library/Application Support/scorepad`` on macOS, ``%LOCALAPPDATA%\\scorepad`` on
+    Windows), so removing or recreating the virtual environment never takes the matches with it.
+    """
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "templates").is_dir():
+        return checkout / "instance"
+    import platformdirs
+
+    return platformdirs.user_data_path("scorepad", appauthor=False)
+
+
+def default_database() -> Path:
+    """The database used when neither ``--database`` nor ``FLASK_DATABASE`` names one."""
+    return data_folder() / "scorepad.db"
+
+
 def _instance_secret(instance: Path) -> str:
-    """A secret key generated once into the instance folder, never written in the repo."""
+    """A secret key generated once into the database's folder, never written in the repo."""
     path = instance / "secret_key"
     if not path.exists():
         # Written aside and linked into place, so server processes starting together (gunicorn
@@ -43,24 +64,40 @@ def _instance_secret(instance: Path) -> str:
     return path.read_text().strip()
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app; a mapping passed in (as tests do) wins over the environment."""
-    root = _resource_root()
-    app = Flask(
-        __name__,
-        instance_relative_config=True,
-        template_folder=str(root / "templates"),
-        static_folder=str(root / "static"),
-    )
-    instance = Path(app.instance_path)
-    app.config.from_mapping(DATABASE=str(instance / "scorepad.db"), **security.DEFAULTS)
+def _configure(app: Flask, config: Mapping[str, Any] | None, overrides: Mapping[str, Any] | None) -> None:
+    """Defaults, then the environment or ``config``, then ``overrides``; the data folder and the secret key."""
+    app.config.from_mapping(DATABASE=str(default_database()), **security.DEFAULTS)
     if config is None:
         app.config.from_prefixed_env()  # FLASK_SECRET_KEY, FLASK_DATABASE, ...
     else:
         app.config.update(config)
-    instance.mkdir(parents=True, exist_ok=True)
+    app.config.update(overrides or {})
+    folder = Path(app.config["DATABASE"]).parent
+    if folder == Path(app.instance_path):
+        folder.mkdir(parents=True, exist_ok=True)  # the default place; a chosen one must exist
+    if config is None:
+        from .lock import hold_server_lock
+
+        hold_server_lock(app.config["DATABASE"])
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _instance_secret(instance)
+        app.config["SECRET_KEY"] = _instance_secret(folder)  # beside the database it signs for
+
+
+def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; a mapping passed in (as tests do) wins over the environment.
+
+    Without ``config`` the environment's ``FLASK_*`` variables are read, then ``overrides``
+    (the command line's options) win over them; such a process holds the database's server
+    lock (:mod:`scorepad.lock`) while it lives, so ``scorepad restore`` knows it is running.
+    """
+    root = _resource_root()
+    app = Flask(
+        __name__,
+        instance_path=str(data_folder()),
+        template_folder=str(root / "templates"),
+        static_folder=str(root / "static"),
+    )
+    _configure(app, config, overrides)
 
     from . import access, api, assets, checker, db, exports, i18n, matches, organiser, polls, store
 

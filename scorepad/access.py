@@ -3,23 +3,25 @@
 A browser sees the matches it created, opened with the write link, or imported. It is known by
 a random id (128 bits, like a match id) in its own cookie rather than in Flask's session:
 the list must outlive a change of ``SECRET_KEY`` and the organiser signing in or out, and
-one cookie with one purpose is easy to reason about (HttpOnly, SameSite=Lax, Secure when
-``SESSION_COOKIE_SECURE`` is set). Nothing else about a browser is stored.
+one cookie with one purpose is easy to reason about (HttpOnly, SameSite=Lax, and Secure on
+every HTTPS request, or always with ``SESSION_COOKIE_SECURE``). Nothing else about a browser is stored.
 
 The organiser is the browser signed in with ``ORGANISER_PASSPHRASE`` (the server's owner sets
 it as ``FLASK_ORGANISER_PASSPHRASE``; unset, organiser mode is off). The signed-in state lives
 in Flask's signed session as a keyed fingerprint of the passphrase, so changing the passphrase
-signs every organiser out.
+signs every organiser out, with the generation of sign-ins it belongs to: signing out starts a
+new generation in the database, so a copy of the cookie stops working too. Wrong guesses slow
+every further guess down for everyone (:func:`try_passphrase`), except on a device the
+organiser has signed in from before.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import os
-import threading
 import time
-from collections import deque
 from datetime import timedelta
 
 from flask import Flask, Response, current_app, g, request, session
@@ -34,10 +36,12 @@ COOKIE = "scorepad_browser"
 # keeps playing keeps its list.
 COOKIE_LIFETIME = timedelta(days=400)
 ORGANISER_KEY = "organiser"
-# Wrong passphrases allowed from one address in the window; then it waits for the window.
-MAX_FAILURES = 5
-FAILURE_WINDOW = 300.0  # seconds
-MAX_ADDRESSES = 10_000  # failures are remembered for at most this many addresses
+GENERATION_KEY = "organiser_generation"
+DEVICE_KEY = "organiser_device"
+DEVICE_SALT = "device:"
+# After wrong passphrases in a row the next guess waits 1 s, then 2, 4, ... at most 5 minutes.
+FIRST_DELAY = 1.0
+MAX_DELAY = 300.0
 
 
 # --- this browser -------------------------------------------------------------------------
@@ -83,7 +87,7 @@ def send_browser_cookie(response: Response) -> Response:
             max_age=int(COOKIE_LIFETIME.total_seconds()),
             httponly=True,
             samesite="Lax",
-            secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
+            secure=bool(current_app.config.get("SESSION_COOKIE_SECURE") or request.is_secure),
         )
     if g.get("send_browser_cookie") or g.get("viewer_used"):
         vary(response, "Cookie")
@@ -110,7 +114,10 @@ def is_organiser() -> bool:
     configured = passphrase()
     if configured is None:
         return False
-    return hmac.compare_digest(str(session.get(ORGANISER_KEY, "")), _fingerprint(configured))
+    signed = session.get(ORGANISER_KEY)
+    if not signed or not hmac.compare_digest(str(signed), _fingerprint(configured)):
+        return False
+    return session.get(GENERATION_KEY) == _generation()  # signing out anywhere ends it here too
 
 
 def is_passphrase(attempt: str) -> bool:
@@ -121,57 +128,84 @@ def is_passphrase(attempt: str) -> bool:
     return hmac.compare_digest(_fingerprint(attempt), _fingerprint(configured))
 
 
-def sign_in() -> None:
-    """Remember in the signed session that this browser is the organiser's."""
+def sign_in(state: store.SignInState) -> None:
+    """Remember in the signed session that this browser is the organiser's, in this generation
+    of sign-ins, and that it is a device the organiser uses (:func:`known_device`)."""
     session[ORGANISER_KEY] = _fingerprint(passphrase() or "")
+    session[GENERATION_KEY] = state.generation
+    session[DEVICE_KEY] = _device_fingerprint(state.device_generation)
     session.permanent = True
 
 
 def sign_out() -> None:
+    """End the organiser's sign-in on every browser, this one and any copy of its cookie."""
+    store.end_organiser_sign_ins(get_db())
     session.pop(ORGANISER_KEY, None)
+    session.pop(GENERATION_KEY, None)
 
 
-class Attempts:
-    """Wrong passphrases per address within a sliding window, so guessing is slow.
+def _generation() -> int:
+    """The generation of organiser sign-ins in force, read once per request."""
+    if "organiser_generation" not in g:
+        g.organiser_generation = store.sign_in_state(get_db()).generation
+    return g.organiser_generation
 
-    Behind a reverse proxy every request has the proxy's address, and the bound becomes one
-    for the whole server: slower for the organiser after a guessing spree, never faster to guess.
+
+def _device_fingerprint(device_generation: int) -> str:
+    return _fingerprint(f"{DEVICE_SALT}{device_generation}:{passphrase() or ''}")
+
+
+def known_device(device_generation: int) -> bool:
+    """Whether this browser signed in as the organiser before, with the passphrase in force now,
+    and no known device has guessed wrong since (``device_generation``).
+
+    A wait after wrong guesses does not apply to it, so a guessing stranger slows everyone
+    else down but never locks the organiser out of their own phone. A wrong guess from a known
+    device ends every device's exemption, so a copied cookie buys one free guess at most.
     """
-
-    def __init__(self, limit: int = MAX_FAILURES, window: float = FAILURE_WINDOW):
-        self.limit, self.window = limit, window
-        self.failures: dict[str, deque[float]] = {}
-        self.lock = threading.Lock()
-
-    def wait(self, address: str, clock: float | None = None) -> int:
-        """Seconds ``address`` must wait before trying again (0: it may try now)."""
-        now = time.monotonic() if clock is None else clock
-        with self.lock:
-            times = self._recent(address, now)
-            if len(times) < self.limit:
-                return 0
-            return max(1, int(times[0] + self.window - now + 0.999))
-
-    def failed(self, address: str, clock: float | None = None) -> None:
-        now = time.monotonic() if clock is None else clock
-        with self.lock:
-            if address not in self.failures and len(self.failures) >= MAX_ADDRESSES:
-                self.failures.pop(next(iter(self.failures)))
-            self._recent(address, now).append(now)
-
-    def _recent(self, address: str, now: float) -> deque[float]:
-        times = self.failures.setdefault(address, deque())
-        while times and times[0] <= now - self.window:
-            times.popleft()
-        return times
+    if passphrase() is None:
+        return False
+    return hmac.compare_digest(str(session.get(DEVICE_KEY, "")), _device_fingerprint(device_generation))
 
 
-def attempts() -> Attempts:
-    """This app's record of wrong passphrases."""
-    return current_app.extensions["scorepad.sign_in_attempts"]
+def delay_after(failures: int) -> float:
+    """Seconds before the next guess is checked, after ``failures`` wrong passphrases in a row.
+
+    >>> [delay_after(n) for n in (0, 1, 2, 3, 10, 30)]
+    [0.0, 1.0, 2.0, 4.0, 300.0, 300.0]
+    """
+    if failures <= 0:
+        return 0.0
+    return min(MAX_DELAY, FIRST_DELAY * 2.0 ** min(failures - 1, 30))
+
+
+def try_passphrase(attempt: str, clock: float | None = None) -> tuple[store.SignInState | None, int]:
+    """Check ``attempt`` unless guessing must wait; returns (the sign-in state when it is right,
+    else None; seconds to wait).
+
+    The count of wrong passphrases and the time of the next check are kept in the database,
+    so every server process (gunicorn workers) slows down together, whatever address the
+    guesses come from. A guess during the wait is not checked, so it neither gets in nor
+    lengthens the wait; a known device (:func:`known_device`) is checked at once. A right
+    passphrase clears the count.
+    """
+    now = time.time() if clock is None else clock
+    db = get_db()
+    with store.writing(db):
+        state = store.sign_in_state(db)
+        known = known_device(state.device_generation)
+        if now < state.next_try and not known:
+            return None, max(1, math.ceil(state.next_try - now))
+        if is_passphrase(attempt):
+            store.record_sign_in(db, 0, 0.0)
+            return state, 0
+        failures = state.failures + 1
+        store.record_sign_in(db, failures, now + delay_after(failures))
+        if known:
+            store.forget_known_devices(db)
+    return None, 0
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["scorepad.sign_in_attempts"] = Attempts()
     app.after_request(send_browser_cookie)
     app.jinja_env.globals["is_organiser"] = is_organiser

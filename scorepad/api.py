@@ -22,6 +22,7 @@ from .documents import score_document
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 NOTHING_HERE = t("There is nothing at this address.")
 WRONG_METHOD = t("This address does not take that method.")
+NOT_JSON = t('Send the body as JSON, with the header "Content-Type: application/json".')
 # The OpenAPI 3.1 description of this blueprint, a file of the package so a wheel carries it too.
 OPENAPI = resources.files(__package__) / "openapi.json"
 
@@ -85,6 +86,18 @@ def read_body() -> dict[str, Any]:
         )
     limits.check_json(body)
     return body
+
+
+@bp.before_request
+def json_only() -> tuple[Response, int] | None:
+    """A POST must say its body is JSON (``Content-Type: application/json``): 415 otherwise.
+
+    Checked before the body is read, so a form post or a file sent by mistake gets one clear
+    answer rather than a parse error about its first character.
+    """
+    if request.method == "POST" and not request.is_json:
+        return jsonify(errors=[{"field": "", "message": NOT_JSON}]), 415
+    return None
 
 
 @bp.errorhandler(BadJSON)

@@ -127,23 +127,24 @@ def checked_database(path: str, must_exist: bool) -> str:
     return path
 
 
-def configured_database() -> str | None:
-    """The database ``FLASK_DATABASE`` names (the app reads it too), or None for the app's default."""
-    return os.environ.get("FLASK_DATABASE") or None
+def configured_database(args: argparse.Namespace | None = None) -> str | None:
+    """The database ``--database`` or ``FLASK_DATABASE`` names, or None for the default one."""
+    return getattr(args, "database", None) or os.environ.get("FLASK_DATABASE") or None
 
 
-def open_app() -> Flask:
-    """The app as ``serve`` runs it, its database checked first.
+def open_app(args: argparse.Namespace | None = None, **overrides: Any) -> Flask:
+    """The app as ``serve`` runs it, its database checked first (``--database`` wins).
 
     :raises CommandError: when the database cannot be created or opened.
     """
     from . import create_app
 
-    configured = configured_database()
+    configured = configured_database(args)
     if configured:
         checked_database(configured, must_exist=False)
+        overrides["DATABASE"] = configured
     try:
-        return create_app()
+        return create_app(overrides=overrides)
     except (sqlite3.DatabaseError, OSError) as error:
         raise CommandError(f"cannot open the database: {error}.") from None
 
@@ -173,17 +174,68 @@ def listen(host: str, port: int) -> socket.socket:
     return listener
 
 
+# The proxy headers waitress takes from a trusted proxy: the client's address, the host and port
+# it asked for and whether it came over HTTPS. ``Forwarded`` and ``X-Forwarded-By`` are dropped.
+PROXY_HEADERS = {"x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"}
+CONNECTION_LIMIT = 1000  # open connections; a phone holds one or two, so a trickle of slow clients cannot fill it
+CHANNEL_TIMEOUT = 30  # seconds a connection may stay silent between requests before it is closed
+
+
+def waitress_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """waitress's settings for ``serve``: threads, connection bounds and the proxies to trust.
+
+    With ``--proxy-hops N`` waitress believes the last N entries of the proxy headers from any
+    peer (listen on 127.0.0.1 so only the proxy reaches scorepad) and clears them otherwise;
+    the app's own ``PROXY_HOPS`` then reads the same entries, and ``X-Forwarded-Prefix``.
+    """
+    settings: dict[str, Any] = {
+        "threads": args.threads,
+        "ident": "scorepad",
+        "connection_limit": args.connection_limit,
+        "channel_timeout": args.channel_timeout,
+        "cleanup_interval": max(1, min(30, args.channel_timeout // 2)),  # so the timeout is kept promptly
+        "clear_untrusted_proxy_headers": True,
+    }
+    if args.proxy_hops:
+        settings.update(
+            trusted_proxy="*", trusted_proxy_count=args.proxy_hops, trusted_proxy_headers=set(PROXY_HEADERS)
+        )
+    return settings
+
+
+def room_for_connections(limit: int) -> int:
+    """Raise this process's open-file limit to fit ``limit`` connections if the system allows;
+    returns the connection limit that fits (never more than asked)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return limit
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = limit + 64  # the database, the listening socket, the log...
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return limit if soft == resource.RLIM_INFINITY else max(1, min(limit, soft - 64))
+
+
 def serve(args: argparse.Namespace) -> int:
-    """Serve the app with waitress, a production WSGI server, once its database and port are ready."""
+    """Serve the app with waitress, a production WSGI server, once its port and database are ready."""
     import waitress
 
-    app = open_app()
-    listener = listen(args.host, args.port)
+    if args.proxy_hops is None:
+        try:
+            args.proxy_hops = proxy_hops_from_environment()
+        except argparse.ArgumentTypeError as error:
+            raise CommandError(f"FLASK_PROXY_HOPS: {error}.") from None
+    listener = listen(args.host, args.port)  # first: a busy port or a bad host creates nothing
     try:
-        server = waitress.create_server(app, sockets=[listener], threads=args.threads, ident="scorepad")
+        app = open_app(args, PROXY_HOPS=args.proxy_hops)
+        args.connection_limit = room_for_connections(args.connection_limit)
+        server = waitress.create_server(app, sockets=[listener], **waitress_settings(args))
     except BaseException:
         listener.close()
         raise
+    print(f"The database is {Path(app.config['DATABASE']).resolve()}", file=sys.stdout)
     if notice := unlisted_notice(app):
         print(notice, file=sys.stdout)
     url, reachable = address_for(args.host, listener.getsockname()[1])
@@ -208,11 +260,77 @@ def port_number(text: str) -> int:
     return port
 
 
+def at_least(minimum: int) -> Callable[[str], int]:
+    """A whole number of at least ``minimum``, for an option.
+
+    >>> at_least(1)("8")
+    8
+    """
+
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least {minimum}")
+        return value
+
+    return number
+
+
+def proxy_hops_from_environment() -> int:
+    """``FLASK_PROXY_HOPS`` as the default of ``--proxy-hops`` (0 when unset)."""
+    text = os.environ.get("FLASK_PROXY_HOPS", "").strip()
+    return at_least(0)(text) if text else 0
+
+
+SERVE_HELP = """\
+Serve the score sheet with waitress, a production web server, and print the address (with a
+QR code for phones on the same network) and where the database is.
+
+environment:
+  FLASK_DATABASE        the database file (--database wins)
+  FLASK_PROXY_HOPS      reverse proxies in front to trust (--proxy-hops wins)
+  FLASK_SECRET_KEY      signs cookies; else generated once into secret_key beside the database
+  FLASK_ORGANISER_PASSPHRASE   turns on organiser mode (every match, for the club)
+  FLASK_SESSION_COOKIE_SECURE  true: cookies always Secure, whatever the proxy says
+
+Behind a reverse proxy with TLS (Caddy, nginx) run it as
+  scorepad serve --host 127.0.0.1 --proxy-hops 1
+See docs/deploy.md.
+"""
+
+
 def add_serve(subparsers: Any) -> None:
-    parser = subparsers.add_parser("serve", help="serve the score sheet on the local network")
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the score sheet on the local network",
+        description=SERVE_HELP + data_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface)")
     parser.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})")
-    parser.add_argument("--threads", type=int, default=8, help="worker threads (default: 8)")
+    parser.add_argument("--threads", type=at_least(1), default=8, help="worker threads, at least 1 (default: 8)")
+    parser.add_argument("--database", help="database file (default: FLASK_DATABASE, else the data folder's)")
+    parser.add_argument(
+        "--proxy-hops",
+        type=at_least(0),
+        default=None,
+        help="reverse proxies in front whose X-Forwarded-* headers to trust (default: FLASK_PROXY_HOPS, else 0)",
+    )
+    parser.add_argument(
+        "--connection-limit",
+        type=at_least(1),
+        default=CONNECTION_LIMIT,
+        help=f"open connections at most; more wait to be accepted (default: {CONNECTION_LIMIT})",
+    )
+    parser.add_argument(
+        "--channel-timeout",
+        type=at_least(1),
+        default=CHANNEL_TIMEOUT,
+        help=f"seconds a silent connection is kept open (default: {CHANNEL_TIMEOUT})",
+    )
     parser.set_defaults(func=serve)
 
 
@@ -220,6 +338,15 @@ COMMANDS: list[Callable[[Any], None]] = [add_serve]
 
 
 # --- backups: export and import (issue 5) -------------------------------------------------
+def matches(count: int) -> str:
+    """A count of matches in words.
+
+    >>> matches(0), matches(1), matches(2)
+    ('0 matches', '1 match', '2 matches')
+    """
+    return f"{count} match" if count == 1 else f"{count} matches"
+
+
 def database_path(args: argparse.Namespace, must_exist: bool) -> str:
     """The database a backup command works on, migrated: ``--database``, else the app's own.
 
@@ -276,9 +403,8 @@ def export_command(args: argparse.Namespace) -> int:
                 out.write(backup.text)
         except OSError as error:
             raise CommandError(f"cannot write {args.file}: {error.strerror}.") from None
-    print(
-        f"Exported {backup.count} matches to {args.file if args.file != '-' else 'standard output'}.", file=sys.stderr
-    )
+    where = args.file if args.file != "-" else "standard output"
+    print(f"Exported {matches(backup.count)} to {where}.", file=sys.stderr)
     return 0
 
 
@@ -325,7 +451,7 @@ def add_backups(subparsers: Any) -> None:
     export_parser = subparsers.add_parser("export", help="write every match to a JSON backup (or results CSV)")
     export_parser.add_argument("file", nargs="?", default="-", help="where to write (default: standard output)")
     export_parser.add_argument("--format", choices=("json", "csv"), default="json", help="json backup or results csv")
-    export_parser.add_argument("--database", help="database file (default: the app's)")
+    export_parser.add_argument("--database", help="database file (default: FLASK_DATABASE, else the data folder's)")
     export_parser.set_defaults(func=export_command)
     import_parser = subparsers.add_parser("import", help="add the matches of a JSON backup or match file")
     import_parser.add_argument("file", help="the file to import ('-' for standard input)")
@@ -347,7 +473,7 @@ def rescore_command(args: argparse.Namespace) -> int:
         rescored, refused = store.rescore(db, progress("Rescored", sys.stderr))
     finally:
         db.close()
-    print(f"Rescored {rescored} match{'' if rescored == 1 else 'es'}.", file=sys.stderr)
+    print(f"Rescored {matches(rescored)}.", file=sys.stderr)
     for match_id in refused:
         print(f"  {match_id}: today's rules refuse its hands; its figures were left as they were.", file=sys.stderr)
     return 1 if refused else 0
@@ -355,18 +481,174 @@ def rescore_command(args: argparse.Namespace) -> int:
 
 def add_rescore(subparsers: Any) -> None:
     parser = subparsers.add_parser("rescore", help="rebuild every stored score from the hands (after a scoring fix)")
-    parser.add_argument("--database", help="database file (default: the app's)")
+    parser.add_argument("--database", help="database file (default: FLASK_DATABASE, else the data folder's)")
     parser.set_defaults(func=rescore_command)
 
 
 COMMANDS.append(add_rescore)
 
 
+# --- copies of the database file (issue 22) -------------------------------------------------
+def existing_database(args: argparse.Namespace) -> str:
+    """The database file a copy command works on: ``--database``, ``FLASK_DATABASE`` or the default.
+
+    :raises CommandError: when there is no such file (nothing is created).
+    """
+    from . import default_database
+
+    path = configured_database(args) or str(default_database())
+    if not Path(path).is_file():
+        raise CommandError(f"there is no database at {path}; check the name (nothing was created).")
+    return path
+
+
+def backup_command(args: argparse.Namespace) -> int:
+    """Copy the database, consistent to one moment, with SQLite's online backup; the server may run."""
+    from .db import copy_database
+
+    source = existing_database(args)
+    target = Path(args.file)
+    if target.exists() and target.resolve() == Path(source).resolve():
+        raise CommandError(f"{args.file} is the database itself; name another file.")
+    try:
+        copy_database(source, str(target))
+    except (OSError, sqlite3.Error) as error:
+        raise CommandError(f"cannot back up to {args.file}: {error}.") from None
+    print(f"Backed up {source} to {args.file}.", file=sys.stderr)
+    return 0
+
+
+def restore_command(args: argparse.Namespace) -> int:
+    """Put a backup in place of the database while no server runs; the replaced one is kept aside."""
+    from . import default_database
+    from .db import copy_database, is_scorepad_database, migrate
+    from .lock import ServerRunning, no_server
+
+    database = configured_database(args) or str(default_database())
+    if not Path(database).parent.is_dir():
+        raise CommandError(f"cannot restore into {database}: the folder {Path(database).parent} does not exist.")
+    if problem := is_scorepad_database(args.file):
+        raise CommandError(f"{args.file} {problem}; nothing was changed.")
+    try:
+        with no_server(database):
+            kept = _keep_aside(database)
+            copy_database(args.file, database)
+            migrate(database)  # a backup from an older version is brought up to date now
+    except ServerRunning:
+        raise CommandError(
+            f"a scorepad server (or another scorepad command) is using {database}; "
+            "stop it first, then restore (nothing was changed)."
+        ) from None
+    print(f"Restored {args.file} to {database}.", file=sys.stderr)
+    if kept:
+        print(f"The database it replaced is kept as {kept}.", file=sys.stderr)
+    return 0
+
+
+def _keep_aside(database: str) -> str | None:
+    """Copy the database about to be replaced to ``<database>.before-restore``; None if there is none."""
+    from .db import copy_database
+
+    if not Path(database).is_file():
+        return None
+    kept = database + ".before-restore"
+    copy_database(database, kept)
+    return kept
+
+
+COPY_HELP = """\
+environment:
+  FLASK_DATABASE        the database file (--database wins)
+
+Schedule a nightly copy with cron or a systemd timer, and keep a continuous copy elsewhere
+with Litestream if you like: see docs/deploy.md.
+"""
+
+
+def add_copies(subparsers: Any) -> None:
+    backup = subparsers.add_parser(
+        "backup",
+        help="copy the live database to a file (safe while the server runs)",
+        description="Copy the database to FILE with SQLite's online backup: a consistent copy of one\n"
+        "moment, taken while the server keeps running. The copy is a database `scorepad restore` reads.\n\n"
+        + COPY_HELP
+        + data_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    backup.add_argument("file", help="where to write the copy (replaced if it exists)")
+    backup.add_argument("--database", help="database file (default: FLASK_DATABASE, else the data folder's)")
+    backup.set_defaults(func=backup_command)
+    restore = subparsers.add_parser(
+        "restore",
+        help="put a backup in place of the database (the server must be stopped)",
+        description="Replace the database with FILE, a copy `scorepad backup` made. Refused while a\n"
+        "server uses the database; the database it replaces is kept as <database>.before-restore.\n\n"
+        + COPY_HELP
+        + data_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    restore.add_argument("file", help="the backup to put in place")
+    restore.add_argument("--database", help="database file (default: FLASK_DATABASE, else the data folder's)")
+    restore.set_defaults(func=restore_command)
+
+
+COMMANDS.append(add_copies)
+
+
+def data_help() -> str:
+    """Where the data is, for the end of each command's help."""
+    from . import default_database
+
+    configured = os.environ.get("FLASK_DATABASE")
+    where = f"{configured} (from FLASK_DATABASE)" if configured else str(default_database())
+    return f"\nThe database is {where}; the secret key sits beside it.\n"
+
+
+# What each command does and reads, shown by ``scorepad COMMAND --help``; a command whose
+# parser sets its own description (serve) is left as it is.
+DESCRIPTIONS = {
+    "export": "Write every match on the server to FILE (or standard output): the JSON backup that\n"
+    "`scorepad import` reads, or with --format csv a row of results per match.",
+    "import": "Add the matches of a JSON backup or match file; matches already here are recognised\n"
+    "and nothing stored is overwritten.",
+    "rescore": "Score every stored match again from its hands and rewrite the stored figures (after\n"
+    "an upgrade that fixes a scoring rule).",
+}
+ENVIRONMENT_HELP = "\nenvironment:\n  FLASK_DATABASE        the database file (--database wins)\n"
+
+
+def describe(subparsers: Any) -> None:
+    """Give each command's help what it does, the environment it reads and where the data is."""
+    for name, parser in subparsers.choices.items():
+        if parser.description is None:
+            parser.description = DESCRIPTIONS.get(name, parser.format_usage()) + "\n" + ENVIRONMENT_HELP
+            parser.description += data_help()
+            parser.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("scorepad")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="scorepad", description="Canasta score keeper for the card table.")
+    parser = argparse.ArgumentParser(
+        prog="scorepad",
+        description="Canasta score keeper and rules checker for the card table. "
+        "Start it with `scorepad serve`; `scorepad COMMAND --help` says more.",
+        epilog="Settings come from FLASK_* environment variables (FLASK_DATABASE, FLASK_SECRET_KEY, ...); "
+        "each command's help names those it reads." + data_help(),
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="command")
     for add in COMMANDS:
         add(subparsers)
+    describe(subparsers)
     return parser
 
 

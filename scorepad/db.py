@@ -97,6 +97,67 @@ def migrate(path: str) -> None:
         db.close()
 
 
+def copy_database(source: str, target: str) -> None:
+    """Copy the database ``source`` to ``target`` with SQLite's online backup API.
+
+    The copy is of one moment, including what still sits in the write-ahead log, taken while
+    servers keep reading and writing ``source``. It is written beside ``target`` first and moved
+    into place whole, so a failed copy never leaves half a file; a ``target`` that is a live
+    database (a restore) is written through SQLite instead, in one transaction.
+    """
+    import os
+    import sqlite3
+    from pathlib import Path
+
+    from_db = sqlite3.connect(Path(source).resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        if Path(target).is_file() and _is_database(target):
+            to_db = sqlite3.connect(target)
+            try:
+                from_db.backup(to_db)
+            finally:
+                to_db.close()
+            return
+        draft = f"{target}.partial"
+        to_db = sqlite3.connect(draft)
+        try:
+            from_db.backup(to_db)
+        finally:
+            to_db.close()
+        os.replace(draft, target)
+    finally:
+        from_db.close()
+
+
+def _is_database(path: str) -> bool:
+    with open(path, "rb") as file:
+        return file.read(16) == b"SQLite format 3\x00"
+
+
+def is_scorepad_database(path: str) -> str | None:
+    """What is wrong with ``path`` as a scorepad backup, or None when it is one."""
+    import sqlite3
+    from pathlib import Path
+
+    if not Path(path).is_file():
+        return "does not exist"
+    if not _is_database(path):
+        return "is not a database"
+    db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        if db.execute("pragma quick_check").fetchone()[0] != "ok":
+            return "is damaged (SQLite's check failed)"
+        from .store import holds_matches
+
+        if not holds_matches(db):
+            return "is not a scorepad database (it has no matches)"
+    except sqlite3.DatabaseError as error:
+        return f"cannot be read ({error})"
+    finally:
+        db.close()
+    return None
+
+
 def init_app(app: Flask) -> None:
     migrate(app.config["DATABASE"])
     app.teardown_appcontext(close_db)

@@ -270,3 +270,20 @@ def _m006_is_spread(filled: list) -> bool:
         and all(n == per_rank for n in full)
         and (used == len(filled) or last <= per_rank)
     )
+
+
+@migrations()
+def m007_record_organiser_sign_in(db):
+    # One row (id 1) shared by every server process: wrong organiser passphrases in a row since
+    # the last right one and when the next guess may be checked (seconds since the epoch), so
+    # guessing slows down everywhere at once; the generation of organiser sign-ins, which
+    # signing out bumps, so a copied organiser cookie stops working everywhere; and the
+    # generation of known organiser devices (exempt from the wait), which a wrong guess from
+    # such a device bumps, so a copied cookie buys one free guess at most.
+    db.table("organiser_sign_in").create(
+        {"id": int, "failures": int, "next_try": float, "generation": int, "device_generation": int},
+        pk="id",
+        not_null={"failures", "next_try", "generation", "device_generation"},
+        defaults={"failures": 0, "next_try": 0.0, "generation": 1, "device_generation": 1},
+    )
+    db.table("organiser_sign_in").insert({"id": 1})

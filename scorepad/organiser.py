@@ -29,25 +29,23 @@ def sign_in() -> Any:
         status = 403 if request.method == "POST" else 200  # nothing to sign in to
         return render_template("organiser/sign_in.html", form=form, mode_off=True), status
     if form.validate_on_submit():
-        address = request.remote_addr or ""
-        wait = access.attempts().wait(address)
+        state, wait = access.try_passphrase(form.passphrase.data)
         if wait:
             form.passphrase.errors.append(
-                _("Too many wrong passphrases from here: try again in %(wait)s.", wait=_duration(wait))
+                _("Too many wrong passphrases were tried: try again in %(wait)s.", wait=_duration(wait))
             )
-        elif access.is_passphrase(form.passphrase.data):
-            access.sign_in()
+        elif state is not None:
+            access.sign_in(state)
             flash(_("Signed in as the organiser: every match on this server is listed."))
             return redirect(url_for("matches.index"), 303)
         else:
-            access.attempts().failed(address)
             form.passphrase.errors.append(WRONG)
     return render_template("organiser/sign_in.html", form=form, signed_in=access.is_organiser())
 
 
 @bp.post("/sign-out")
 def sign_out() -> Any:
-    """Forget the organiser's sign-in on this browser; its own matches stay listed.
+    """End the organiser's sign-in, on this browser and on any copy of its cookie; its own matches stay listed.
 
     A plain POST: CSRFProtect has already checked its token, and there is nothing else to read.
     """

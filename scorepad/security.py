@@ -330,14 +330,15 @@ def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
     """A body over the bound: JSON for the API, a page otherwise; never a 500."""
     limit = request.max_content_length
     size = f"{limit // 1024} KB" if limit and limit < 1024 * 1024 else f"{(limit or 0) // (1024 * 1024)} MB"
+    if request.path.startswith("/api/"):  # a JSON body has no form fields: speak of the body
+        message = gettext("The request body is too large: scorepad accepts at most %(size)s.", size=size)
+        return jsonify(errors=[{"field": "", "message": message}]), 413
     parts = current_app.config["MAX_FORM_PARTS"]
     message = gettext(
         "That was more than scorepad accepts in one request (at most %(size)s, in at most %(parts)s form fields).",
         size=size,
         parts=parts,
     )
-    if request.path.startswith("/api/"):
-        return jsonify(errors=[{"field": "", "message": message}]), 413
     return render_template("errors/413.html", message=message), 413
 
 

@@ -1566,3 +1566,44 @@ def _scores(variant: canasta.Variant, data: str | None) -> tuple[int, ...] | Non
     if canasta.check_hand(hand, variant):
         return None
     return tuple(side.score for side in canasta.score_hand(hand, variant))
+
+
+# --- the organiser's sign-in ------------------------------------------------------------------
+@dataclass(frozen=True)
+class SignInState:
+    """Wrong passphrases in a row, when the next guess may be checked (epoch seconds), the
+    generation of organiser sign-ins in force and that of known organiser devices."""
+
+    failures: int
+    next_try: float
+    generation: int
+    device_generation: int
+
+
+def sign_in_state(db: Database) -> SignInState:
+    row = db.execute(
+        "select failures, next_try, generation, device_generation from organiser_sign_in where id = 1"
+    ).fetchone()
+    return SignInState(*row) if row else SignInState(0, 0.0, 1, 1)
+
+
+def record_sign_in(db: Database, failures: int, next_try: float) -> None:
+    """Keep the count of wrong passphrases in a row and when the next may be checked."""
+    db.execute("update organiser_sign_in set failures = ?, next_try = ? where id = 1", [failures, next_try])
+
+
+def forget_known_devices(db: Database) -> None:
+    """Every device known to the organiser's sign-in waits like any other from now on."""
+    db.execute("update organiser_sign_in set device_generation = device_generation + 1 where id = 1")
+
+
+def end_organiser_sign_ins(db: Database) -> int:
+    """Start a new generation of organiser sign-ins: every earlier one ends; returns the new one."""
+    with writing(db):
+        db.execute("update organiser_sign_in set generation = generation + 1 where id = 1")
+        return sign_in_state(db).generation
+
+
+def holds_matches(conn: Any) -> bool:
+    """Whether the open SQLite connection ``conn`` is a scorepad database (it has the matches table)."""
+    return bool(conn.execute("select 1 from sqlite_master where type = 'table' and name = 'matches'").fetchone())

@@ -364,13 +364,3 @@ def test_a_numeric_passphrase_from_the_environment_is_kept_as_typed(app, monkeyp
         assert access.passphrase() == "007"
         app.config["ORGANISER_PASSPHRASE"] = ""
         assert access.passphrase() is None
-
-
-def test_attempts_are_bounded_per_address_within_the_window():
-    attempts = access.Attempts(limit=3, window=60)
-    for second in range(3):
-        assert attempts.wait("10.0.0.1", clock=100 + second) == 0
-        attempts.failed("10.0.0.1", clock=100 + second)
-    assert attempts.wait("10.0.0.1", clock=103) == 57  # the first failure leaves the window at 160
-    assert attempts.wait("10.0.0.2", clock=103) == 0, "another address is not held up"
-    assert attempts.wait("10.0.0.1", clock=160) == 0

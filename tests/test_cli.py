@@ -109,12 +109,14 @@ def test_serve_on_a_busy_port_says_so_before_announcing(env, served, capsys):
     assert captured.out == ""  # no address, no QR code
     line = one_line(captured.err)
     assert f"port {port}" in line and "already in use" in line and "--port" in line
+    assert list(env.iterdir()) == [], "no database (nor secret key) was created"
 
 
 def test_serve_on_an_unknown_host_is_one_line(env, served, capsys):
     assert cli.main(["serve", "--host", "no-such-host.invalid", "--port", "0"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and "no-such-host.invalid" in one_line(captured.err)
+    assert list(env.iterdir()) == [], "no database was created"
 
 
 def test_serve_with_a_database_in_a_missing_folder_is_one_line(env, served, monkeypatch, capsys):
@@ -293,3 +295,80 @@ def test_rescore_rebuilds_the_stored_figures_and_says_how_many(tmp_path, capsys)
         assert store.match_head(db, match_id).summary.totals == (300, 100)
     finally:
         db.close()
+
+
+# --- serve's options, help and version (issues 18 and 22) -----------------------------------
+@pytest.mark.parametrize("threads", ["0", "-1", "many"])
+def test_serve_needs_at_least_one_thread(threads, capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--threads", threads])
+    assert "at least 1" in capsys.readouterr().err
+
+
+def test_serve_takes_database_and_prints_where_it_is(env, served, capsys):
+    chosen = env / "club.db"
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "0", "--database", str(chosen)]) == 0
+    out = capsys.readouterr().out
+    assert f"The database is {chosen}" in out
+    assert chosen.exists() and not (env / "serve.db").exists(), "--database wins over FLASK_DATABASE"
+
+
+def test_serve_sets_waitress_connection_bounds_and_proxy_trust(env, served, monkeypatch):
+    monkeypatch.setenv("FLASK_PROXY_HOPS", "1")
+    argv = ["serve", "--host", "127.0.0.1", "--port", "0", "--connection-limit", "50", "--channel-timeout", "4"]
+    assert cli.main(argv) == 0
+    (server,) = served
+    adj = server.adj
+    assert (adj.connection_limit, adj.channel_timeout, adj.cleanup_interval) == (50, 4, 2)
+    assert (adj.trusted_proxy, adj.trusted_proxy_count) == ("*", 1)
+    assert adj.trusted_proxy_headers == {"x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"}
+    assert adj.clear_untrusted_proxy_headers
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "0", "--proxy-hops", "0"]) == 0
+    assert served[1].adj.trusted_proxy is None, "--proxy-hops wins over FLASK_PROXY_HOPS"
+
+
+def test_a_bad_proxy_hops_in_the_environment_is_one_line(env, served, monkeypatch, capsys):
+    monkeypatch.setenv("FLASK_PROXY_HOPS", "one")
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", "0"]) == 1
+    assert "FLASK_PROXY_HOPS" in one_line(capsys.readouterr().err) and served == []
+
+
+def test_version_and_help_say_what_each_command_does_reads_and_where_the_data_is(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--version"])
+    assert capsys.readouterr().out.startswith("scorepad ")
+    for command in ("serve", "export", "import", "rescore", "backup", "restore"):
+        with pytest.raises(SystemExit):
+            cli.main([command, "--help"])
+        text = capsys.readouterr().out
+        assert "FLASK_DATABASE" in text and "The database is" in text, command
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    text = capsys.readouterr().out
+    assert all(name in text for name in ("FLASK_PROXY_HOPS", "FLASK_SECRET_KEY", "FLASK_ORGANISER_PASSPHRASE"))
+
+
+def test_export_counts_in_words(tmp_path, capsys):
+    from scorepad import canasta, store
+    from scorepad.db import connect, migrate
+    from scorepad.documents import Side
+
+    database = str(tmp_path / "one.db")
+    migrate(database)
+    db = connect(database)
+    try:
+        store.create_match(db, canasta.rules_for("classic"), [Side("We"), Side("They")])
+    finally:
+        db.close()
+    assert cli.main(["export", str(tmp_path / "b.json"), "--database", database]) == 0
+    assert "Exported 1 match to" in capsys.readouterr().err
+
+
+def test_an_installed_scorepad_keeps_its_data_in_the_users_data_folder(monkeypatch, tmp_path):
+    import scorepad
+
+    assert scorepad.data_folder().name == "instance", "a checkout keeps instance/ beside the code"
+    site = tmp_path / "venv" / "lib" / "site-packages" / "scorepad"
+    monkeypatch.setattr(scorepad, "__file__", str(site / "__init__.py"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert scorepad.default_database() == tmp_path / "data" / "scorepad" / "scorepad.db"

@@ -1,10 +1,12 @@
 """The documentation cannot drift from the code: docs/api.md's examples run, docs/rules.md names
 every preset, house rule and refusal code, and the README points only at files in the repository.
 
-Each ```http block pair in docs/api.md is a request and the answer it must get: the request is sent
-as written to a fresh app, and the status, the content type and the JSON body must be as shown
-(a response fenced as ```http excerpt may leave fields and list items out). The examples are
-also checked against the OpenAPI document the server serves (scorepad/openapi.json).
+Each example in docs/api.md is a ```sh block with a curl command a developer can paste, then an
+```http block with the answer it must get: the command is read as curl reads it and sent to a
+fresh app, and the status, the content type and the JSON body must be as shown (a response fenced
+as ```http excerpt may leave fields and list items out). The commands are also run with the real
+curl against a real `scorepad serve`. The examples are checked against the OpenAPI document the
+server serves (scorepad/openapi.json).
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ import ast
 import importlib.util
 import json
 import re
+import shlex
+import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 API_DOC = ROOT / "docs" / "api.md"
 RULES_DOC = ROOT / "docs" / "rules.md"
 OPENAPI = json.loads((ROOT / "scorepad" / "openapi.json").read_text())
-FENCE = re.compile(r"^```http( excerpt)?\n(.*?)^```\n", re.DOTALL | re.MULTILINE)
+FENCE = re.compile(r"^```(?:sh|http)( excerpt)?\n(.*?)^```\n", re.DOTALL | re.MULTILINE)
+DOC_SERVER = "http://localhost:8000"
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,7 @@ class Example:
     path: str
     headers: dict[str, str]
     body: str
+    command: list[str]
     status: int
     response_headers: dict[str, str]
     response_body: str
@@ -63,21 +70,44 @@ def _message(text: str) -> tuple[str, dict[str, str], str]:
     return first, headers, body.strip()
 
 
+def curl_request(command: str) -> tuple[str, str, dict[str, str], str, list[str]]:
+    """The method, path, headers and body of a curl command as docs/api.md writes it, and its words."""
+    words = shlex.split(command.replace("\\\n", " "))
+    assert words[0] == "curl", f"an example request is a curl command: {command}"
+    method, url, headers, body = None, None, {}, ""
+    options = iter(words[1:])
+    for word in options:
+        if word in ("-i", "-s", "--include", "--silent"):
+            continue
+        if word in ("-X", "--request"):
+            method = next(options)
+        elif word in ("-H", "--header"):
+            name, value = next(options).split(": ", 1)
+            headers[name] = value
+        elif word in ("-d", "--data", "--data-binary"):
+            body = next(options)
+        else:
+            assert word.startswith(DOC_SERVER + "/") and url is None, f"unexpected {word!r} in {command}"
+            url = word
+    assert "-i" in words, f"show the status line: curl -i ({command})"
+    return method or ("POST" if body else "GET"), url[len(DOC_SERVER) :], headers, body, words
+
+
 def api_examples() -> list[Example]:
     """Every request/response pair of docs/api.md, in order."""
     fences = FENCE.findall(API_DOC.read_text())
     examples = []
     for (_, request), (excerpt, response) in zip(fences[::2], fences[1::2], strict=True):
-        request_line, headers, body = _message(request)
+        method, path, headers, body, command = curl_request(request)
         status_line, response_headers, response_body = _message(response)
-        method, path = request_line.split(" ")
-        assert status_line.startswith("HTTP/1.1 "), f"{request_line} is not followed by its response"
+        assert status_line.startswith("HTTP/1.1 "), f"{method} {path} is not followed by its response"
         examples.append(
             Example(
                 method,
                 path,
                 headers,
                 body,
+                command,
                 int(status_line.split()[1]),
                 response_headers,
                 response_body,
@@ -111,19 +141,15 @@ def same_json(shown, actual) -> bool:
 
 def import_documented_matches(app, tmp_path) -> None:
     """Store every match document shown, through `scorepad import`: the export imports back unchanged."""
-    for number, example in enumerate(EXAMPLES):
-        document = example.response_json
-        if example.status == 200 and isinstance(document, dict) and document.get("format") == "scorepad-match":
-            path = tmp_path / f"match-{number}.json"
-            path.write_text(example.response_body)
-            assert scorepad_command(["import", str(path), "--database", app.config["DATABASE"]]) == 0
+    for path in documented_match_files(tmp_path):
+        assert scorepad_command(["import", path, "--database", app.config["DATABASE"]]) == 0
 
 
 def test_the_examples_cover_every_operation_of_the_openapi_document():
     documented = {(e.method, re.sub(r"/[0-9a-f]{32}$", "/{match_id}", e.path)) for e in EXAMPLES}
     operations = {(method.upper(), path) for path, item in OPENAPI["paths"].items() for method in item}
     assert operations <= documented
-    for status in (400, 404, 405, 413, 422):
+    for status in (400, 404, 405, 413, 415, 422):
         assert any(e.status == status for e in EXAMPLES), status
 
 
@@ -153,6 +179,41 @@ def test_api_example_gets_the_answer_shown(app, tmp_path, example):
             assert matches_excerpt(example.response_json, response.get_json())
         else:
             assert same_json(example.response_json, response.get_json())
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
+def test_the_curl_commands_get_the_answers_shown_from_a_real_server(tmp_path):
+    """Each command as pasted, run by curl against `scorepad serve` (only the port differs)."""
+    from served import Server
+
+    for path in documented_match_files(tmp_path):
+        assert scorepad_command(["import", path, "--database", str(tmp_path / "served.db")]) == 0
+    server = Server(tmp_path)
+    try:
+        for example in EXAMPLES:
+            words = [w.replace(DOC_SERVER, f"http://127.0.0.1:{server.port}") for w in example.command]
+            output = subprocess.run([*words, "-s"], capture_output=True, text=True, timeout=30, check=True).stdout
+            # Text mode reads the answer's CRLF line ends as plain newlines.
+            head, _, body = output.removeprefix("HTTP/1.1 100 Continue\n\n").partition("\n\n")
+            assert head.split()[1] == str(example.status), f"{example.id}: {output}"
+            if example.response_body:
+                shown, actual = example.response_json, json.loads(body)
+                same = matches_excerpt(shown, actual) if example.excerpt else same_json(shown, actual)
+                assert same, f"{example.id}: {body}"
+    finally:
+        server.stop()
+
+
+def documented_match_files(tmp_path) -> list[str]:
+    """The match documents docs/api.md shows, each written to a file `scorepad import` reads."""
+    files = []
+    for number, example in enumerate(EXAMPLES):
+        document = example.response_json
+        if example.status == 200 and isinstance(document, dict) and document.get("format") == "scorepad-match":
+            path = tmp_path / f"match-{number}.json"
+            path.write_text(example.response_body)
+            files.append(str(path))
+    return files
 
 
 def test_excerpts_are_checked_for_what_they_show():

@@ -475,8 +475,10 @@ def post_api(app, kind, url, body, content_type):
     before = rows(app)
     response = send(app, kind, "POST", url, data=body, content_type=content_type)
     assert response.is_json
+    if content_type != "application/json":  # refused before the body is read
+        assert response.status_code == 415, response.status_code
     if response.status_code != 200:
-        assert response.status_code in (400, 413, 422), response.status_code
+        assert response.status_code in (400, 413, 415, 422), response.status_code
         assert refused_with_a_message(response)
     assert rows(app) == before
 

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from scorepad import _instance_secret
+from scorepad.cli import main as scorepad_command
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,7 +94,7 @@ def _token(html: str, name: str) -> str:
     return re.search(rf'name="{name}" (?:type="hidden" )?value="([^"]+)"', html)[1]
 
 
-def test_a_match_kept_through_two_gunicorn_workers(gunicorn):
+def test_a_match_kept_through_two_gunicorn_workers(gunicorn, tmp_path, capsys):
     phone = _browser()
     new = phone.open(f"{gunicorn}/matches/new/classic").read().decode()
     form = {
@@ -125,3 +127,9 @@ def test_a_match_kept_through_two_gunicorn_workers(gunicorn):
     for _ in range(4):  # whichever worker answers, the sheet is the same
         sheet = _browser().open(sheet_url).read().decode()
         assert [int(total) for total in re.findall(r"data-total>(-?\d+)<", sheet)][:2] == [4880, 660]
+    # Each worker holds the server lock: a live backup has the four hands, a restore is refused.
+    database, copy = str(tmp_path / "shared.db"), str(tmp_path / "copy.db")
+    assert scorepad_command(["backup", copy, "--database", database]) == 0
+    assert sqlite3.connect(copy).execute("select count(*) from hands").fetchone() == (4,)
+    assert scorepad_command(["restore", copy, "--database", database]) == 1
+    assert "stop it first" in capsys.readouterr().err

@@ -76,12 +76,102 @@ def test_changing_the_passphrase_signs_every_organiser_out(app, client):
     assert not signed_in(client), "and no passphrase: nobody is the organiser"
 
 
-def test_guessing_is_slowed_after_five_wrong_passphrases(client):
-    for _ in range(access.MAX_FAILURES):
-        assert "That is not" in client.post("/organiser", data={"passphrase": "guess"}).get_data(as_text=True)
-    page = client.post("/organiser", data={"passphrase": PASSPHRASE}).get_data(as_text=True)
-    assert re.search(r"Too many wrong passphrases from here: try again in \d+ minutes?\.", page)
-    assert not signed_in(client), "not even the right passphrase gets in while waiting"
+class Clock:
+    """The sign-in's clock, moved by hand."""
+
+    def __init__(self, monkeypatch, start=1_000_000.0):
+        self.now = start
+        monkeypatch.setattr(access.time, "time", lambda: self.now)
+
+
+def guess(client, passphrase, address="10.0.0.1"):
+    return client.post("/organiser", data={"passphrase": passphrase}, environ_base={"REMOTE_ADDR": address}).get_data(
+        as_text=True
+    )
+
+
+WAIT = re.compile(r"Too many wrong passphrases were tried: try again in (\d+) (second|minute)s?\.")
+
+
+def test_each_wrong_guess_doubles_the_wait_for_everyone_from_any_address(app, monkeypatch):
+    clock = Clock(monkeypatch)
+    stranger, organiser = app.test_client(), app.test_client()
+    assert "That is not" in guess(stranger, "guess 1", "10.0.0.1")  # 1st wrong: the next waits 1 s
+    clock.now += 0.5
+    assert WAIT.search(guess(organiser, PASSPHRASE, "10.9.9.9")).groups() == ("1", "second")
+    assert not signed_in(organiser), "a guess during the wait is not checked"
+    clock.now += 0.5
+    assert "That is not" in guess(stranger, "guess 2", "10.0.0.2")  # 2nd wrong: 2 s
+    clock.now += 1
+    assert WAIT.search(guess(stranger, "guess 3", "10.0.0.3")).groups() == ("1", "second")
+    clock.now += 1
+    assert "That is not" in guess(stranger, "guess 3", "10.0.0.4")  # 3rd wrong: 4 s
+    clock.now += 0.5
+    assert WAIT.search(guess(stranger, "guess 4", "10.0.0.5")).groups() == ("4", "second"), "3.5 s, rounded up"
+    clock.now += 3.5
+    assert guess(organiser, PASSPHRASE) and signed_in(organiser), "never a lockout: after the wait the passphrase works"
+    assert "That is not" in guess(stranger, "guess 4")  # the right one cleared the count: 1 s again
+    clock.now += 0.5
+    assert WAIT.search(guess(stranger, "guess 5")).groups() == ("1", "second")
+
+
+def test_the_wait_grows_to_five_minutes_and_no_further(app, monkeypatch):
+    clock = Clock(monkeypatch)
+    client = app.test_client()
+    for failures in range(1, 12):
+        assert "That is not" in guess(client, f"guess {failures}")
+        clock.now += access.delay_after(failures)
+    clock.now -= access.delay_after(11)  # just after the 11th wrong guess: 2 ** 10 s, capped at 300
+    assert WAIT.search(guess(client, PASSPHRASE)).groups() == ("5", "minute")
+
+
+def test_the_wait_is_shared_by_every_server_process(tmp_path, monkeypatch):
+    Clock(monkeypatch)
+    first, second = (make_app(tmp_path, ORGANISER_PASSPHRASE=PASSPHRASE).test_client() for _ in range(2))
+    assert "That is not" in guess(first, "guess")
+    assert WAIT.search(guess(second, PASSPHRASE)), "another process on the same database waits too"
+
+
+def test_a_phone_the_organiser_signed_in_from_is_never_held_up(app, monkeypatch):
+    clock = Clock(monkeypatch)
+    organiser, stranger = app.test_client(), app.test_client()
+    guess(organiser, PASSPHRASE)
+    organiser.post("/organiser/sign-out")
+    for _ in range(5):
+        guess(stranger, "guess")
+        clock.now += 0.1
+    assert WAIT.search(guess(stranger, PASSPHRASE)), "a stranger's browser waits"
+    guess(organiser, PASSPHRASE)
+    assert signed_in(organiser), "the organiser's own phone signs in at once"
+
+
+def test_a_copied_organiser_cookie_buys_one_free_guess_at_most(app, monkeypatch):
+    clock = Clock(monkeypatch)
+    organiser, thief = app.test_client(), app.test_client()
+    guess(organiser, PASSPHRASE)
+    thief.set_cookie("session", organiser.get_cookie("session").value)
+    organiser.post("/organiser/sign-out")
+    copied = organiser.get_cookie("session").value  # signed out, but still a known device
+    thief.set_cookie("session", copied)
+    assert "That is not" in guess(thief, "guess 1"), "a known device is checked at once"
+    clock.now += 0.1
+    thief.set_cookie("session", copied)  # replaying the cookie does not help
+    assert WAIT.search(guess(thief, "guess 2")), "its wrong guess ended the exemption of every copy"
+    clock.now += 1
+    guess(organiser, PASSPHRASE)
+    assert signed_in(organiser), "after the wait the organiser signs in, and is a known device again"
+
+
+def test_signing_out_ends_every_copy_of_the_organiser_cookie(app):
+    phone, copy = app.test_client(), app.test_client()
+    guess(phone, PASSPHRASE)
+    cookie = phone.get_cookie("session")
+    copy.set_cookie("session", cookie.value)
+    assert signed_in(copy), "a copied cookie is the organiser's while the sign-in lasts"
+    phone.post("/organiser/sign-out")
+    assert not signed_in(copy) and not signed_in(phone)
+    guess(phone, PASSPHRASE)
+    assert signed_in(phone) and not signed_in(copy), "a new sign-in does not bring the old cookie back"
 
 
 def test_the_passphrase_is_compared_in_constant_time(app, monkeypatch):

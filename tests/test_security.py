@@ -71,7 +71,8 @@ def kinds_of_response(app, client):
         "form page": client.get(f"/matches/{match_id}/hands/new"),
         "fragment": client.get(f"/matches/{match_id}/sheet", headers={"HX-Request": "true"}),
         "json": client.get("/api/v1/variants"),
-        "json error": client.post("/api/v1/score", data="nonsense"),
+        "json error": client.post("/api/v1/score", data="nonsense", content_type="application/json"),
+        "415": client.post("/api/v1/score", data="nonsense"),
         "static": client.get("/static/scorepad.css"),
         "static gzipped": client.get("/static/htmx-2.0.11.min.js", headers={"Accept-Encoding": "gzip"}),
         "service worker": client.get("/sw.js"),
@@ -81,7 +82,7 @@ def kinds_of_response(app, client):
         "404 page": client.get("/matches/nope"),
         "404 json": client.get("/api/v1/matches/nope"),
         "405": client.get("/api/v1/score"),
-        "413": client.post("/api/v1/score", data=b" " * (2 * 1024 * 1024)),
+        "413": client.post("/api/v1/score", data=b" " * (2 * 1024 * 1024), content_type="application/json"),
     }
 
 
@@ -362,7 +363,22 @@ BIG = 2 * 1024 * 1024
 def test_an_oversized_api_body_is_a_json_413(client):
     response = client.post("/api/v1/score", data=b"[" + b" " * BIG + b"]", content_type="application/json")
     assert response.status_code == 413
-    assert "at most 1 MB" in response.get_json()["errors"][0]["message"]
+    message = response.get_json()["errors"][0]["message"]
+    assert "body is too large" in message and "at most 1 MB" in message and "form" not in message
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded"])
+def test_an_api_post_that_is_not_json_is_a_clear_415(client, content_type):
+    headers = {"Content-Type": content_type} if content_type else {}
+    response = client.post("/api/v1/score", data='{"variant": "classic", "hands": []}', headers=headers)
+    assert response.status_code == 415
+    assert response.get_json() == {
+        "errors": [{"field": "", "message": 'Send the body as JSON, with the header "Content-Type: application/json".'}]
+    }
+    with_charset = client.post(
+        "/api/v1/score", data='{"variant": "classic", "hands": []}', content_type="application/json; charset=utf-8"
+    )
+    assert with_charset.status_code == 200
 
 
 def test_an_oversized_form_is_a_413_page_and_stores_nothing(app, client):

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 from support import add_match
 
-from scorepad import create_app
+from scorepad import access, create_app
 
 from .conftest import PHONE
 
@@ -64,7 +64,9 @@ def test_a_watchers_phone_taps_the_logo_and_sees_none_of_the_writers_matches(pho
     expect(writer.locator("ul.matches li")).to_have_count(2)
 
 
-def test_the_organiser_signs_in_and_sees_every_match(phones, live_app, live_server):
+def test_the_organiser_signs_in_and_sees_every_match(phones, live_app, live_server, monkeypatch):
+    clock = {"now": 1_000_000.0}
+    monkeypatch.setattr(access.time, "time", lambda: clock["now"])  # the sign-in's clock, moved by hand
     writer, organiser = phones(), phones()
     start_match(writer, live_server, "Friday at Ann's")
     add_match(live_app, [], title="From before the upgrade")  # on nobody's list
@@ -75,6 +77,10 @@ def test_the_organiser_signs_in_and_sees_every_match(phones, live_app, live_serv
     organiser.get_by_label("Organiser passphrase").fill("a wrong guess")
     organiser.get_by_role("button", name="Sign in").click()
     expect(organiser.get_by_text("That is not the organiser passphrase.")).to_be_visible()
+    organiser.get_by_label("Organiser passphrase").fill(PASSPHRASE)
+    organiser.get_by_role("button", name="Sign in").click()  # at once: a wrong guess slows the next one
+    expect(organiser.get_by_text("Too many wrong passphrases were tried: try again in 1 second.")).to_be_visible()
+    clock["now"] += 1  # the organiser waits the second
     organiser.get_by_label("Organiser passphrase").fill(PASSPHRASE)
     organiser.get_by_role("button", name="Sign in").click()
     expect(organiser.get_by_role("heading", name="Every match")).to_be_visible()
