@@ -239,11 +239,17 @@
   }
 
   // A refused hand opens in its form, unless the player is typing another hand right now.
+  // The next hand's form that the sheet loads in place counts as typing only once touched.
   function present() {
     var item = load().filter(function (other) { return other.state === "refused"; })[0];
     var form = document.querySelector("form[data-queue]");
-    if (item && (!form || form.dataset.queued === item.id)) open(item);
+    var untouched = form && form.closest("#next-hand") && !form.dataset.touched;
+    if (item && (!form || untouched || form.dataset.queued === item.id)) open(item);
   }
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest("form[data-queue]");
+    if (form) form.dataset.touched = "yes";
+  });
 
   function open(item) {
     sessionStorage.setItem(OPEN, item.id);

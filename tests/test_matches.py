@@ -332,7 +332,7 @@ def test_pages_and_assets_are_compressed_and_cached(client):
             assert "immutable" in response.headers["Cache-Control"]
             total += len(response.data)
     # 45 KB: every asset the page links, the apple-touch icon a phone does not fetch on load included
-    # (about 7 KB); what Chromium really transfers is bounded at 40 KB in test_match_flow_browser.
+    # (about 7 KB); what Chromium really transfers is bounded at 45 KB in test_match_flow_browser.
     assert total < 45_000
 
 

@@ -112,6 +112,7 @@ def test_no_two_tap_targets_overlap_on_any_page(page, live_server, pages):  # no
     problems = {}
     for name, url in every.items():
         page.goto(live_server + url)
+        settled(page)  # the sheet's next hand arrives in place after the page has loaded
         open_all_details(page)
         found = page.evaluate(OVERLAPS, TARGETS)
         if found:
@@ -282,7 +283,7 @@ def test_rarely_used_fields_fold_and_open_when_they_hold_a_value(page, live_serv
 
 
 class Taps:
-    """Counts what a player does: each tap and each number typed is one."""
+    """Counts what a player does: each tap and each number typed is one (scrolling is not)."""
 
     def __init__(self, page):
         self.page, self.count = page, 0

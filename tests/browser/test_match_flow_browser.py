@@ -181,7 +181,7 @@ def test_the_sheet_stops_polling_when_the_page_goes_away(page, live_server):
     assert len(asked) == 2, "back on the page (from the back-forward cache), it polls again"
 
 
-def test_the_score_sheet_loads_under_40_kb(page, live_server):
+def test_the_score_sheet_loads_under_45_kb(page, live_server):
     start_match(page, live_server, target="5000")
     enter_classic_hand(page)
     fresh = page.context.browser.new_context(viewport={"width": 390, "height": 844})
@@ -194,7 +194,8 @@ def test_the_score_sheet_loads_under_40_kb(page, live_server):
     )
     fresh.close()
     print(f"score sheet first load: {transferred} bytes transferred")
-    assert 0 < transferred < 40_000
+    # The sheet, every file it links and the next hand's form it loads in place (issue 20).
+    assert 0 < transferred < 45_000
 
 
 def test_no_javascript_flow(no_js_page, live_server):

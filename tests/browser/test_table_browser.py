@@ -5,22 +5,15 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+from support import DEFAULTS as CLASSIC
+from support import HAND as WE_WENT_OUT  # We 1220, They 165 (RULES.md)
 
-from browser.test_frictions_browser import settled
+from browser.test_frictions_browser import Taps, settled
 from scorepad import create_app
 
 LANGUAGES = ["en", "es", "pt-BR", "de"]
 WIDTHS = [360, 390]
 LONG = "Wolfeschlegelsteinhausenbergerdorff"
-CLASSIC = {"option_target": "5000", "option_canastas_to_go_out": "1", "option_restore_pile_penalty": "0"}
-# We: 620 melded + natural canasta 500 + going out 100 = 1220; They: 260 - 95 = 165 (RULES.md).
-WE_WENT_OUT = {
-    "sides-0-melded_points": "620",
-    "sides-0-canasta_natural": "1",
-    "sides-0-went_out": "y",
-    "sides-1-melded_points": "260",
-    "sides-1-hand_points": "95",
-}
 
 
 def seeded_client(live_app):
@@ -127,21 +120,6 @@ def test_a_finished_match_shows_no_minimums_on_its_rows(page, live_app, live_ser
     settled(page)
 
 
-class Interactions:
-    """Counts what a player does: each tap and each number typed is one (scrolling is not)."""
-
-    def __init__(self, page):
-        self.page, self.count = page, 0
-
-    def tap(self, locator):
-        self.count += 1
-        locator.click()
-
-    def type(self, selector, number):
-        self.count += 1
-        self.page.fill(selector, number)
-
-
 SAVE_IN_VIEW = """() => {
   const form = document.querySelector('#next-hand form'), save = form.querySelector('.save button');
   const top = form.getBoundingClientRect().top + scrollY, bottom = top + form.offsetHeight, seen = [];
@@ -165,7 +143,7 @@ def test_a_typical_hand_is_entered_in_place_in_at_most_nine_interactions(page, l
     where = page.evaluate(SAVE_IN_VIEW)
     assert where["seen"] and all(spot["visible"] for spot in where["seen"]), where
     page.evaluate("window.scrollTo(0, 0)")
-    act = Interactions(page)
+    act = Taps(page)
     act.type("#sides-0-melded_points", "600")
     act.tap(page.locator(".side-0").get_by_role("button", name="One more: Natural canasta"))
     act.tap(page.locator(".side-0").get_by_role("button", name="One more: Mixed canasta"))
