@@ -443,7 +443,7 @@ def import_command(args: argparse.Namespace) -> int:
         added = backups.save_import(db, plan, progress("Saved", sys.stderr))
     finally:
         db.close()
-    print(f"Imported {added} matches; {len(plan.already)} already here.", file=sys.stderr)
+    print(f"Imported {matches(added)}; {len(plan.already)} already here.", file=sys.stderr)
     return 0
 
 
