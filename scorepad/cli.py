@@ -455,7 +455,7 @@ def add_backups(subparsers: Any) -> None:
     export_parser.set_defaults(func=export_command)
     import_parser = subparsers.add_parser("import", help="add the matches of a JSON backup or match file")
     import_parser.add_argument("file", help="the file to import ('-' for standard input)")
-    import_parser.add_argument("--database", help="database file (default: the app's)")
+    import_parser.add_argument("--database", help="database file (default: FLASK_DATABASE, else the data folder's)")
     import_parser.set_defaults(func=import_command)
 
 

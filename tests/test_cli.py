@@ -201,6 +201,20 @@ def test_import_of_one_match_says_match_in_the_singular(env, capsys):
     assert "Imported 1 match; 0 already here." in capsys.readouterr().err
 
 
+def test_every_database_option_says_what_it_defaults_to():
+    """--database's help on each command names FLASK_DATABASE and the data folder, never "the app's"."""
+    commands = cli.build_parser()._subparsers._group_actions[0].choices
+    helps = {
+        name: action.help
+        for name, parser in commands.items()
+        for action in parser._actions
+        if "--database" in action.option_strings
+    }
+    assert {"serve", "export", "import", "rescore", "backup", "restore"} <= set(helps)
+    for name, text in helps.items():
+        assert "FLASK_DATABASE" in text and "data folder" in text, (name, text)
+
+
 def test_a_subcommand_is_required(capsys):
     with pytest.raises(SystemExit):
         cli.main([])
