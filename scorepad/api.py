@@ -77,7 +77,9 @@ def read_body() -> dict[str, Any]:
         # still read, as it always has here; when it cannot, its message names the place.
         try:
             body = json.loads(data)
-        except (ValueError, RecursionError) as error:
+        except RecursionError:  # nested far beyond the cap: refused as the cap, 413
+            raise limits.OverLimit([limits.too_deep()]) from None
+        except ValueError as error:
             # Translators: {problem} is the JSON reader's own English description of the fault.
             raise BadJSON(t("The body is not valid JSON: {problem}.", problem=str(error))) from None
     if not isinstance(body, dict):

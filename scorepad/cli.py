@@ -203,6 +203,14 @@ def waitress_settings(args: argparse.Namespace) -> dict[str, Any]:
     return settings
 
 
+def largest_body(app: Flask) -> int:
+    """The most bytes of request body waitress receives: the largest any view takes, and a
+    megabyte more so the app's own 413 answers a body near it. Without it waitress spools up to
+    a gigabyte per request to a temporary file (RAM where /tmp is tmpfs) before the app refuses it."""
+    allowances = [getattr(view, "max_content_length", 0) or 0 for view in app.view_functions.values()]
+    return max([app.config.get("MAX_CONTENT_LENGTH") or 0, *allowances]) + 1024 * 1024
+
+
 def room_for_connections(limit: int) -> int:
     """Raise this process's open-file limit to fit ``limit`` connections if the system allows;
     returns the connection limit that fits (never more than asked)."""
@@ -231,7 +239,8 @@ def serve(args: argparse.Namespace) -> int:
     try:
         app = open_app(args, PROXY_HOPS=args.proxy_hops)
         args.connection_limit = room_for_connections(args.connection_limit)
-        server = waitress.create_server(app, sockets=[listener], **waitress_settings(args))
+        settings = waitress_settings(args) | {"max_request_body_size": largest_body(app)}
+        server = waitress.create_server(app, sockets=[listener], **settings)
     except BaseException:
         listener.close()
         raise
@@ -443,7 +452,7 @@ def import_command(args: argparse.Namespace) -> int:
         added = backups.save_import(db, plan, progress("Saved", sys.stderr))
     finally:
         db.close()
-    print(f"Imported {added} matches; {len(plan.already)} already here.", file=sys.stderr)
+    print(f"Imported {matches(added)}; {len(plan.already)} already here.", file=sys.stderr)
     return 0
 
 
@@ -455,7 +464,7 @@ def add_backups(subparsers: Any) -> None:
     export_parser.set_defaults(func=export_command)
     import_parser = subparsers.add_parser("import", help="add the matches of a JSON backup or match file")
     import_parser.add_argument("file", help="the file to import ('-' for standard input)")
-    import_parser.add_argument("--database", help="database file (default: the app's)")
+    import_parser.add_argument("--database", help="database file (default: FLASK_DATABASE, else the data folder's)")
     import_parser.set_defaults(func=import_command)
 
 

@@ -125,9 +125,7 @@ def _over(value: dict[str, Any] | list[Any], where: str, depth: int) -> Violatio
     """The cap a list or an object at ``depth`` is beyond (nesting, fields, items), or None."""
     field = where or BODY
     if depth >= DEPTH:
-        # Translators: {field} is where in the request; {depth} is the most lists and objects inside one another.
-        message = t("{field} nests lists and objects more than {depth} deep.", field=field, depth=DEPTH)
-        return Violation("too-deep", message, where)
+        return too_deep(where)
     if isinstance(value, dict) and len(value) > FIELDS:
         message = t("{field} has {count} fields; at most {most} are taken.", field=field, count=len(value), most=FIELDS)
         return Violation("too-many-fields", message, where)
@@ -135,6 +133,14 @@ def _over(value: dict[str, Any] | list[Any], where: str, depth: int) -> Violatio
         message = t("{field} has {count} items; at most {most} are taken.", field=field, count=len(value), most=ITEMS)
         return Violation("too-many-items", message, where)
     return None
+
+
+def too_deep(where: str = "") -> Violation:
+    """The nesting cap, for ``where`` (the whole body when empty): also what a body too deep for
+    the JSON reader itself gets, so thousands of levels are refused as the cap, not as bad JSON."""
+    # Translators: {field} is where in the request; {depth} is the most lists and objects inside one another.
+    message = t("{field} nests lists and objects more than {depth} deep.", field=where or BODY, depth=DEPTH)
+    return Violation("too-deep", message, where)
 
 
 def _escaped(key: str) -> str:

@@ -1,6 +1,7 @@
 """The scorepad command: serve with waitress, announce what a phone can open, fail in one line."""
 
 import io
+import json
 import socket
 
 import pytest
@@ -189,6 +190,29 @@ def test_import_into_a_new_database_creates_it(env, capsys):
     fresh = env / "fresh.db"
     assert cli.main(["import", str(backup), "--database", str(fresh)]) == 0
     assert fresh.exists() and "Imported 0 matches" in capsys.readouterr().err
+
+
+def test_import_of_one_match_says_match_in_the_singular(env, capsys):
+    sides = [{"name": "We"}, {"name": "They"}]
+    match = {"id": "1" * 32, "variant": "classic", "sides": sides, "created": "2025-01-04", "hands": []}
+    backup = env / "one.json"
+    backup.write_text('{"format": "scorepad-matches", "format_version": 1, "matches": [' + json.dumps(match) + "]}")
+    assert cli.main(["import", str(backup), "--database", str(env / "one.db")]) == 0
+    assert "Imported 1 match; 0 already here." in capsys.readouterr().err
+
+
+def test_every_database_option_says_what_it_defaults_to():
+    """--database's help on each command names FLASK_DATABASE and the data folder, never "the app's"."""
+    commands = cli.build_parser()._subparsers._group_actions[0].choices
+    helps = {
+        name: action.help
+        for name, parser in commands.items()
+        for action in parser._actions
+        if "--database" in action.option_strings
+    }
+    assert {"serve", "export", "import", "rescore", "backup", "restore"} <= set(helps)
+    for name, text in helps.items():
+        assert "FLASK_DATABASE" in text and "data folder" in text, (name, text)
 
 
 def test_a_subcommand_is_required(capsys):

@@ -109,6 +109,26 @@ def test_silent_connections_are_closed_after_the_channel_timeout(serve):
             client.close()
 
 
+def test_a_body_larger_than_any_view_takes_is_refused_before_it_is_received(serve):
+    """waitress would otherwise take up to a gigabyte of body per request into a temporary file
+    before the app's 413; it answers 413 as soon as the headers announce such a body."""
+    server = serve()
+    client = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+    try:
+        head = "POST /api/v1/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        client.sendall((head + "Content-Length: 500000000\r\n\r\n").encode())  # and not one byte of it
+        assert client.recv(100).startswith(b"HTTP/1.1 413")
+    finally:
+        client.close()
+
+
+def test_an_import_at_its_allowance_still_reaches_the_app(serve):
+    server = serve()
+    body = b"x" * (16 * 1024 * 1024)  # the import's 16 MiB: the app answers it, not waitress
+    response, page = server.request("POST", "/import", {"Content-Type": "multipart/form-data; boundary=b"}, body)
+    assert response.status in (400, 413) and "waitress" not in page  # the app's own answer
+
+
 def test_restore_waits_for_the_server_to_stop(serve, tmp_path, capsys):
     from scorepad.cli import main as scorepad_command
 
