@@ -54,6 +54,9 @@ DYNAMIC_LEVEL = 1  # compressed on every request
 KEPT_LEVEL = 6  # the pieces of kept markup: compressed once per match version and language
 KEPT_PIECES = 128  # kept markup whose compressed pieces are kept (64 sheets, a page and a fragment each)
 KEPT_BODIES = 256  # gzipped kept pages with one browser's token in them (~6 KB each for the long sheet)
+# A page longer than this is encoded and compressed per request, not kept: the caches above are
+# bounded by size as well as by count (a 900-hand sheet is ~400,000 characters).
+KEPT_CHARACTERS = 200_000
 # RFC 1952: deflate, no file name, no modification time, no level hint, unknown system.
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 # RFC 1951 3.2.4: an empty stored block marked last, which ends the deflate stream.
@@ -127,7 +130,8 @@ def keep_body(parts: tuple[str, ...], filler: str) -> None:
     :func:`compress` then sends the parts compressed once, if the body turns out to be exactly
     that text; anything else (a page rendered afresh around it, say) is compressed as usual.
     """
-    g.scorepad_kept_body = (parts, filler)
+    if sum(map(len, parts)) <= KEPT_CHARACTERS:
+        g.scorepad_kept_body = (parts, filler)
 
 
 def kept_body(parts: tuple[str, ...], filler: str) -> bytes:
@@ -136,6 +140,8 @@ def kept_body(parts: tuple[str, ...], filler: str) -> bytes:
     A view that returns it spares Flask encoding the whole page on every request (~50 µs for
     the 100-hand sheet: an ellipsis or a typographic apostrophe makes it more than ASCII).
     """
+    if sum(map(len, parts)) > KEPT_CHARACTERS:
+        return filler.join(parts).encode()
     keep_body(parts, filler)
     return filler.encode().join(_encoded(parts))
 

@@ -149,6 +149,10 @@ class Sheet:
 
 
 SHEET_CACHE_SIZE = 64
+# Kept sheets are bounded by the hands they hold too, so long matches cannot fill memory: a
+# 900-hand sheet (rows, chart and pages, ~6 KB a hand) weighs as nine of 100 hands; 6,400 hands
+# keep about 40 MB.
+SHEET_CACHE_HANDS = 6400
 _sheets: OrderedDict[tuple[Any, ...], Sheet] = OrderedDict()
 _sheets_lock = threading.Lock()
 
@@ -195,8 +199,9 @@ def score_sheet(head: store.MatchHead) -> Sheet:
     )
     with _sheets_lock:
         _sheets[key] = sheet
-        while len(_sheets) > SHEET_CACHE_SIZE:
-            _sheets.popitem(last=False)
+        hands = sum(max(kept.hands, 1) for kept in _sheets.values())
+        while len(_sheets) > 1 and (len(_sheets) > SHEET_CACHE_SIZE or hands > SHEET_CACHE_HANDS):
+            hands -= max(_sheets.popitem(last=False)[1].hands, 1)
     return sheet
 
 

@@ -357,3 +357,41 @@ def test_the_quick_check_passes_exactly_the_bodies_the_walk_finds_nothing_in(bod
     if wide:
         body = {"a": [0] * wide} if wide > 100 else {str(i): 0 for i in range(wide)}
     assert limits._fits(body) == (not list(limits._walk(body)))
+
+
+# --- kept pages are bounded by size, not only by count ---------------------------------------------------
+# We 620 melded + a natural canasta 500 + going out 100 = 1220; They 260 - 95 = 165 (RULES.md): four such
+# hands leave We at 4880, under the 5000 that ends the match.
+HAND = {
+    "entries": [
+        {"melded_points": 620, "canastas": {"natural": 1}, "went_out": True},
+        {"melded_points": 260, "hand_points": 95},
+    ]
+}
+
+
+def test_kept_sheets_are_bounded_by_the_hands_they_hold(app, client, monkeypatch):
+    from scorepad import matches
+
+    monkeypatch.setattr(matches, "SHEET_CACHE_HANDS", 10)
+    matches._sheets.clear()
+    ids = [add_match(app, [HAND] * 4, title=f"long {n}") for n in range(6)]  # 6 matches of 4 hands
+    for match_id in ids:
+        page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+        assert "4,880" in page and "660" in page  # the totals: 4 x 1220 and 4 x 165
+        assert sum(sheet.hands for sheet in matches._sheets.values()) <= 10
+    assert len(matches._sheets) == 2, "two sheets of 4 hands fit in 10, a third does not"
+
+
+def test_a_page_too_long_to_keep_is_compressed_per_request_and_not_kept(app, client, monkeypatch):
+    import gzip
+
+    from scorepad import assets
+
+    monkeypatch.setattr(assets, "KEPT_CHARACTERS", 1_000)  # every sheet is longer than this
+    match_id = add_match(app, [HAND] * 3)
+    before = assets._encoded.cache_info().currsize, assets._gzipped_with.cache_info().currsize
+    plain = client.get(f"/matches/{match_id}").get_data()
+    zipped = client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "gzip"})
+    assert gzip.decompress(zipped.get_data()).count(b"<tr") == plain.count(b"<tr") > 3
+    assert (assets._encoded.cache_info().currsize, assets._gzipped_with.cache_info().currsize) == before
