@@ -65,6 +65,21 @@ def test_a_wild_card_goes_on_the_meld_that_completes_a_canasta_not_the_one_start
     assert "2C goes on your Q-Q-Q-Q-Q-Q: six queens with a two, a mixed canasta." in verdict.reasons
 
 
+@pytest.mark.parametrize("reverse", [False, True], ids=["as-listed", "reversed"])
+def test_five_lone_wild_cards_are_spread_over_the_melds_that_can_take_them(reverse):
+    # Classic rules, three decks (six jokers, twelve twos): at most three wild cards in a meld
+    # (RULES.md §5). Each table meld holds three naturals and two twos, so it takes one more wild
+    # card and a second would make four. One wild card on each meld is legal, though only 120 of
+    # the 3125 ways to place five wild cards on five melds are.
+    table = [[rank] * 3 + ["2", "2"] for rank in ("K", "Q", "J", "10", "9")]
+    lone = ["2", "2", "JK", "JK", "JK"]
+    body = {"variant": "classic-6p-3x2", "action": "meld", "hand": [*lone, "5", "6"], "melds": [[c] for c in lone]}
+    verdict = check_request({**body, "table": table[::-1] if reverse else table})
+    assert verdict.legal, verdict.reasons[:3]
+    for rank in ("K", "Q", "J", "10", "9"):
+        assert sum(f" goes on your {rank}-{rank}-{rank}-2-2: " in reason for reason in verdict.reasons) == 1
+
+
 @pytest.mark.parametrize(
     ("onto", "code"),
     [

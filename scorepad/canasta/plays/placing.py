@@ -33,17 +33,22 @@ Judge = Callable[[Variant, PlayRules, Position], Verdict]
 
 def placed_check(judge: Judge, rules: Variant, play: PlayRules, position: Position) -> Verdict:
     """Judge the play with each placement the player may choose; the first legal one, else why none is."""
-    ways = list(islice(placements(position.table, position.melds, rules, position.placed), MOST_PLACEMENTS))
+    ways = _ways(position, rules)
     if len(ways) <= 1:
         onto = tuple(sorted(ways[0].items())) if ways else position.onto
         return judge(rules, play, replace(position, onto=onto))
-    tried = []
-    for way in ways:
+    for way in _ways(position, rules, hopeful=True):
         verdict = judge(rules, play, replace(position, onto=tuple(sorted(way.items()))))
         if verdict.legal:
             return _chosen(verdict, position, rules, way, ways)
-        tried.append((way, verdict))
+    tried = [(way, judge(rules, play, replace(position, onto=tuple(sorted(way.items()))))) for way in ways]
     return _refused_everywhere(position, rules, tried)
+
+
+def _ways(position: Position, rules: Variant, hopeful: bool = False) -> list[dict[int, Target]]:
+    """The placements tried, at most :data:`MOST_PLACEMENTS`; ``hopeful``: only those that may be legal."""
+    found = placements(position.table, position.melds, rules, position.placed, hopeful)
+    return list(islice(found, MOST_PLACEMENTS))
 
 
 def _open_wilds(position: Position, rules: Variant, ways: list[dict[int, Target]]) -> list[int]:
