@@ -80,6 +80,15 @@ def test_five_lone_wild_cards_are_spread_over_the_melds_that_can_take_them(rever
         assert sum(f" goes on your {rank}-{rank}-{rank}-2-2: " in reason for reason in verdict.reasons) == 1
 
 
+def test_two_like_wild_cards_on_one_meld_are_named_once():
+    # K-K-K takes 2, 2 and JK (three naturals, three wild cards); Q-Q-Q could take them too.
+    body = {"action": "meld", "hand": ["2", "2", "JK", "5", "6"], "melds": [["2"], ["2"], ["JK"]]}
+    verdict = check_request({**body, "table": [["K", "K", "K"], ["Q", "Q", "Q"]]})
+    assert verdict.legal
+    assert len(verdict.reasons) == len(set(verdict.reasons)), verdict.reasons
+    assert "You choose the meld 2 goes on: on your K-K-K the play is allowed." in verdict.reasons
+
+
 @pytest.mark.parametrize(
     ("onto", "code"),
     [

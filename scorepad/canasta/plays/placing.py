@@ -69,15 +69,15 @@ def _chosen(
     verdict: Verdict, position: Position, rules: Variant, way: dict[int, Target], ways: list[dict[int, Target]]
 ) -> Verdict:
     """A legal placement: say which meld each open wild card goes on."""
-    notes = tuple(
+    notes = [
         t(
             "You choose the meld {cards} goes on: on your {meld} the play is allowed.",
             cards=codes(position.melds[i]),
             meld=_target_words(position, way, i),
         )
         for i in _open_wilds(position, rules, ways)
-    )
-    return replace(verdict, reasons=(*verdict.reasons, *notes))
+    ]
+    return replace(verdict, reasons=(*verdict.reasons, *dict.fromkeys(notes)))  # like wild cards on one meld: once
 
 
 def _refused_everywhere(position: Position, rules: Variant, tried: list[tuple[dict[int, Target], Verdict]]) -> Verdict:
