@@ -218,7 +218,7 @@ class Board:
 
     def _tap_pick(self, position: str) -> None:
         """Tap a card in hand into the meld being made, or out of it again."""
-        if position.isdigit() and int(position) < len(self.hand):
+        if re.fullmatch(r"[0-9]{1,3}", position) and int(position) < len(self.hand):
             index = int(position)
             self.picked = sorted(set(self.picked) ^ {index})
 
@@ -234,11 +234,11 @@ class Board:
     def _tap_onto(self, rest: str) -> None:
         """Put a wild card sent alone on a meld (``0:table:1``), or leave it to the checker (``0:auto``)."""
         group, _colon, place = rest.partition(":")
-        if not group.isdigit():
+        if not re.fullmatch(r"[0-9]{1,2}", group):  # ASCII only: "²".isdigit(), but int("²") fails
             return
         if place == "auto":
             self.onto.pop(int(group), None)
-        elif re.fullmatch(r"(table|melds):\d{1,2}", place):
+        elif re.fullmatch(r"(table|melds):[0-9]{1,2}", place):
             self.onto[int(group)] = place
 
     def _tap_clear(self, _rest: str) -> None:
@@ -427,7 +427,7 @@ def _onto(text: str) -> dict[int, str]:
     onto = {}
     for part in str(text).split()[:20]:
         group, _colon, place = part.partition(":")
-        if group.isdigit() and re.fullmatch(r"(table|melds):\d{1,2}", place):
+        if re.fullmatch(r"[0-9]{1,2}", group) and re.fullmatch(r"(table|melds):[0-9]{1,2}", place):
             onto[int(group)] = place
     return onto
 

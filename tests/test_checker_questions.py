@@ -67,3 +67,15 @@ def test_the_special_hand_is_offered_in_american_only(client):
     assert any("special hand: Straight" in r and "3000" in r for r in reasons(html))
     classic = client.post("/check", data={**data, "variant": "classic", "op": "check"}).get_data(as_text=True)
     assert 'value="toggle:special"' not in classic
+
+
+def test_digits_that_are_not_ascii_change_nothing_and_never_fail(client):
+    # "²" and "١" pass str.isdigit() but are no place on the board: the tap is ignored, as a
+    # tap naming no such card or meld is.
+    data = {"action": "go_out", "hand": "JK 5S 5H 5D", "melds": "JK|5S 5H 5D", "table": "10S 10H 10D|QS QH QD QC QS QH"}
+    for extra in ({"op": "onto:²:auto"}, {"op": "pick:²"}, {"onto": "²:table:0"}, {"op": "onto:0:table:١"}):
+        response = client.post("/check", data={**data, **extra})
+        assert response.status_code == 200, extra
+        html = response.get_data(as_text=True)
+        assert hidden(html, "onto") == "" and hidden(html, "picked") == ""
+        assert answer(html) == "Yes"

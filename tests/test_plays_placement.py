@@ -97,6 +97,8 @@ def test_two_like_wild_cards_on_one_meld_are_named_once():
         ({"melds[3]": "table[0]"}, "onto-no-such-meld"),
         ({"melds[0]": "the queens"}, "bad-onto"),
         ({"melds[0]": "melds[0]"}, "onto-no-such-meld"),
+        ({"melds[0]": "table[\u0660]"}, "bad-onto"),  # an Arabic-Indic zero: API.md counts in 0-9
+        ({"melds[\u0660]": "table[0]"}, "bad-onto"),
         (["table[0]"], "bad-onto"),
     ],
 )
