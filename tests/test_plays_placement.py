@@ -39,12 +39,31 @@ def test_the_player_may_name_the_meld_with_onto():
 
 
 def test_when_no_meld_works_each_meld_gives_its_reasons():
-    # Three queens take the joker as four cards; the tens too: no canasta either way.
+    # Three queens take the joker as four cards; the tens too: no canasta either way, so the
+    # reason is the same wherever the joker goes and is said once.
     verdict = joker_going_out([TENS, ["Q", "Q", "Q"]])
     assert not verdict.legal
-    assert set(codes(verdict)) == {"not-enough-canastas"}
-    assert any(reason.startswith("With JK on your 10S-10H-10D: ") for reason in verdict.reasons)
-    assert any(reason.startswith("With JK on your Q-Q-Q: ") for reason in verdict.reasons)
+    assert codes(verdict) == ["not-enough-canastas"]
+    assert verdict.reasons[0] == (
+        "Wherever you put JK: To go out your side needs one canasta; counting this turn it has none. "
+        "Keep at least one card after your discard until then."
+    )
+    # American: on the sevens the two is refused (pure), on the kings the side still lacks canastas.
+    body = {"variant": "american", "action": "go_out", "hand": ["2C", "5"], "discard": "5", "melds": [["2C"]]}
+    verdict = check_request({**body, "table": [["7", "7", "7"], ["K", "K", "K", "K", "K"]]})
+    assert not verdict.legal
+    assert "With 2C on your 7-7-7: A meld of sevens never takes wild cards: leave the two out." in verdict.reasons
+    assert any(reason.startswith("Wherever you put 2C: To go out your side needs two") for reason in verdict.reasons)
+
+
+def test_two_wild_cards_that_fit_nowhere_give_one_reason_not_sixteen():
+    # Four melds of three naturals, a two and a joker: no placement makes a canasta (seven cards
+    # need four naturals), so going out is refused for the same reason each of the 16 ways.
+    body = {"action": "go_out", "hand": ["2C", "JK"], "melds": [["2C"], ["JK"]]}
+    verdict = check_request({**body, "table": [["K"] * 3, ["Q"] * 3, ["9"] * 3, ["5"] * 3]})
+    assert not verdict.legal and codes(verdict) == ["not-enough-canastas"]
+    assert verdict.reasons[0].startswith("Wherever you put 2C and JK: To go out your side needs one canasta")
+    assert len(verdict.reasons) == 1, verdict.reasons
 
 
 def test_american_two_goes_on_the_kings_not_the_sevens():
