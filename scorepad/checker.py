@@ -336,8 +336,9 @@ class Board:
     def request(self, rules: canasta.Variant | None = None) -> dict[str, Any]:
         """The board as a rules-check request (API.md), melds with the top card where it goes."""
         melds = self._asked_melds(rules)
-        discard = self.discard if self.action in ("discard", "go_out") and not self.is_special(rules) else ""
-        hand = list(self.hand) + ([discard] if discard else [])  # the page picks the discard apart from the hand
+        tapped = self.discard if self.action in ("discard", "go_out") else ""
+        discard = "" if self.is_special(rules) else tapped  # a special hand has no discard: the card is one of the 14
+        hand = list(self.hand) + ([tapped] if tapped else [])  # the page picks the discard apart from the hand
         body: dict[str, Any] = {
             "action": self.action,
             "hand": hand,

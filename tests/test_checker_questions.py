@@ -79,3 +79,12 @@ def test_digits_that_are_not_ascii_change_nothing_and_never_fail(client):
         html = response.get_data(as_text=True)
         assert hidden(html, "onto") == "" and hidden(html, "picked") == ""
         assert answer(html) == "Yes"
+
+
+def test_a_card_tapped_as_the_discard_counts_in_a_special_hand(client):
+    # A special hand goes out with no discard (pagat Modern American): a card the player had tapped
+    # into Discard is still one of the 14, so A to K and a joker remain a straight (3000).
+    data = {"variant": "american", "action": "go_out", "hand": "A 2C 3S 4 5 6 7 8 9 10 J Q K", "discard": "JK"}
+    html = client.post("/check", data={**data, "special": "1", "op": "check"}).get_data(as_text=True)
+    assert answer(html) == "Yes"
+    assert any("special hand: Straight" in r and "3000" in r for r in reasons(html))
