@@ -20,7 +20,8 @@ from flask_babel import lazy_gettext, pgettext
 
 from . import canasta, limits
 from .canasta.cards import RED_SUITS, Card, CardError, parse_card
-from .canasta.plays import Position, Verdict, best_melds, check, lone_wilds
+from .canasta.plays import Position, Verdict, best_melds, check, lone_wilds, special_hand
+from .canasta.scoring import SPECIAL_HAND_LABELS
 from .canasta.violations import InvalidError
 from .i18n import side_name, text, thousands
 from .security import csrf
@@ -374,6 +375,16 @@ class Board:
         """Going out with a special hand, where the variant has them."""
         return self.action == "go_out" and self.special and rules is not None and bool(rules.special_hand_values)
 
+    def special_offer(self, rules: canasta.Variant | None) -> str | None:
+        """The special hand the cards make, when a player asks to go out without saying so."""
+        if rules is None or not rules.special_hand_values or self.action != "go_out" or self.special:
+            return None
+        if any(self.table):
+            return None  # the side has melded: too late for a special hand
+        cards = [parse_card(code) for code in self.hand + ([self.discard] if self.discard else [])]
+        kind = special_hand(cards) if len(cards) == 14 else None  # the whole hand after drawing
+        return None if kind is None else text(SPECIAL_HAND_LABELS[kind])
+
     def placed(self, rules: canasta.Variant | None, melds: list[list[str]], table: list[list[str]]) -> dict[str, str]:
         """The melds the player tapped for wild cards sent alone, as the check's ``onto``."""
         if rules is None:
@@ -678,6 +689,7 @@ def render(page: bool) -> str:
         "house_rules": house_rules(board, rules) if rules is not None else [],
         "wild_choices": board.wild_choices(rules),
         "has_special": rules is not None and bool(rules.special_hand_values),
+        "special_offer": board.special_offer(rules),
         **extra,
     }
     return render_template("checker/check.html" if page else "checker/_board.html", **context)

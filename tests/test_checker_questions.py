@@ -88,3 +88,16 @@ def test_a_card_tapped_as_the_discard_counts_in_a_special_hand(client):
     html = client.post("/check", data={**data, "special": "1", "op": "check"}).get_data(as_text=True)
     assert answer(html) == "Yes"
     assert any("special hand: Straight" in r and "3000" in r for r in reasons(html))
+
+
+def test_going_out_with_a_special_hand_left_off_says_the_hand_is_one(client):
+    # Fourteen cards that make a straight, asked as an ordinary "Go out?": the answer is No (no
+    # canastas, no discard), and the page says the cards are a special hand and where to ask.
+    data = {"variant": "american", "action": "go_out", "hand": "A 2C 3S 4 5 6 7 8 9 10 J Q K JK", "op": "check"}
+    html = client.post("/check", data=data).get_data(as_text=True)
+    assert answer(html) == "No"
+    assert "These 14 cards are a special hand: Straight. Tap “Special hand” to go out with it." in html
+    melded = client.post("/check", data={**data, "table": "Q Q Q"}).get_data(as_text=True)  # too late
+    assert "are a special hand" not in melded
+    not_special = client.post("/check", data={**data, "hand": "A 2C 3S 4 5 6 7 8 9 10 J Q Q JK"})
+    assert "are a special hand" not in not_special.get_data(as_text=True)
