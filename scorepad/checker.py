@@ -409,8 +409,10 @@ class Board:
         for group in lone:
             places = [(f"table:{j}", meld) for j, meld in enumerate(table)]
             places += [(f"melds:{k}", meld) for k, meld in enumerate(melds) if k not in lone]
-            if places:
-                choices.append(WildChoice(group, melds[group], tuple(places), self.onto.get(group, "")))
+            chosen = self.onto.get(group, "")
+            if places:  # a meld chosen and since removed leaves the wild card to any meld, as placed() does
+                chosen = chosen if chosen in dict(places) else ""
+                choices.append(WildChoice(group, melds[group], tuple(places), chosen))
         return choices
 
     def missing(self) -> str | None:

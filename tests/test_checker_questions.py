@@ -101,3 +101,12 @@ def test_going_out_with_a_special_hand_left_off_says_the_hand_is_one(client):
     assert "are a special hand" not in melded
     not_special = client.post("/check", data={**data, "hand": "A 2C 3S 4 5 6 7 8 9 10 J Q Q JK"})
     assert "are a special hand" not in not_special.get_data(as_text=True)
+
+
+def test_a_chosen_meld_that_is_gone_leaves_the_wild_card_to_any_meld(client):
+    # The joker was put on table meld 1, then that meld was removed: the checker places it
+    # itself, and the page shows "Any meld it fits" chosen rather than no choice at all.
+    data = {"action": "meld", "hand": "JK 5 6", "melds": "JK", "table": "K K K", "onto": "0:table:1", "op": "check"}
+    html = client.post("/check", data=data).get_data(as_text=True)
+    assert answer(html) == "Yes"
+    assert re.search(r'value="onto:0:auto"[^>]*aria-pressed="true"', html)
