@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, g, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext, pgettext
 
@@ -694,6 +694,7 @@ def render(page: bool) -> str:
         "special_offer": board.special_offer(rules),
         **extra,
     }
+    g.here = board_address(board)  # where the language switch comes back to: this board, by GET
     return render_template("checker/check.html" if page else "checker/_board.html", **context)
 
 
@@ -736,6 +737,13 @@ def board_fields(board: Board) -> dict[str, str]:
         "special": "1" if board.special else "",
         "onto": " ".join(f"{group}:{place}" for group, place in sorted(board.onto.items())),
     }
+
+
+def board_address(board: Board) -> str:
+    """The page showing this board, as a link: its fields, every house rule and the total."""
+    fields = {**board_fields(board), "options": json.dumps(board.options) if board.options else ""}
+    fields["score"] = board.score_typed or (str(board.score) if board.score else "")
+    return url_for("checker.page", **{name: value for name, value in fields.items() if value})
 
 
 @bp.app_template_global()

@@ -110,3 +110,20 @@ def test_a_chosen_meld_that_is_gone_leaves_the_wild_card_to_any_meld(client):
     html = client.post("/check", data=data).get_data(as_text=True)
     assert answer(html) == "Yes"
     assert re.search(r'value="onto:0:auto"[^>]*aria-pressed="true"', html)
+
+
+def test_the_language_switch_after_a_tap_comes_back_to_the_same_cards(client):
+    # Without JavaScript every tap is a POST; the bar's language link must bring the player back
+    # to the checker with the cards tapped so far, not to the start page.
+    # Samba with the house rule of three wild cards a meld, and a total of 1500 (minimum 90).
+    data = {"variant": "samba", "house_rules_for": "samba", "opt.max_wilds": "3", "score": "1500"}
+    html = client.post("/check", data={**data, "action": "meld", "hand": "7 7", "op": "add:JK"}).get_data(as_text=True)
+    link = re.search(r'<a class="language" href="([^"]+)"', html).group(1).replace("&amp;", "&")
+    languages = client.get(link).get_data(as_text=True)
+    german = re.search(r'href="(/language/de[^"]*)"', languages).group(1).replace("&amp;", "&")
+    back = client.get(german)
+    assert back.status_code == 303
+    page = client.get(back.headers["Location"]).get_data(as_text=True)
+    assert hidden(page, "hand") == "7 7 JK" and '<option value="samba" selected>' in page
+    assert re.search(r'name="opt.max_wilds"[^>]*>\s*<option value="2">[^<]*</option><option value="3" selected>', page)
+    assert "Die erste Auslage zählt <b>60</b>; deine Seite braucht <b>90</b>." in page  # 5 + 5 + 50, at 1500
