@@ -743,7 +743,9 @@ def board_address(board: Board) -> str:
     """The page showing this board, as a link: its fields, every house rule and the total."""
     fields = {**board_fields(board), "options": json.dumps(board.options) if board.options else ""}
     fields["score"] = board.score_typed or (str(board.score) if board.score else "")
-    return url_for("checker.page", **{name: value for name, value in fields.items() if value})
+    blank = board_fields(Board(target=ASKS[board.action][0]))  # what an address may leave out
+    kept = {name: value for name, value in fields.items() if value and value != blank.get(name)}
+    return url_for("checker.page", **kept)
 
 
 @bp.app_template_global()
