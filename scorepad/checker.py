@@ -741,8 +741,13 @@ def board_fields(board: Board) -> dict[str, str]:
 
 def board_address(board: Board) -> str:
     """The page showing this board, as a link: its fields, every house rule and the total."""
-    fields = {**board_fields(board), "options": json.dumps(board.options) if board.options else ""}
-    fields["score"] = board.score_typed or (str(board.score) if board.score else "")
+    try:
+        preset = canasta.find_variant(board.variant)
+        changed = {key: value for key, value in board.options.items() if getattr(preset, key, None) != value}
+    except InvalidError:
+        changed = dict(board.options)
+    fields = {**board_fields(board), "options": json.dumps(changed) if changed else ""}
+    fields["score"] = board.score_typed if board.score_typed not in ("", "0") else ""
     blank = board_fields(Board(target=ASKS[board.action][0]))  # what an address may leave out
     kept = {name: value for name, value in fields.items() if value and value != blank.get(name)}
     return url_for("checker.page", **kept)
