@@ -14,13 +14,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, g, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext, pgettext
 
 from . import canasta, limits
 from .canasta.cards import RED_SUITS, Card, CardError, parse_card
-from .canasta.plays import Position, Verdict, best_melds, check, lone_wilds
+from .canasta.plays import Position, Verdict, best_melds, check, lone_wilds, special_hand
+from .canasta.scoring import SPECIAL_HAND_LABELS
 from .canasta.violations import InvalidError
 from .i18n import side_name, text, thousands
 from .security import csrf
@@ -218,7 +219,7 @@ class Board:
 
     def _tap_pick(self, position: str) -> None:
         """Tap a card in hand into the meld being made, or out of it again."""
-        if position.isdigit() and int(position) < len(self.hand):
+        if re.fullmatch(r"[0-9]{1,3}", position) and int(position) < len(self.hand):
             index = int(position)
             self.picked = sorted(set(self.picked) ^ {index})
 
@@ -234,11 +235,11 @@ class Board:
     def _tap_onto(self, rest: str) -> None:
         """Put a wild card sent alone on a meld (``0:table:1``), or leave it to the checker (``0:auto``)."""
         group, _colon, place = rest.partition(":")
-        if not group.isdigit():
+        if not re.fullmatch(r"[0-9]{1,2}", group):  # ASCII only: "²".isdigit(), but int("²") fails
             return
         if place == "auto":
             self.onto.pop(int(group), None)
-        elif re.fullmatch(r"(table|melds):\d{1,2}", place):
+        elif re.fullmatch(r"(table|melds):[0-9]{1,2}", place):
             self.onto[int(group)] = place
 
     def _tap_clear(self, _rest: str) -> None:
@@ -336,8 +337,9 @@ class Board:
     def request(self, rules: canasta.Variant | None = None) -> dict[str, Any]:
         """The board as a rules-check request (API.md), melds with the top card where it goes."""
         melds = self._asked_melds(rules)
-        discard = self.discard if self.action in ("discard", "go_out") and not self.is_special(rules) else ""
-        hand = list(self.hand) + ([discard] if discard else [])  # the page picks the discard apart from the hand
+        tapped = self.discard if self.action in ("discard", "go_out") else ""
+        discard = "" if self.is_special(rules) else tapped  # a special hand has no discard: the card is one of the 14
+        hand = list(self.hand) + ([tapped] if tapped else [])  # the page picks the discard apart from the hand
         body: dict[str, Any] = {
             "action": self.action,
             "hand": hand,
@@ -373,6 +375,16 @@ class Board:
         """Going out with a special hand, where the variant has them."""
         return self.action == "go_out" and self.special and rules is not None and bool(rules.special_hand_values)
 
+    def special_offer(self, rules: canasta.Variant | None) -> str | None:
+        """The special hand the cards make, when a player asks to go out without saying so."""
+        if rules is None or not rules.special_hand_values or self.action != "go_out" or self.special:
+            return None
+        if any(self.table):
+            return None  # the side has melded: too late for a special hand
+        cards = [parse_card(code) for code in self.hand + ([self.discard] if self.discard else [])]
+        kind = special_hand(cards) if len(cards) == 14 else None  # the whole hand after drawing
+        return None if kind is None else text(SPECIAL_HAND_LABELS[kind])
+
     def placed(self, rules: canasta.Variant | None, melds: list[list[str]], table: list[list[str]]) -> dict[str, str]:
         """The melds the player tapped for wild cards sent alone, as the check's ``onto``."""
         if rules is None:
@@ -397,8 +409,10 @@ class Board:
         for group in lone:
             places = [(f"table:{j}", meld) for j, meld in enumerate(table)]
             places += [(f"melds:{k}", meld) for k, meld in enumerate(melds) if k not in lone]
-            if places:
-                choices.append(WildChoice(group, melds[group], tuple(places), self.onto.get(group, "")))
+            chosen = self.onto.get(group, "")
+            if places:  # a meld chosen and since removed leaves the wild card to any meld, as placed() does
+                chosen = chosen if chosen in dict(places) else ""
+                choices.append(WildChoice(group, melds[group], tuple(places), chosen))
         return choices
 
     def missing(self) -> str | None:
@@ -427,7 +441,7 @@ def _onto(text: str) -> dict[int, str]:
     onto = {}
     for part in str(text).split()[:20]:
         group, _colon, place = part.partition(":")
-        if group.isdigit() and re.fullmatch(r"(table|melds):\d{1,2}", place):
+        if re.fullmatch(r"[0-9]{1,2}", group) and re.fullmatch(r"(table|melds):[0-9]{1,2}", place):
             onto[int(group)] = place
     return onto
 
@@ -677,8 +691,10 @@ def render(page: bool) -> str:
         "house_rules": house_rules(board, rules) if rules is not None else [],
         "wild_choices": board.wild_choices(rules),
         "has_special": rules is not None and bool(rules.special_hand_values),
+        "special_offer": board.special_offer(rules),
         **extra,
     }
+    g.here = board_address(board)  # where the language switch comes back to: this board, by GET
     return render_template("checker/check.html" if page else "checker/_board.html", **context)
 
 
@@ -721,6 +737,20 @@ def board_fields(board: Board) -> dict[str, str]:
         "special": "1" if board.special else "",
         "onto": " ".join(f"{group}:{place}" for group, place in sorted(board.onto.items())),
     }
+
+
+def board_address(board: Board) -> str:
+    """The page showing this board, as a link: its fields, every house rule and the total."""
+    try:
+        preset = canasta.find_variant(board.variant)
+        changed = {key: value for key, value in board.options.items() if getattr(preset, key, None) != value}
+    except InvalidError:
+        changed = dict(board.options)
+    fields = {**board_fields(board), "options": json.dumps(changed) if changed else ""}
+    fields["score"] = board.score_typed if board.score_typed not in ("", "0") else ""
+    blank = board_fields(Board(target=ASKS[board.action][0]))  # what an address may leave out
+    kept = {name: value for name, value in fields.items() if value and value != blank.get(name)}
+    return url_for("checker.page", **kept)
 
 
 @bp.app_template_global()

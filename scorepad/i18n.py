@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale, support
-from flask import Blueprint, Flask, Response, has_request_context, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, Response, g, has_request_context, redirect, render_template, request, url_for
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
 from werkzeug.datastructures import LanguageAccept
@@ -274,7 +274,13 @@ def languages() -> str:
 
 
 def here() -> str:
-    """This page's address, to come back to after choosing a language (a POST's page: the start)."""
+    """This page's address, to come back to after choosing a language.
+
+    A POST's page is the start, unless its view left an address that shows the same page in
+    ``g.here`` (the "Can I?" board, whose every tap is a POST without JavaScript).
+    """
+    if g.get("here"):
+        return g.here
     return request.full_path.rstrip("?") if request.method == "GET" else url_for("matches.index")
 
 

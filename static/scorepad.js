@@ -23,6 +23,13 @@
   document.addEventListener("htmx:afterSettle", wake);
   document.addEventListener("DOMContentLoaded", wake);
 
+  // The "Can I?" board changes in place: the bar's language switch comes back to the cards shown.
+  document.addEventListener("htmx:afterSettle", function () {
+    var board = document.getElementById("board");
+    var link = document.querySelector("a.language");
+    if (board && board.dataset.language && link) link.href = board.dataset.language;
+  });
+
   // Steppers: +/- buttons next to count boxes.
   document.addEventListener("click", function (event) {
     var button = event.target.closest(".step");

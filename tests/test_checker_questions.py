@@ -67,3 +67,63 @@ def test_the_special_hand_is_offered_in_american_only(client):
     assert any("special hand: Straight" in r and "3000" in r for r in reasons(html))
     classic = client.post("/check", data={**data, "variant": "classic", "op": "check"}).get_data(as_text=True)
     assert 'value="toggle:special"' not in classic
+
+
+def test_digits_that_are_not_ascii_change_nothing_and_never_fail(client):
+    # "²" and "١" pass str.isdigit() but are no place on the board: the tap is ignored, as a
+    # tap naming no such card or meld is.
+    data = {"action": "go_out", "hand": "JK 5S 5H 5D", "melds": "JK|5S 5H 5D", "table": "10S 10H 10D|QS QH QD QC QS QH"}
+    for extra in ({"op": "onto:²:auto"}, {"op": "pick:²"}, {"onto": "²:table:0"}, {"op": "onto:0:table:١"}):
+        response = client.post("/check", data={**data, **extra})
+        assert response.status_code == 200, extra
+        html = response.get_data(as_text=True)
+        assert hidden(html, "onto") == "" and hidden(html, "picked") == ""
+        assert answer(html) == "Yes"
+
+
+def test_a_card_tapped_as_the_discard_counts_in_a_special_hand(client):
+    # A special hand goes out with no discard (pagat Modern American): a card the player had tapped
+    # into Discard is still one of the 14, so A to K and a joker remain a straight (3000).
+    data = {"variant": "american", "action": "go_out", "hand": "A 2C 3S 4 5 6 7 8 9 10 J Q K", "discard": "JK"}
+    html = client.post("/check", data={**data, "special": "1", "op": "check"}).get_data(as_text=True)
+    assert answer(html) == "Yes"
+    assert any("special hand: Straight" in r and "3000" in r for r in reasons(html))
+
+
+def test_going_out_with_a_special_hand_left_off_says_the_hand_is_one(client):
+    # Fourteen cards that make a straight, asked as an ordinary "Go out?": the answer is No (no
+    # canastas, no discard), and the page says the cards are a special hand and where to ask.
+    data = {"variant": "american", "action": "go_out", "hand": "A 2C 3S 4 5 6 7 8 9 10 J Q K JK", "op": "check"}
+    html = client.post("/check", data=data).get_data(as_text=True)
+    assert answer(html) == "No"
+    assert "These 14 cards are a special hand: Straight. Tap “Special hand” to go out with it." in html
+    melded = client.post("/check", data={**data, "table": "Q Q Q"}).get_data(as_text=True)  # too late
+    assert "are a special hand" not in melded
+    not_special = client.post("/check", data={**data, "hand": "A 2C 3S 4 5 6 7 8 9 10 J Q Q JK"})
+    assert "are a special hand" not in not_special.get_data(as_text=True)
+
+
+def test_a_chosen_meld_that_is_gone_leaves_the_wild_card_to_any_meld(client):
+    # The joker was put on table meld 1, then that meld was removed: the checker places it
+    # itself, and the page shows "Any meld it fits" chosen rather than no choice at all.
+    data = {"action": "meld", "hand": "JK 5 6", "melds": "JK", "table": "K K K", "onto": "0:table:1", "op": "check"}
+    html = client.post("/check", data=data).get_data(as_text=True)
+    assert answer(html) == "Yes"
+    assert re.search(r'value="onto:0:auto"[^>]*aria-pressed="true"', html)
+
+
+def test_the_language_switch_after_a_tap_comes_back_to_the_same_cards(client):
+    # Without JavaScript every tap is a POST; the bar's language link must bring the player back
+    # to the checker with the cards tapped so far, not to the start page.
+    # Samba with the house rule of three wild cards a meld, and a total of 1500 (minimum 90).
+    data = {"variant": "samba", "house_rules_for": "samba", "opt.max_wilds": "3", "score": "1500"}
+    html = client.post("/check", data={**data, "action": "meld", "hand": "7 7", "op": "add:JK"}).get_data(as_text=True)
+    link = re.search(r'<a class="language" href="([^"]+)"', html).group(1).replace("&amp;", "&")
+    languages = client.get(link).get_data(as_text=True)
+    german = re.search(r'href="(/language/de[^"]*)"', languages).group(1).replace("&amp;", "&")
+    back = client.get(german)
+    assert back.status_code == 303
+    page = client.get(back.headers["Location"]).get_data(as_text=True)
+    assert hidden(page, "hand") == "7 7 JK" and '<option value="samba" selected>' in page
+    assert re.search(r'name="opt.max_wilds"[^>]*>\s*<option value="2">[^<]*</option><option value="3" selected>', page)
+    assert "Die erste Auslage zählt <b>60</b>; deine Seite braucht <b>90</b>." in page  # 5 + 5 + 50, at 1500

@@ -39,12 +39,31 @@ def test_the_player_may_name_the_meld_with_onto():
 
 
 def test_when_no_meld_works_each_meld_gives_its_reasons():
-    # Three queens take the joker as four cards; the tens too: no canasta either way.
+    # Three queens take the joker as four cards; the tens too: no canasta either way, so the
+    # reason is the same wherever the joker goes and is said once.
     verdict = joker_going_out([TENS, ["Q", "Q", "Q"]])
     assert not verdict.legal
-    assert set(codes(verdict)) == {"not-enough-canastas"}
-    assert any(reason.startswith("With JK on your 10S-10H-10D: ") for reason in verdict.reasons)
-    assert any(reason.startswith("With JK on your Q-Q-Q: ") for reason in verdict.reasons)
+    assert codes(verdict) == ["not-enough-canastas"]
+    assert verdict.reasons[0] == (
+        "Wherever you put JK: To go out your side needs one canasta; counting this turn it has none. "
+        "Keep at least one card after your discard until then."
+    )
+    # American: on the sevens the two is refused (pure), on the kings the side still lacks canastas.
+    body = {"variant": "american", "action": "go_out", "hand": ["2C", "5"], "discard": "5", "melds": [["2C"]]}
+    verdict = check_request({**body, "table": [["7", "7", "7"], ["K", "K", "K", "K", "K"]]})
+    assert not verdict.legal
+    assert "With 2C on your 7-7-7: A meld of sevens never takes wild cards: leave the two out." in verdict.reasons
+    assert any(reason.startswith("Wherever you put 2C: To go out your side needs two") for reason in verdict.reasons)
+
+
+def test_two_wild_cards_that_fit_nowhere_give_one_reason_not_sixteen():
+    # Four melds of three naturals, a two and a joker: no placement makes a canasta (seven cards
+    # need four naturals), so going out is refused for the same reason each of the 16 ways.
+    body = {"action": "go_out", "hand": ["2C", "JK"], "melds": [["2C"], ["JK"]]}
+    verdict = check_request({**body, "table": [["K"] * 3, ["Q"] * 3, ["9"] * 3, ["5"] * 3]})
+    assert not verdict.legal and codes(verdict) == ["not-enough-canastas"]
+    assert verdict.reasons[0].startswith("Wherever you put 2C and JK: To go out your side needs one canasta")
+    assert len(verdict.reasons) == 1, verdict.reasons
 
 
 def test_american_two_goes_on_the_kings_not_the_sevens():
@@ -65,6 +84,30 @@ def test_a_wild_card_goes_on_the_meld_that_completes_a_canasta_not_the_one_start
     assert "2C goes on your Q-Q-Q-Q-Q-Q: six queens with a two, a mixed canasta." in verdict.reasons
 
 
+@pytest.mark.parametrize("reverse", [False, True], ids=["as-listed", "reversed"])
+def test_five_lone_wild_cards_are_spread_over_the_melds_that_can_take_them(reverse):
+    # Classic rules, three decks (six jokers, twelve twos): at most three wild cards in a meld
+    # (RULES.md §5). Each table meld holds three naturals and two twos, so it takes one more wild
+    # card and a second would make four. One wild card on each meld is legal, though only 120 of
+    # the 3125 ways to place five wild cards on five melds are.
+    table = [[rank] * 3 + ["2", "2"] for rank in ("K", "Q", "J", "10", "9")]
+    lone = ["2", "2", "JK", "JK", "JK"]
+    body = {"variant": "classic-6p-3x2", "action": "meld", "hand": [*lone, "5", "6"], "melds": [[c] for c in lone]}
+    verdict = check_request({**body, "table": table[::-1] if reverse else table})
+    assert verdict.legal, verdict.reasons[:3]
+    for rank in ("K", "Q", "J", "10", "9"):
+        assert sum(f" goes on your {rank}-{rank}-{rank}-2-2: " in reason for reason in verdict.reasons) == 1
+
+
+def test_two_like_wild_cards_on_one_meld_are_named_once():
+    # K-K-K takes 2, 2 and JK (three naturals, three wild cards); Q-Q-Q could take them too.
+    body = {"action": "meld", "hand": ["2", "2", "JK", "5", "6"], "melds": [["2"], ["2"], ["JK"]]}
+    verdict = check_request({**body, "table": [["K", "K", "K"], ["Q", "Q", "Q"]]})
+    assert verdict.legal
+    assert len(verdict.reasons) == len(set(verdict.reasons)), verdict.reasons
+    assert "You choose the meld 2 goes on: on your K-K-K the play is allowed." in verdict.reasons
+
+
 @pytest.mark.parametrize(
     ("onto", "code"),
     [
@@ -73,6 +116,8 @@ def test_a_wild_card_goes_on_the_meld_that_completes_a_canasta_not_the_one_start
         ({"melds[3]": "table[0]"}, "onto-no-such-meld"),
         ({"melds[0]": "the queens"}, "bad-onto"),
         ({"melds[0]": "melds[0]"}, "onto-no-such-meld"),
+        ({"melds[0]": "table[\u0660]"}, "bad-onto"),  # an Arabic-Indic zero: API.md counts in 0-9
+        ({"melds[\u0660]": "table[0]"}, "bad-onto"),
         (["table[0]"], "bad-onto"),
     ],
 )

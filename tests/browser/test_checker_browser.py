@@ -126,3 +126,15 @@ def test_tapping_the_meld_a_wild_card_goes_on(page, no_js_page, live_server, jav
     page.wait_for_selector("#verdict.yes")
     assert page.locator('input[name="onto"]').input_value() == "0:table:1"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_language_switch_comes_back_to_the_cards_tapped(page, live_server):
+    # The board changes in place with htmx; the bar's language link must follow it.
+    page.goto(f"{live_server}/check")
+    for code in ["7", "7", "joker"]:
+        tap(page, f"Add {code}")
+    page.locator("a.language").click()
+    page.get_by_role("link", name="Deutsch").click()
+    page.wait_for_selector("#verdict.yes")
+    assert answer(page) == "Ja"
+    assert page.locator('input[name="hand"]').input_value() == "7 7 JK"

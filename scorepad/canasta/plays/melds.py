@@ -125,16 +125,22 @@ def side_melds(
 
 
 def placements(
-    table: Sequence[Sequence[Card]], melds: Sequence[Sequence[Card]], rules: Variant, onto: Mapping[int, Target]
+    table: Sequence[Sequence[Card]],
+    melds: Sequence[Sequence[Card]],
+    rules: Variant,
+    onto: Mapping[int, Target],
+    hopeful: bool = False,
 ) -> Iterator[dict[int, Target]]:
     """Every way the groups of ``melds`` may be placed, given those ``onto`` fixes, the default first.
 
     Each group is placed in turn (the table's melds, then the groups before it); wild cards sent
     alone are placed last, onto any meld the others make. Choices come in an order that depends on
-    the cards only, never on the order of ``table`` or ``melds``.
+    the cards only, never on the order of ``table`` or ``melds``. ``hopeful`` leaves out the ways
+    that put a wild card where it breaks the meld's wild-card limits, which no play can make legal
+    (so many wild cards sent alone spread over the melds that can take them).
     """
     order = _placing_order(melds, rules)
-    yield from _branch(table, melds, rules, dict(onto), order, {})
+    yield from _branch(table, melds, rules, dict(onto), order, {}, hopeful)
 
 
 def lone_wilds(melds: Sequence[Sequence[Card]], rules: Variant) -> list[int]:
@@ -155,15 +161,19 @@ def _branch(
     onto: dict[int, Target],
     order: list[int],
     homes: dict[int, Target],
+    hopeful: bool = False,
 ) -> Iterator[dict[int, Target]]:
     if len(homes) == len(order):
         yield dict(homes)
         return
     index = order[len(homes)]
     fixed = onto.get(index)
-    choices = [_home_of(fixed, homes, index)] if fixed is not None else _choices(table, melds, rules, index, homes)
+    if fixed is not None:
+        choices = [_home_of(fixed, homes, index)]
+    else:
+        choices = _choices(table, melds, rules, index, homes, hopeful)
     for choice in choices:
-        yield from _branch(table, melds, rules, onto, order, {**homes, index: choice})
+        yield from _branch(table, melds, rules, onto, order, {**homes, index: choice}, hopeful)
 
 
 def _home_of(target: Target, homes: Mapping[int, Target], index: int) -> Target:
@@ -212,13 +222,14 @@ def _choices(
     rules: Variant,
     index: int,
     homes: Mapping[int, Target],
+    hopeful: bool = False,
 ) -> list[Target]:
-    """Where this group may go, the default first."""
+    """Where this group may go, the default first (``hopeful``: see :func:`placements`)."""
     group = melds[index]
     current = sorted(_so_far(table, melds, homes).items(), key=_meld_order)
     kind, rank = meld_key(group)
     if index in lone_wilds(melds, rules):
-        return _wild_choices(current, rules) or [("melds", index)]
+        return _wild_choices(current, rules, group if hopeful else ()) or [("melds", index)]
     same = [target for target, cards in current if meld_key(cards) == (kind, rank) and kind != "run"]
     longest = rules.play_rules.sequence_cards[1]
     runs = [t for t, cards in current if meld_key(cards)[0] == "run" and is_run(cards + tuple(group), longest)]
@@ -240,10 +251,32 @@ def _rank_choices(same: list[Target], runs: list[Target], own: list[Target], alo
     return same + runs + own
 
 
-def _wild_choices(current: Sequence[tuple[Target, tuple[Card, ...]]], rules: Variant) -> list[Target]:
-    """Wild cards alone go on a meld of one rank, or on the side's meld of wild cards."""
+def _may_take(cards: Sequence[Card], wilds: Sequence[Card], rules: Variant) -> bool:
+    """A meld of one rank keeps its wild-card limits with these wild cards added (RULES.md §5).
+
+    A wild card sent alone comes last, when the meld's naturals are all laid: a meld these
+    limits refuse now is refused whatever else the play does.
+    """
+    kind, rank = meld_key(cards)
+    if kind != "rank":
+        return True
+    naturals = sum(card.is_natural for card in cards)
+    count = sum(card.is_wild for card in cards) + len(wilds)
+    if rank in rules.play_rules.pure_ranks or count > rules.max_wilds:
+        return False
+    return not (rules.wilds_not_more_than_naturals and count > naturals >= 2)
+
+
+def _wild_choices(
+    current: Sequence[tuple[Target, tuple[Card, ...]]], rules: Variant, hopeful: Sequence[Card] = ()
+) -> list[Target]:
+    """Wild cards alone go on a meld of one rank, or on the side's meld of wild cards.
+
+    Given the wild cards as ``hopeful``, only on the melds that keep their limits with them.
+    """
     kinds = ("rank", "wild") if rules.has_wild_melds else ("rank",)
-    return [target for target, cards in current if meld_key(cards)[0] in kinds]
+    fits = [(target, cards) for target, cards in current if not hopeful or _may_take(cards, hopeful, rules)]
+    return [target for target, cards in fits if meld_key(cards)[0] in kinds]
 
 
 def _assemble(

@@ -33,17 +33,22 @@ Judge = Callable[[Variant, PlayRules, Position], Verdict]
 
 def placed_check(judge: Judge, rules: Variant, play: PlayRules, position: Position) -> Verdict:
     """Judge the play with each placement the player may choose; the first legal one, else why none is."""
-    ways = list(islice(placements(position.table, position.melds, rules, position.placed), MOST_PLACEMENTS))
+    ways = _ways(position, rules)
     if len(ways) <= 1:
         onto = tuple(sorted(ways[0].items())) if ways else position.onto
         return judge(rules, play, replace(position, onto=onto))
-    tried = []
-    for way in ways:
+    for way in _ways(position, rules, hopeful=True):
         verdict = judge(rules, play, replace(position, onto=tuple(sorted(way.items()))))
         if verdict.legal:
             return _chosen(verdict, position, rules, way, ways)
-        tried.append((way, verdict))
+    tried = [(way, judge(rules, play, replace(position, onto=tuple(sorted(way.items()))))) for way in ways]
     return _refused_everywhere(position, rules, tried)
+
+
+def _ways(position: Position, rules: Variant, hopeful: bool = False) -> list[dict[int, Target]]:
+    """The placements tried, at most :data:`MOST_PLACEMENTS`; ``hopeful``: only those that may be legal."""
+    found = placements(position.table, position.melds, rules, position.placed, hopeful)
+    return list(islice(found, MOST_PLACEMENTS))
 
 
 def _open_wilds(position: Position, rules: Variant, ways: list[dict[int, Target]]) -> list[int]:
@@ -64,32 +69,34 @@ def _chosen(
     verdict: Verdict, position: Position, rules: Variant, way: dict[int, Target], ways: list[dict[int, Target]]
 ) -> Verdict:
     """A legal placement: say which meld each open wild card goes on."""
-    notes = tuple(
+    notes = [
         t(
             "You choose the meld {cards} goes on: on your {meld} the play is allowed.",
             cards=codes(position.melds[i]),
             meld=_target_words(position, way, i),
         )
         for i in _open_wilds(position, rules, ways)
-    )
-    return replace(verdict, reasons=(*verdict.reasons, *notes))
+    ]
+    return replace(verdict, reasons=(*verdict.reasons, *dict.fromkeys(notes)))  # like wild cards on one meld: once
 
 
 def _refused_everywhere(position: Position, rules: Variant, tried: list[tuple[dict[int, Target], Verdict]]) -> Verdict:
-    """No placement is legal: the reasons for each meld an open wild card could go on."""
+    """No placement is legal: the reasons for each meld an open wild card could go on.
+
+    A reason every placement gives is said once, for wherever the wild cards go.
+    """
     ways = [way for way, _ in tried]
     open_wilds = _open_wilds(position, rules, ways)
     first = tried[0][1]
     if not open_wilds:
         return first
-    reasons: list[str] = []
-    problems: list[Violation] = []
-    seen = set()
-    for way, verdict in tried:
-        key = tuple(way[i] for i in open_wilds)
-        if key in seen:
-            continue
-        seen.add(key)
+    distinct = list({tuple(way[i] for i in open_wilds): (way, verdict) for way, verdict in reversed(tried)}.values())
+    distinct.reverse()  # one try per placement of the open wild cards, the first kept, in the order tried
+    common = set.intersection(*({str(problem.message) for problem in verdict.problems} for _, verdict in distinct))
+    anywhere = and_list([codes(position.melds[i]) for i in open_wilds])
+    found: dict[str, Violation] = {}
+    everywhere = set()
+    for way, verdict in distinct:
         where = and_list(
             [
                 t("{cards} on your {meld}", cards=codes(position.melds[i]), meld=_target_words(position, way, i))
@@ -97,7 +104,12 @@ def _refused_everywhere(position: Position, rules: Variant, tried: list[tuple[di
             ]
         )
         for problem in verdict.problems:
-            text = t("With {placement}: {reason}", placement=where, reason=problem.message)
-            reasons.append(text)
-            problems.append(Violation(problem.code, text, problem.field))
-    return replace(first, reasons=tuple(dict.fromkeys(reasons)), problems=tuple(problems))
+            if str(problem.message) in common:
+                # Translators: {cards} are the wild cards sent alone, e.g. "2C and JK"; every meld gives this reason.
+                text = t("Wherever you put {cards}: {reason}", cards=anywhere, reason=problem.message)
+                everywhere.add(str(text))
+            else:
+                text = t("With {placement}: {reason}", placement=where, reason=problem.message)
+            found.setdefault(str(text), Violation(problem.code, text, problem.field))
+    said = sorted(found.values(), key=lambda problem: str(problem.message) not in everywhere)  # those first
+    return replace(first, reasons=tuple(problem.message for problem in said), problems=tuple(said))

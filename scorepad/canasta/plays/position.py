@@ -22,8 +22,8 @@ REQUEST_FIELDS = (
     "variant", "options", "action", "hand", "table", "initial_meld_done", "score", "melds",
     "pile", "discard", "stock_empty", "took_pile", "onto",
 )  # fmt: skip
-ONTO_KEY = re.compile(r"melds\[(\d{1,3})\]")
-ONTO_PLACE = re.compile(r"(table|melds)\[(\d{1,3})\]")
+ONTO_KEY = re.compile(r"melds\[([0-9]{1,3})\]")  # ASCII digits: "table[١]" is no place
+ONTO_PLACE = re.compile(r"(table|melds)\[([0-9]{1,3})\]")
 
 
 SCORE_LIMIT = 1_000_000
