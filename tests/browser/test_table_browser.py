@@ -1,5 +1,6 @@
-"""At the table on a phone (issue 20): the sheet fits the phone in every language, a row's minimum
-reads quieter than its score, and the next hand opens in place."""
+"""At the table on a phone (issue 20): the sheet fits the phone in every language (the totals above
+the table too, each on one line), a row's minimum reads quieter than its score, and the next hand
+opens in place."""
 
 import re
 
@@ -63,6 +64,13 @@ OFF_THE_PHONE = """() => {
   for (const el of document.querySelectorAll('.hands thead th, .hands td.score, .hands td.running')) {
     const r = el.getBoundingClientRect();
     if (r.left < 0 || r.right > width + 0.5) out.push(say(el) + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+  }
+  // A side's total above the table: one number on one line, inside its card ("4.12" over "0" reads as two).
+  for (const el of document.querySelectorAll('.scoreboard .total')) {
+    const text = document.createRange(); text.selectNodeContents(el);
+    const lines = new Set([...text.getClientRects()].map(line => Math.round(line.top))).size;
+    const r = text.getBoundingClientRect(), card = el.closest('.side-total').getBoundingClientRect();
+    if (lines > 1 || r.left < card.left || r.right > card.right) out.push(say(el) + ' ' + lines + ' lines');
   }
   const scroller = document.querySelector('.hands-scroll');
   if (scroller && scroller.scrollWidth > scroller.clientWidth) out.push('table scrolls: ' + scroller.scrollWidth);
