@@ -201,3 +201,18 @@ def test_without_javascript_the_sheet_links_to_the_hand_page(no_js_page, live_se
     no_js_page.get_by_role("link", name="Enter hand 1").click()
     assert no_js_page.url.endswith("/hands/new")
     assert no_js_page.locator("h2.side-heading").all_inner_texts() == ["We", "They"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_sticky_bar_over_the_sheet_is_one_line(browser, live_server, sheets, language):
+    """Two lines of bar ("Compartir Borrar" above "ES") would take 117px of every screen of the sheet."""
+    rows = {}
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 800}, locale=language)
+        page = context.new_page()
+        page.goto(live_server + sheets["two sides"])
+        expect(page.locator("header.bar .bar-links")).to_be_visible()
+        tops = page.evaluate("[...document.querySelectorAll('header.bar > *')].map(e => e.getBoundingClientRect().top)")
+        rows[width] = len({round(top) for top in tops})
+        context.close()
+    assert rows == {360: 1, 390: 1}
