@@ -93,12 +93,14 @@ class WholeNumberField(IntegerField):
         try:
             super().process_formdata(valuelist)
         except ValueError:
-            raise ValueError(
-                _("%(box)s must be a whole number, like 120 (no letters or decimals).", box=text(self.label.text))
-            ) from None
+            raise ValueError(self.not_whole()) from None
         if self.data is not None and abs(self.data) > LARGEST:
             self.data = None
             raise ValueError(self.too_large())
+
+    def not_whole(self) -> str:
+        """What a box that holds no whole number says ("abc", "12.5")."""
+        return _("%(box)s must be a whole number, like 120 (no letters or decimals).", box=text(self.label.text))
 
     def too_large(self) -> str:
         """The box's own range message, or a plain one when it has no range."""
@@ -121,6 +123,11 @@ class CountField(WholeNumberField):
         render_kw = {**NUMERIC, "min": 0, "step": step, "placeholder": "0", **kwargs.pop("render_kw", {})}
         kwargs.setdefault("default", 0)
         super().__init__(label, [in_range(label, 0, high), *validators], render_kw=render_kw, **kwargs)
+        self.step = step
+
+    def not_whole(self) -> str:
+        """A count of cards or canastas says its range ("from 0 to 20"): "like 120" is a points box's example."""
+        return self.too_large() if self.step == 1 else super().not_whole()
 
     def process_formdata(self, valuelist: list[str]) -> None:
         if not valuelist or not valuelist[0].strip():

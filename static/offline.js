@@ -104,11 +104,28 @@
       if (fields.submission) fields.submission.value = newKey();
     }
     fields.version.value = next.version;
-    var heading = document.querySelector("main h1");
+    var heading = title(form);
     if (heading && String(next.number) !== form.dataset.hand) { // "Hand 8" in any language: its number changes
       heading.textContent = heading.textContent.replace(form.dataset.hand, next.number);
       form.dataset.hand = next.number;
     }
+  }
+
+  // The heading that says which hand a form is: the page's, or the in-place form's under the sheet.
+  function title(form) {
+    var place = form.closest("#next-hand");
+    return place ? place.querySelector(".next-hand-title") : document.querySelector("main h1");
+  }
+
+  // The form in place under the sheet, once its hand waits on the phone, becomes the next hand's,
+  // empty: left filled in and headed "Hand 1", saving it again would replace the waiting hand.
+  function fresh(form) {
+    form.reset();
+    delete form.dataset.queued;
+    form.querySelectorAll(".pile-total").forEach(function (total) { total.textContent = ""; });
+    var preview = form.querySelector("#preview");
+    if (preview) preview.textContent = "";
+    adjust(form);
   }
 
   // The form as it would have been posted, CSRF token included, with the version and key this
@@ -134,7 +151,7 @@
     form.querySelectorAll("fieldset.side > legend").forEach(function (legend) {
       names.push(legend.firstChild.textContent.trim());
     });
-    var heading = document.querySelector("main h1").textContent.trim();
+    var heading = title(form).textContent.trim();
     if (!correction && !before) heading = heading.replace(form.dataset.hand, next.number);
     var item = {
       id: before ? before.id : Date.now().toString(36) + Math.random().toString(36).slice(2, 8),
@@ -162,6 +179,7 @@
     form.dataset.queued = item.id;
     if (form.elements.submission) form.elements.submission.value = key;
     render();
+    if (form.closest("#next-hand") && !correction) fresh(form);
     var status = document.getElementById("queue-status");
     if (status) status.scrollIntoView({ block: "nearest" });
   }

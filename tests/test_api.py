@@ -273,6 +273,14 @@ def test_counts_by_the_counters_groups_are_scored_as_groups(client):
     )
 
 
+def test_a_bad_count_names_its_card_class_as_the_api_writes_it(client):
+    # The message names the box as the request did ("K-8", "A"), not "k-8" or "a".
+    entries = [{"melded_cards": {"K-8": -1, "A": "three"}}, {}]
+    errors = errors_of(score(client, [{"entries": entries}]))
+    assert errors["hands[0].entries[0].melded_cards.K-8"] == "Melded cards.K-8 cannot be negative."
+    assert errors["hands[0].entries[0].melded_cards.A"] == "Melded cards.A is a whole number."
+
+
 # --- how answers are written and bodies read ----------------------------------------------------
 def test_answers_are_compact_json_with_sorted_keys(client):
     # RULES.md: melded cards count for a side, cards left in hand against it: We 120 - 30, They 90 - 40.

@@ -395,6 +395,8 @@ def test_a_version_that_is_not_one_is_stale_never_a_500(client, sent):
     [
         ("sides-0-melded_points", "abc", "Melded points must be a whole number, like 120 (no letters or decimals)."),
         ("sides-0-melded_points", "12.5", "Melded points must be a whole number, like 120 (no letters or decimals)."),
+        # A count box says its range rather than a points box's example (classic: 0 to 20 canastas).
+        ("sides-0-canasta_mixed", "x", "Mixed canasta must be a whole number from 0 to 20."),
         ("sides-0-melded_points", "-50", "Melded points must be a whole number from 0 to 10000."),
         ("sides-1-red_threes", "13", "Red threes must be a whole number from 0 to 12."),
         ("sides-1-canasta_mixed", "99999999999", "Mixed canasta must be a whole number from 0 to 20."),

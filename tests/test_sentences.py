@@ -164,3 +164,24 @@ def test_the_share_text_while_playing(client, code):
     url = client.post("/matches/new/classic", data=data).headers["Location"]
     finish(client, url)
     assert SHARED_LEAD[code] in text(client.get(f"{url}/print"))
+
+
+# The deck check under a counter box: two decks hold 6 ranks x 8 = 48 cards from king to eight,
+# and 30 melded by one side plus 19 in the other's hand are 49. A count is said as a number of
+# cards, never "48 × cards".
+TOO_MANY_COUNTED = {
+    "en": "2 decks hold 48 cards from king to eight; 49 were counted across both sides.",
+    "es": "2 barajas tienen 48 cartas del rey al ocho; se contaron 49 entre los dos equipos.",
+    "pt_BR": "2 baralhos têm 48 cartas do rei ao oito; a contagem somando as duas duplas deu 49.",
+    "de": "2 Kartenspiele haben 48 Karten von König bis Acht; über beide Seiten wurden 49 gezählt.",
+}
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_too_many_cards_counted_reads_as_a_count(client, code):
+    url = start(client, code, PRESET[code])
+    counted = {"sides-0-melded_high": "30", "sides-0-canasta_natural": "1", "sides-0-went_out": "y",
+               "sides-1-hand_high": "19", "version": "1"}  # fmt: skip
+    page = text(client.post(f"{url}/hands", data=counted))
+    under = re.search(r'<span class="errors" id="sides-1-hand_high-error">(.*?)</span>', page, re.S)[1]
+    assert TOO_MANY_COUNTED[code] in under

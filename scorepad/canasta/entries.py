@@ -497,7 +497,7 @@ def _label(name: str) -> Text | str:
     field, dot, key = name.partition(".")
     if dot and field in FIELD_LABELS:
         # The key is the API's own (a canasta kind, a card class), shown as the API writes it.
-        return t("{field}.{key}", field=FIELD_LABELS[field], key=key.replace("_", " ").lower())
+        return t("{field}.{key}", field=FIELD_LABELS[field], key=key.replace("_", " "))
     return name.replace("_", " ").capitalize()  # not reached: every field has its label
 
 

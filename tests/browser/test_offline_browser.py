@@ -166,6 +166,35 @@ def test_hands_saved_offline_one_after_another_are_never_offered_twice(page, con
     expect(page.locator("#queue-status")).not_to_contain_text("meanwhile")
 
 
+def test_a_hand_saved_offline_in_place_leaves_the_next_hands_form(page, context, live_app, sheet, match_id):
+    """The form under the sheet, saved offline, becomes hand 2's, empty: never hand 1's again."""
+    expect(page.locator("#next-hand #preview")).to_be_attached()
+    context.set_offline(True)
+    wait_until(page, "!navigator.onLine")
+    type_hand(page)
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#sheet tr.queued th")).to_have_text("1")
+    expect(page.get_by_role("link", name="Enter hand 2")).to_be_visible()
+    expect(page.locator("#next-hand .next-hand-title")).to_have_text("Hand 2")
+    expect(page.locator("#sides-0-melded_points")).to_have_value("")
+    expect(page.locator("#sides-0-went_out")).not_to_be_checked()
+    # Hand 2 in the same place: nobody went out, We meld 650 (the 90 We need after 1620), They 500.
+    page.fill("#sides-0-melded_points", "650")
+    page.fill("#sides-1-melded_points", "500")
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#sheet tr.queued th")).to_have_text(["1", "2"])
+    waiting = queue(page)
+    assert [(item["number"], item["version"]) for item in waiting] == [(1, 1), (2, 2)]
+    assert [item["label"] for item in waiting] == ["Hand 1 (We v They)", "Hand 2 (We v They)"]
+    assert len({item["key"] for item in waiting}) == 2
+
+    context.set_offline(False)
+    expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible(timeout=REPLAY)
+    expect(page.locator("#sheet tr.queued")).to_have_count(0)
+    assert totals(page) == [1620 + 650, 565 + 500]
+    assert len(stored_hands(live_app, match_id)) == 2
+
+
 # The save reached the server but its answer was lost on the way back: htmx reports it failed.
 @pytest.mark.console_allows(r"ERR_FAILED|ERR_CONNECTION", r"htmx:(sendError|afterRequest), \[object HTMLBodyElement\]")
 def test_a_save_whose_answer_was_lost_is_not_saved_twice(page, live_app, sheet, match_id):

@@ -1,5 +1,6 @@
-"""At the table on a phone (issue 20): the sheet fits the phone in every language, a row's minimum
-reads quieter than its score, and the next hand opens in place."""
+"""At the table on a phone (issue 20): the sheet fits the phone in every language (the totals above
+the table too, each on one line), a row's minimum reads quieter than its score, and the next hand
+opens in place."""
 
 import re
 
@@ -56,6 +57,13 @@ OFF_THE_PHONE = """() => {
   for (const el of document.querySelectorAll('.hands thead th, .hands td.score, .hands td.running')) {
     const r = el.getBoundingClientRect();
     if (r.left < 0 || r.right > width + 0.5) out.push(say(el) + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+  }
+  // A side's total above the table: one number on one line, inside its card ("4.12" over "0" reads as two).
+  for (const el of document.querySelectorAll('.scoreboard .total')) {
+    const text = document.createRange(); text.selectNodeContents(el);
+    const lines = new Set([...text.getClientRects()].map(line => Math.round(line.top))).size;
+    const r = text.getBoundingClientRect(), card = el.closest('.side-total').getBoundingClientRect();
+    if (lines > 1 || r.left < card.left || r.right > card.right) out.push(say(el) + ' ' + lines + ' lines');
   }
   const scroller = document.querySelector('.hands-scroll');
   if (scroller && scroller.scrollWidth > scroller.clientWidth) out.push('table scrolls: ' + scroller.scrollWidth);
@@ -171,3 +179,18 @@ def test_without_javascript_the_sheet_links_to_the_hand_page(no_js_page, live_se
     no_js_page.get_by_role("link", name="Enter hand 1").click()
     assert no_js_page.url.endswith("/hands/new")
     assert no_js_page.locator("h2.side-heading").all_inner_texts() == ["We", "They"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_sticky_bar_over_the_sheet_is_one_line(browser, live_server, sheets, language):
+    """Two lines of bar ("Compartir Borrar" above "ES") would take 117px of every screen of the sheet."""
+    rows = {}
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 800}, locale=language)
+        page = context.new_page()
+        page.goto(live_server + sheets["two sides"])
+        expect(page.locator("header.bar .bar-links")).to_be_visible()
+        tops = page.evaluate("[...document.querySelectorAll('header.bar > *')].map(e => e.getBoundingClientRect().top)")
+        rows[width] = len({round(top) for top in tops})
+        context.close()
+    assert rows == {360: 1, 390: 1}
