@@ -105,10 +105,30 @@ def live_app(tmp_path):
     return create_app({"DATABASE": str(tmp_path / "browser.db"), "SECRET_KEY": "browser-tests"})
 
 
+def closing_when_dropped(app):
+    """The app, its answers closed however the connection ends.
+
+    werkzeug's test server leaves an answer unclosed when the browser drops the connection (a
+    page left while one of its scripts is on its way): its open static file then surfaces as a
+    ResourceWarning in whichever test runs next. waitress, which ``scorepad serve`` runs, closes
+    it; so does this generator when it is let go.
+    """
+
+    def answer(environ, start_response):
+        body = app(environ, start_response)
+        try:
+            yield from body
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+
+    return answer
+
+
 @pytest.fixture
 def live_server(live_app):
     """The app served on a free loopback port; yields its base URL."""
-    server = make_server("127.0.0.1", 0, live_app, threaded=True)
+    server = make_server("127.0.0.1", 0, closing_when_dropped(live_app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
