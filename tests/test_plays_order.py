@@ -88,3 +88,38 @@ def test_american_reasons_never_speak_of_sequences(body, top, with_melds):
     except InvalidError:
         return
     assert not any("sequence" in reason for reason in reasons), reasons
+
+
+BOLIVIA_PICKUP = {
+    "variant": "bolivia",
+    "action": "pickup",
+    "hand": ["Q", "2C", "9", "6", "4", "6", "9", "9"],
+    "table": [["7", "7", "7"], ["5H", "6H", "7H"]],
+    "melds": [["Q"], ["2C"], ["9"], ["9", "9", "9"]],
+    "pile": {"top": "9", "size": 6},
+}
+# Worked out from RULES.md §5: in Bolivia the lone 9 joins the 9-9-9 (with the top 9 a meld of
+# five nines), so it is never too small. The lone 2C goes on the meld the player chooses: the
+# 7-7-7, the nines or the Q (never the 5H-6H-7H sequence). Wherever it goes, the Q is too small:
+# alone (one card) beside 2C on the 7-7-7 or the nines, or as Q-2C (two cards).
+QUEEN_ALONE = "Q is only one card: a meld needs at least three (add two more queens, or one more and a wild card)."
+BOLIVIA_REFUSAL = [
+    f"With 2C on your 7-7-7: {QUEEN_ALONE}",
+    f"With 2C on your 9-9-9: {QUEEN_ALONE}",
+    "With 2C on your Q: Q-2C is only two cards: a meld needs at least three (add another queen).",
+]
+
+
+def test_a_lone_card_beside_a_meld_of_its_rank_is_judged_alike_in_either_order():
+    # Issue 21: the 9 placed before the 9-9-9 used to stand alone (5 problems), after it joined (3).
+    reordered = {
+        **BOLIVIA_PICKUP,
+        "table": [["5H", "6H", "7H"], ["7", "7", "7"]],
+        "melds": [["9", "9", "9"], ["9"], ["2C"], ["Q"]],
+    }
+    for body in (BOLIVIA_PICKUP, reordered):
+        verdict = check_request(body)
+        assert not verdict.legal
+        assert [p.code for p in verdict.problems] == ["meld-too-small"] * 3
+        assert sorted(str(p.message) for p in verdict.problems) == BOLIVIA_REFUSAL
+        assert sorted(map(str, verdict.reasons)) == BOLIVIA_REFUSAL

@@ -174,7 +174,7 @@ def test_samba_melds_of_a_rank_merge_into_the_second_canasta_to_go_out():
     # K-K-2C and K-K-K-K merged are six kings and a two, a mixed canasta: the wild cards stay within
     # Samba's two (max_wilds) and never outnumber the naturals.
     mixed = check_request({**body, "table": [["K", "K", "2C"], ["K"] * 4, ["Q"] * 7], "discard": "9"})
-    assert mixed.legal and "To go out your side needs two canastas; it has a mixed canasta and a natural canasta." in (
+    assert mixed.legal and "To go out your side needs two canastas; it has a natural canasta and a mixed canasta." in (
         mixed.reasons
     )
     # K-K-2C, K-K-2D and K-K-JK: all three merged hold three wild cards, more than Samba's two; any

@@ -85,7 +85,10 @@ def canasta_count(rules: Variant, melds: Sequence[Laid]) -> tuple[bool, Text, Te
         # Translators: {wanted} is the canastas needed ("two canastas"), {canasta} one of a kind.
         wanted = t("{wanted}, one of them {canasta}", wanted=wanted, canasta=NEEDED_KIND[kind])
     counted = Counter(kinds)
-    named = [CANASTA_KINDS[k] if n == 1 else COUNTED_CANASTAS[k](n) for k, n in counted.items()]
+    # In the order of CANASTA_KINDS, never the order of the melds: one answer whatever their order.
+    named = [
+        CANASTA_KINDS[k] if counted[k] == 1 else COUNTED_CANASTAS[k](counted[k]) for k in CANASTA_KINDS if counted[k]
+    ]
     listed = and_list(named) if named else NO_CANASTAS
     return ok, wanted, listed
 

@@ -133,8 +133,8 @@ def placements(
 ) -> Iterator[dict[int, Target]]:
     """Every way the groups of ``melds`` may be placed, given those ``onto`` fixes, the default first.
 
-    Each group is placed in turn (the table's melds, then the groups before it); wild cards sent
-    alone are placed last, onto any meld the others make. Choices come in an order that depends on
+    Each group is placed in turn, longest first (onto the table's melds, or the groups placed before
+    it); wild cards sent alone are placed last, onto any meld the others make. Choices come in an order that depends on
     the cards only, never on the order of ``table`` or ``melds``. ``hopeful`` leaves out the ways
     that put a wild card where it breaks the meld's wild-card limits, which no play can make legal
     (so many wild cards sent alone spread over the melds that can take them).
@@ -149,9 +149,19 @@ def lone_wilds(melds: Sequence[Sequence[Card]], rules: Variant) -> list[int]:
     return [i for i, group in enumerate(melds) if meld_key(group)[0] == "wild" and len(group) < low]
 
 
+def _card_order(group: Sequence[Card]) -> tuple[int, list[str]]:
+    """Groups of cards in an order of their cards alone: the longest first."""
+    return -len(group), sorted(map(str, group))
+
+
 def _placing_order(melds: Sequence[Sequence[Card]], rules: Variant) -> list[int]:
+    """The groups in an order of their cards alone: the longest first, wild cards sent alone last.
+
+    A group may join only groups placed before it, and a lone card joins a meld of its rank
+    rather than stand alone: so a lone 9 and a 9-9-9 give the same choices in either order.
+    """
     lone = lone_wilds(melds, rules)
-    return [i for i in range(len(melds)) if i not in lone] + lone
+    return sorted(range(len(melds)), key=lambda i: (i in lone, _card_order(melds[i]), i))
 
 
 def _branch(
@@ -284,7 +294,7 @@ def _assemble(
 ) -> tuple[list[Laid], list[Laid]]:
     """The melds after this turn from each group's home, touched in the order the groups touch them."""
     added: dict[Target, tuple[Card, ...]] = {}
-    for index in sorted(homes, key=lambda i: (homes[i] != ("melds", i), i)):
+    for index in sorted(homes, key=lambda i: (homes[i] != ("melds", i), _card_order(melds[i]), i)):
         added[homes[index]] = added.get(homes[index], ()) + tuple(melds[index])
     touched, seen = [], set()
     for index in range(len(melds)):

@@ -54,6 +54,7 @@ def _ways(position: Position, rules: Variant, hopeful: bool = False) -> list[dic
 def _open_wilds(position: Position, rules: Variant, ways: list[dict[int, Target]]) -> list[int]:
     """The wild cards sent alone whose meld the player left open and that could go on more than one."""
     lone = [i for i in lone_wilds(position.melds, rules) if i not in position.placed]
+    lone.sort(key=lambda i: (sorted(map(str, position.melds[i])), i))  # named in an order of the cards alone
     return [i for i in lone if len({way[i] for way in ways}) > 1]
 
 
