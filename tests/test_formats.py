@@ -2,6 +2,7 @@
 
 import csv
 import doctest
+import importlib
 import io
 import json
 import xml.etree.ElementTree as ET
@@ -49,8 +50,9 @@ def read_csv(text):
     return header, rows
 
 
-def test_module_examples_hold():
-    assert doctest.testmod(formats).failed == 0
+@pytest.mark.parametrize("module", ["", ".common", ".csvfile", ".jsonfile", ".share", ".chart", ".records"])
+def test_module_examples_hold(module):
+    assert doctest.testmod(importlib.import_module("scorepad.formats" + module)).failed == 0
 
 
 # --- one match as CSV --------------------------------------------------------------------
