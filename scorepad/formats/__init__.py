@@ -18,7 +18,7 @@ blueprint in ``exports.py`` and the ``scorepad export`` / ``scorepad import`` co
 
 from .chart import Chart, progress_chart, progress_svg
 from .common import ENGLISH, Pair, safe_text, thousands
-from .csvfile import card_counts_text, match_csv, results_csv, summary_csv
+from .csvfile import card_counts_text, match_csv, summary_csv
 from .jsonfile import (
     ALL_FORMAT_VERSION,
     COMMAND_LIMITS,
@@ -32,7 +32,7 @@ from .jsonfile import (
     parse_json,
     read_all_matches_document,
 )
-from .records import Record, Stats, records_for, stats, stats_from_rows
+from .records import Record, Stats, stats_from_rows
 from .share import share_text
 
 __all__ = [
@@ -56,11 +56,8 @@ __all__ = [
     "progress_chart",
     "progress_svg",
     "read_all_matches_document",
-    "records_for",
-    "results_csv",
     "safe_text",
     "share_text",
-    "stats",
     "stats_from_rows",
     "summary_csv",
     "thousands",

@@ -5,15 +5,13 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
-from types import SimpleNamespace
 from typing import Any
 
 from ..canasta import HandResult, Match, SideScore
 from ..canasta.cards import CARD_CLASSES
 from ..canasta.entries import Entry
-from ..canasta.match import standing
 from ..documents import MatchInfo
-from .common import Pair, safe_text
+from .common import safe_text
 
 # The order players count a side's score in, for the breakdown columns of the CSV.
 PART_ORDER = (
@@ -177,24 +175,8 @@ def _total_row(totals: Sequence[int], fields: list[str], sums: list[list[int]]) 
 # --- all matches ----------------------------------------------------------------------------
 
 
-def results_csv(pairs: Iterable[Pair]) -> str:
-    """One row per match: date, variant, sides with players and final totals, winner, hands.
-
-    For scored matches; the same columns as :func:`summary_csv` writes from stored summaries.
-    """
-    return summary_csv(
-        SimpleNamespace(
-            info=info,
-            variant_key=match.variant.key,
-            variant_name=match.variant.name,
-            summary=standing(match.variant, match.totals, len(match.results)),
-        )
-        for match, info in pairs
-    )
-
-
 def summary_csv(rows: Iterable[Any]) -> str:
-    """One row per match from stored summaries (``store.ResultRow``): nothing rescored."""
+    """One row per match, from stored summaries (``store.ResultRow``): nothing rescored."""
     rows = list(rows)
     most = max((len(row.info.sides) for row in rows), default=2)
     header = ["id", "created", "finished", "title", "variant", "variant name", "hands", "status", "winner", "margin"]

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from ..canasta import Match
-from ..documents import MatchInfo, team_name
-from .common import Pair
 
-
-@dataclass
+@dataclass(frozen=True)
 class Record:
     """What one player or team has done across the stored matches."""
 
@@ -25,12 +21,6 @@ class Record:
     biggest_hand: int | None = None
     canastas: int = 0
     red_threes: int = 0
-    match_ids: list[str] = field(default_factory=list)
-
-    @property
-    def playing(self) -> int:
-        """Matches not finished yet, counted as neither win nor loss."""
-        return self.matches - self.wins - self.losses - self.ties
 
     @property
     def average_hand(self) -> int | None:
@@ -40,7 +30,7 @@ class Record:
         return round(self.points / self.hands / 5) * 5
 
 
-@dataclass
+@dataclass(frozen=True)
 class Stats:
     """Records by player and by team (a side of two or more named players), best first."""
 
@@ -49,54 +39,12 @@ class Stats:
     matches: int
 
 
-def _add(record: Record, match: Match, info: MatchInfo, side: int) -> None:
-    record.matches += 1
-    record.match_ids.append(info.id)
-    if match.is_finished:
-        top = max(match.totals)
-        if match.is_tie and match.totals[side] == top:
-            record.ties += 1
-        elif match.winner == side:
-            record.wins += 1
-        else:
-            record.losses += 1
-    for result in match.results:
-        score = result.sides[side].score
-        entry = result.hand.entries[side]
-        record.hands += 1
-        record.points += score
-        record.biggest_hand = score if record.biggest_hand is None else max(record.biggest_hand, score)
-        record.canastas += entry.canasta_count
-        record.red_threes += entry.red_threes
-
-
-def stats(pairs: Iterable[Pair]) -> Stats:
-    """Wins, losses, hand scores, canastas and red threes per player and per team.
-
-    Names are matched without regard to case. A player's figures are their side's in every
-    match they played; a side without named players counts for nobody.
-    """
-    players: dict[str, Record] = {}
-    teams: dict[str, Record] = {}
-    count = 0
-    for match, info in pairs:
-        count += 1
-        for index, side in enumerate(info.sides):
-            for player in dict.fromkeys(p.casefold() for p in side.players):
-                name = next(p for p in side.players if p.casefold() == player)
-                _add(players.setdefault(player, Record(name)), match, info, index)
-            if len(side.players) >= 2:
-                name = team_name(side.players)
-                _add(teams.setdefault(name.casefold(), Record(name)), match, info, index)
-
-    def best_first(records: dict[str, Record]) -> list[Record]:
-        return sorted(records.values(), key=lambda r: (-r.wins, r.losses, -r.matches, r.name.casefold()))
-
-    return Stats(best_first(players), best_first(teams), count)
-
-
 def stats_from_rows(rows: Iterable[Mapping[str, Any]], matches: int) -> Stats:
-    """:func:`stats` from sums already made over stored figures (``store.player_records``)."""
+    """The records from sums already made by SQL over stored figures (``store.player_records``).
+
+    Each row is a player or a team, spelt as in its first match, its figures its side's in every
+    match it played; best first: most wins, fewest losses, most matches, then by name.
+    """
     players: list[Record] = []
     teams: list[Record] = []
     for row in sorted(rows, key=lambda r: r["first"]):
@@ -118,16 +66,3 @@ def stats_from_rows(rows: Iterable[Mapping[str, Any]], matches: int) -> Stats:
         return sorted(records, key=lambda r: (-r.wins, r.losses, -r.matches, r.name.casefold()))
 
     return Stats(best_first(players), best_first(teams), matches)
-
-
-def records_for(name: str, pairs: Iterable[Pair]) -> list[Pair]:
-    """The matches a player (or a team, by its ``team_name``) played in, as given."""
-    wanted = name.casefold()
-    return [
-        (match, info)
-        for match, info in pairs
-        if any(
-            wanted in {p.casefold() for p in side.players} or wanted == team_name(side.players).casefold()
-            for side in info.sides
-        )
-    ]
