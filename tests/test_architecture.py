@@ -212,6 +212,8 @@ BLUEPRINTS = {"api", "matches", "checker", "exports", "organiser"}
         # The file formats and documents are pure functions over the core's objects.
         ("formats", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "backups", *BLUEPRINTS}),
         ("documents", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "formats", "backups", *BLUEPRINTS}),
+        # The checker's board is the taps' state machine over the core: the pages word and draw it.
+        ("board", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "i18n", "security", *BLUEPRINTS}),
         # Backups join formats and store for the pages and the CLI; nothing web in them.
         ("backups", WEB, {"forms", "access", *BLUEPRINTS}),
     ],
