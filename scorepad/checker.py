@@ -61,30 +61,30 @@ THREES = ("3H", "3D", "3S", "3C")
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What the page shows under the board: a prompt, the errors, or the verdict."""
+class Answer:
+    """The checker's answer, shown under the board: a prompt, the errors, or the verdict."""
 
     prompt: str | None = None
     errors: tuple[tuple[str, str], ...] = ()
     verdict: Verdict | None = None
 
 
-def judge(board: Board, rules: canasta.Variant | None) -> Outcome:
+def answer(board: Board, rules: canasta.Variant | None) -> Answer:
     """Ask the rules core about the board; errors come back naming the field."""
     if board.problems:
-        return Outcome(errors=tuple(("", worded(problem)) for problem in board.problems))
+        return Answer(errors=tuple(("", worded(problem)) for problem in board.problems))
     if rules is None:
-        return Outcome(errors=((_("Variant"), _("Choose the variant you play.")),))
+        return Answer(errors=((_("Variant"), _("Choose the variant you play.")),))
     prompt = board.missing()
     if prompt:
-        return Outcome(prompt=_(prompt))
+        return Answer(prompt=_(prompt))
     try:
         position = Position.from_dict(board.request(rules))
         if board.action == "meld" and not board.all_cards:
             position = replace(position, whole_hand=False)  # the cards shown, not the whole hand
-        return Outcome(verdict=check(rules, position))
+        return Answer(verdict=check(rules, position))
     except InvalidError as error:
-        return Outcome(errors=tuple((_label(v.field), v.message) for v in error.violations))
+        return Answer(errors=tuple((_label(v.field), v.message) for v in error.violations))
 
 
 def worded(problem: BoardProblem) -> str:
@@ -204,7 +204,7 @@ def render(page: bool) -> str:
     context = {
         "board": board,
         "rules": rules,
-        "outcome": judge(board, rules),
+        "answer": answer(board, rules),
         "targets": {key: TARGETS[key] for key in ASKS[board.action]},
         "actions": ACTIONS,
         "pad": PAD,
