@@ -8,6 +8,7 @@ import doctest
 import importlib
 import io
 import json
+import pkgutil
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -53,9 +54,12 @@ def read_csv(text):
     return header, rows
 
 
-@pytest.mark.parametrize("module", ["", ".common", ".csvfile", ".jsonfile", ".share", ".chart", ".records"])
+FORMAT_MODULES = ["scorepad.formats", *(f"scorepad.formats.{m.name}" for m in pkgutil.iter_modules(formats.__path__))]
+
+
+@pytest.mark.parametrize("module", FORMAT_MODULES)
 def test_module_examples_hold(module):
-    assert doctest.testmod(importlib.import_module("scorepad.formats" + module)).failed == 0
+    assert doctest.testmod(importlib.import_module(module)).failed == 0
 
 
 # --- one match as CSV --------------------------------------------------------------------
