@@ -441,7 +441,7 @@ TAPS: dict[str, Callable[[Board, str], None]] = {
 
 
 def _total(text: Any, problems: list[BoardProblem]) -> tuple[int, str]:
-    """The side's total as typed: a whole number, or 0 with a problem naming the box (what was typed is kept)."""
+    """The side's total as typed: a whole number, or 0 with a problem naming the box (what was typed is shown again)."""
     typed = str(text if text is not None else "").strip()
     if not typed:
         return 0, ""

@@ -245,8 +245,8 @@ def board_address(board: Board) -> str:
     fields = {**board_fields(board), "options": json.dumps(changed) if changed else ""}
     fields["score"] = board.score_typed if board.score_typed not in ("", "0") else ""
     blank = board_fields(Board(target=ASKS[board.action][0]))  # what an address may leave out
-    kept = {name: value for name, value in fields.items() if value and value != blank.get(name)}
-    return url_for("checker.page", **kept)
+    given = {name: value for name, value in fields.items() if value and value != blank.get(name)}
+    return url_for("checker.page", **given)
 
 
 @bp.app_template_global()

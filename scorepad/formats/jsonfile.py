@@ -101,16 +101,16 @@ COMMAND_LIMITS = Limits(matches=None)
 
 
 class Problems:
-    """The problems of one file, collected flat: the first ``kept`` in full, the rest only counted."""
+    """The problems of one file, collected flat: the first ``most`` listed in full, the rest only counted."""
 
-    def __init__(self, kept: int) -> None:
-        self.kept = kept
+    def __init__(self, most: int) -> None:
+        self.most = most
         self.listed: list[Violation] = []
         self.more = 0
 
     def add(self, problems: Iterable[Violation]) -> None:
         for problem in problems:
-            if len(self.listed) < self.kept:
+            if len(self.listed) < self.most:
                 self.listed.append(problem)
             else:
                 self.more += 1
