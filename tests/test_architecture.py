@@ -183,15 +183,19 @@ def top_level_names(path: Path) -> set[str]:
 
 def test_the_pages_do_not_reuse_the_formats_names():
     # exports.py (the pages) calls formats.match_csv; a view also called match_csv reads as the same thing.
-    shared = top_level_names(SCOREPAD / "exports.py") & top_level_names(SCOREPAD / "formats.py")
-    assert not shared, f"exports.py defines names formats.py already has: {sorted(shared)}"
+    formats = set().union(*(top_level_names(path) for path, _level in layer_files("formats")))
+    shared = top_level_names(SCOREPAD / "exports.py") & formats
+    assert not shared, f"exports.py defines names formats/ already has: {sorted(shared)}"
 
 
-def scorepad_modules(source: str) -> set[str]:
-    """The scorepad modules a module inside ``scorepad/`` imports: ``from . import a`` and ``from .b import c``."""
+def scorepad_modules(source: str, level: int = 1) -> set[str]:
+    """The scorepad modules a module inside ``scorepad/`` imports: ``from . import a`` and ``from .b import c``.
+
+    ``level`` is how many dots reach ``scorepad`` itself: 2 for a module inside one of its packages.
+    """
     names = set()
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
+        if isinstance(node, ast.ImportFrom) and node.level == level:
             names |= {alias.name for alias in node.names} if node.module is None else {node.module.partition(".")[0]}
     return names
 
@@ -208,19 +212,32 @@ BLUEPRINTS = {"api", "matches", "checker", "exports", "organiser"}
         # The file formats and documents are pure functions over the core's objects.
         ("formats", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "backups", *BLUEPRINTS}),
         ("documents", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "formats", "backups", *BLUEPRINTS}),
+        # The checker's board is the taps' state machine over the core: the pages word and draw it.
+        ("board", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "i18n", "security", *BLUEPRINTS}),
         # Backups join formats and store for the pages and the CLI; nothing web in them.
         ("backups", WEB, {"forms", "access", *BLUEPRINTS}),
     ],
 )
 def test_imports_run_one_way(module, not_outside, not_inside):
-    source = (SCOREPAD / f"{module}.py").read_text()
-    assert not imported_roots(source) & not_outside, f"{module}.py imports {imported_roots(source) & not_outside}"
-    assert not scorepad_modules(source) & not_inside, f"{module}.py imports {scorepad_modules(source) & not_inside}"
+    for path, level in layer_files(module):
+        source, name = path.read_text(), path.relative_to(SCOREPAD)
+        assert not imported_roots(source) & not_outside, f"{name} imports {imported_roots(source) & not_outside}"
+        inside = scorepad_modules(source, level) & not_inside
+        assert not inside, f"{name} imports {inside}"
+
+
+def layer_files(module: str) -> list[tuple[Path, int]]:
+    """A layer's module, or each module of its package, with the dots that reach ``scorepad``."""
+    package = SCOREPAD / module
+    if package.is_dir():
+        return [(path, 2) for path in sorted(package.glob("*.py"))]
+    return [(SCOREPAD / f"{module}.py", 1)]
 
 
 def test_the_layer_check_reads_relative_imports():
     source = "from . import canasta, formats\nfrom .documents import MatchInfo\nfrom .canasta.match import play_hand\n"
     assert scorepad_modules(source) == {"canasta", "formats", "documents"}
+    assert scorepad_modules(source.replace("from .", "from .."), level=2) == {"canasta", "formats", "documents"}
 
 
 def test_every_blueprint_is_registered_by_name(tmp_path):

@@ -1,6 +1,7 @@
 """The export pages and downloads: each format served, imports that write all or nothing."""
 
 import csv
+import html
 import io
 import json
 import os
@@ -23,6 +24,16 @@ CLASSIC_HANDS = [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}] 
         ]
     }
 ]
+# Five hands of 1,200 each way (600 melded, a natural canasta 500, then going out 100 against
+# 500 melded, a natural canasta 500 and two red threes 200): a tie at 6,000, past the 5,000 target.
+TIE_HANDS = [
+    {
+        "entries": [
+            {"melded_points": 600, "canastas": {"natural": 1}, "went_out": True},
+            {"melded_points": 500, "canastas": {"natural": 1}, "red_threes": 2},
+        ]
+    }
+] * 5
 
 
 def add_match(app, hands=CLASSIC_HANDS, **details):
@@ -170,6 +181,52 @@ def test_results_csv(app, client, match_id):
     assert {r["side 2 players"] for r in rows} == {"Cy, Di"} and {r["variant"] for r in rows} == {"classic"}
 
 
+def results_rows(client):
+    """The results CSV as served: its heading row and a dict per match, by title."""
+    text = client.get("/export/results.csv").data.decode("utf-8-sig")
+    return next(csv.reader(io.StringIO(text))), {r["title"]: r for r in csv.DictReader(io.StringIO(text))}
+
+
+def test_results_csv_columns_a_formula_title_three_sides_and_a_tie(app, client, match_id):
+    three = [{"entries": [{"melded_points": 50}, {"melded_points": 50}, {}]}]
+    sides = [Side("N", ("Ann",)), Side("E", ("Bo",)), Side("W", ("Cy",))]
+    support.open_links(
+        client,
+        match_id,
+        add_match(app, hands=CLASSIC_HANDS[:2], title="@home"),
+        add_match(app, hands=three, variant="classic-3p", sides=sides, title="Three"),
+        add_match(app, hands=TIE_HANDS, title="Tie"),
+    )
+    header, rows = results_rows(client)
+    assert header[:10] == ["id", "created", "finished", "title", "variant", "variant name", "hands", "status",
+                           "winner", "margin"]  # fmt: skip
+    assert header[-3:] == ["side 3", "side 3 players", "side 3 total"], "as many sides as the widest match"
+    won, going, third, tie = rows["Friday"], rows["'@home"], rows["Three"], rows["Tie"]
+    # 6 x 650 + (520 + 500 natural canasta + 100 going out + 100 red three) = 5,120; the margin over 3,870.
+    assert (won["winner"], won["margin"], won["status"], won["hands"]) == ("We", "1250", "finished", "7")
+    assert (won["side 1 players"], won["side 2 total"], won["side 3"]) == ("Ann, Bob", "3870", "")
+    assert won["created"] and won["finished"] and not going["finished"]
+    assert (going["winner"], going["margin"], going["status"], going["side 1 total"]) == ("", "", "playing", "1300")
+    assert (third["variant"], third["side 3"], third["side 3 players"], third["side 3 total"]) == (
+        "classic-3p",
+        "W",
+        "Cy",
+        "0",
+    )
+    assert (tie["winner"], tie["margin"], tie["status"], tie["side 1 total"], tie["side 2 total"]) == (
+        "tie",
+        "0",
+        "finished",
+        "6000",
+        "6000",
+    )
+
+
+def test_results_csv_of_nothing_is_just_the_header(client):
+    header, rows = results_rows(client)
+    assert rows == {} and header[-3:] == ["side 2", "side 2 players", "side 2 total"]
+
+
 # --- import ------------------------------------------------------------------------------
 
 
@@ -308,6 +365,78 @@ def test_stats_page(app, client, match_id):
     ]
     one = client.get("/stats?player=eve").data.decode()
     assert "Matches with eve" in one and one.count('<ul class="history">') == 1 and "playing" in one
+
+
+def stats_tables(page):
+    """Each table of the stats page by its caption: a row of cells per name."""
+    tables = {}
+    for caption, body in re.findall(r"<caption>(.*?)</caption>.*?<tbody>(.*?)</tbody>", page, re.S):
+        rows = re.findall(r'<th scope="row"><a [^>]*>(.*?)</a></th>(.*?)</tr>', body, re.S)
+        tables[caption] = {
+            html.unescape(name): [
+                re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", cell)).strip()
+                for cell in re.findall(r"<td[^>]*>(.*?)</td>", cells, re.S)
+            ]
+            for name, cells in rows
+        }
+    return tables
+
+
+def test_stats_by_player_and_team(app, client, match_id):
+    # Ann plays Friday and again (with cy, whose name differs only in case), both won by her side,
+    # and a match of one hand still playing: three matches, two won, none lost.
+    again = add_match(app, sides=[Side("We", ("cy", "Ann")), Side("They", ("Bob", "Di"))], title="Again")
+    playing = add_match(app, hands=CLASSIC_HANDS[:1], title="Playing")
+    support.open_links(client, match_id, again, playing)
+    tables = stats_tables(client.get("/stats").data.decode())
+    players, teams = tables["By player"], tables["By team"]
+    # Played, won, lost, average hand, best hand, canastas, red threes. Ann's 15 hands score
+    # 2 x 5,120 + 650 = 10,890: 726 a hand, 725 to the nearest 5; her best is the last hand's 1,220
+    # (520 + 500 + 100 + 100), with a natural canasta and a red three in each finished match.
+    assert players["Ann"] == ["3", "2", "0", "725", "1,220", "2", "2"]
+    assert list(players)[0] == "Ann", "most wins first"
+    (cy,) = [name for name in players if name.casefold() == "cy"]  # one player, whichever spelling came first
+    # Cy loses Friday (3,870 in 7 hands: 6 x 500 + 870) and wins again with Ann: 5,120 + 3,870 + 500.
+    assert players[cy] == ["3", "1", "1", "635", "1,220", "1", "4"]
+    assert {name.casefold(): cells[:3] for name, cells in teams.items()} == {
+        "ann & bob": ["2", "1", "0"],
+        "cy & di": ["2", "0", "1"],
+        "ann & cy": ["1", "1", "0"],
+        "bob & di": ["1", "0", "1"],
+    }
+
+
+def test_stats_count_ties_and_skip_unnamed_sides(app, client):
+    tie = add_match(app, hands=TIE_HANDS, title="Tie")
+    unnamed = add_match(app, hands=TIE_HANDS, sides=[Side("We", ()), Side("They", ())], title="Nobody")
+    support.open_links(client, tie, unnamed)
+    page = client.get("/stats").data.decode()
+    assert "2 matches in this phone’s list" in page
+    players = stats_tables(page)["By player"]
+    # Five hands of 1,200 for every side: each player one match, no win, one tie, no loss.
+    assert {name: cells[:5] for name, cells in players.items()} == {
+        name: ["1", "0 (1 tied)", "0", "1,200", "1,200"] for name in ("Ann", "Bob", "Cy", "Di")
+    }
+
+
+def test_stats_of_players_with_no_hands_yet(app, client):
+    support.open_links(client, add_match(app, hands=[], title="Empty"))
+    players = stats_tables(client.get("/stats").data.decode())["By player"]
+    assert players["Ann"] == ["1", "0", "0", "–", "–", "0", "0"]
+
+
+def test_a_player_or_team_lists_their_matches(app, client, match_id):
+    other = add_match(app, hands=[], sides=[Side("We", ("Eve",)), Side("They", ("Fay",))], title="Other")
+    support.open_links(client, match_id, other)
+
+    def listed(name):
+        page = client.get("/stats", query_string={"player": name}).data.decode()
+        return re.findall(r'<li>\s*<a href="/matches/([^"]+)"', page)
+
+    assert listed("ann") == [match_id]
+    assert listed("Ann & Bob") == [match_id], "a team by its name"
+    assert listed("Bob & Ann") == [], "a team is named with its players in order"
+    assert listed("fay") == [other]
 
 
 def test_stats_with_nothing_stored(client):

@@ -1,0 +1,259 @@
+"""The JSON files: one match's document, the all-matches backup, and reading either back on import."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..canasta import InvalidError, Violation
+from ..canasta.text import t, tn
+from ..documents import (
+    ALL_FORMAT,
+    FORMAT,
+    match_document,
+    read_match_document,
+    shown,
+    unreadable,
+    unreadable_fields,
+    wrong_version,
+)
+from .common import Pair, thousands
+
+ALL_FORMAT_VERSION = 1
+
+
+def all_matches_document(pairs: Iterable[Pair], exported: str | None = None) -> dict[str, Any]:
+    """Every match in one versioned document; each is exactly its ``GET /api/v1/matches/<id>``."""
+    return matches_document((match_document(match, info) for match, info in pairs), exported)
+
+
+def matches_document(documents: Iterable[dict[str, Any]], exported: str | None = None) -> dict[str, Any]:
+    """:func:`all_matches_document` from match documents already made (the store's, from its figures)."""
+    matches = list(documents)
+    document: dict[str, Any] = {"format": ALL_FORMAT, "format_version": ALL_FORMAT_VERSION}
+    if exported:
+        document["exported"] = exported
+    document["count"] = len(matches)
+    document["matches"] = matches
+    return document
+
+
+def backup_json(documents: Iterable[dict[str, Any]], exported: str) -> str:
+    """The all-matches backup as the file both the download and ``scorepad export`` write."""
+    return json_file(matches_document(documents, exported))
+
+
+def json_file(document: Any) -> str:
+    """A document as every scorepad JSON file is written: UTF-8 text, one-space indents, a last newline."""
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+def parse_json(raw: bytes | str) -> Any:
+    """The JSON in an uploaded file.
+
+    :raises InvalidError: saying where the file stops being JSON.
+    """
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError as error:
+        raise InvalidError(
+            [Violation("not-utf8", t("The file is not UTF-8 text (byte {byte} cannot be read).", byte=error.start))]
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        # Translators: {problem} is Python's own English description, such as "Expecting value".
+        message = t(
+            "The file is not JSON: {problem} at line {line}, column {column}.",
+            problem=error.msg,
+            line=error.lineno,
+            column=error.colno,
+        )
+        raise InvalidError([Violation("not-json", message)]) from None
+    except RecursionError:
+        raise InvalidError([Violation("not-json", t("The file nests too deeply to be a scorepad export."))]) from None
+    except ValueError:  # a number thousands of digits long: Python refuses to read it
+        raise InvalidError([Violation("not-json", t("The file holds a number too long to be a score."))]) from None
+
+
+def is_single_match(data: Any) -> bool:
+    """Whether a parsed file is one match's document rather than an all-matches export."""
+    return isinstance(data, Mapping) and (data.get("format") == FORMAT or ("hands" in data and "format" not in data))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one import may hold, so that reading it costs time and memory in proportion to a
+    real club's backup: matches in the file (None: any number), hands in one match, and problems
+    listed when it is refused (the rest are counted)."""
+
+    matches: int | None = 10_000
+    hands: int = 1_000
+    problems: int = 50
+
+
+# The Import page: its 16 MB upload holds about 9,000 matches of a club's usual length.
+WEB_LIMITS = Limits()
+# ``scorepad import``, run by the server's owner on the server: a club's whole history at once.
+COMMAND_LIMITS = Limits(matches=None)
+
+
+class Problems:
+    """The problems of one file, collected flat: the first ``most`` listed in full, the rest only counted."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.listed: list[Violation] = []
+        self.more = 0
+
+    def add(self, problems: Iterable[Violation]) -> None:
+        for problem in problems:
+            if len(self.listed) < self.most:
+                self.listed.append(problem)
+            else:
+                self.more += 1
+
+    def __bool__(self) -> bool:
+        return bool(self.listed)
+
+    def error(self) -> InvalidError:
+        """The refusal: the problems listed, and a last line counting those left out."""
+        listed = list(self.listed)
+        if self.more:
+            listed.append(
+                Violation(
+                    "more-problems",
+                    tn(
+                        "…and {count} more problem.",
+                        "…and {count} more problems.",
+                        self.more,
+                        count=thousands(self.more),
+                    ),
+                )
+            )
+        error = InvalidError(listed)
+        error.total = len(self.listed) + self.more  # type: ignore[attr-defined]  # how many, counted ones too
+        return error
+
+
+def read_all_matches_document(
+    data: Any, progress: Callable[[int, int], None] | None = None, limits: Limits = WEB_LIMITS
+) -> list[Pair]:
+    """Read a match document or an all-matches document, checking every match before returning.
+
+    ``progress(done, count)`` is called after each match is read, for long files. A file with
+    more matches, or a match with more hands, than ``limits`` allows is refused before any is read.
+
+    :raises InvalidError: with the problems in the file (at most ``limits.problems`` of them, then
+        how many more), each ``field`` a path such as ``matches[3].hands[2].entries[0].red_threes``.
+    """
+    single = is_single_match(data)
+    if single:
+        data = {"format": ALL_FORMAT, "format_version": ALL_FORMAT_VERSION, "matches": [data]}
+    if not isinstance(data, Mapping):
+        raise InvalidError([Violation("not-an-export", t("A scorepad export is a JSON object."))])
+    problems = Problems(limits.problems)
+    problems.add(_export_heading_problems(data))
+    matches = data.get("matches")
+    if not isinstance(matches, list):
+        problems.add([Violation("matches-not-list", t("An export's matches are a list."), "matches")])
+        matches = []
+    if limits.matches is not None and len(matches) > limits.matches:
+        raise InvalidError([_too_many_matches(len(matches), limits.matches)])
+    problems.add(unreadable(field) for field in unreadable_fields(matches[0] if single else data))
+    if problems:  # before any match is read, so no message quotes what is not text
+        raise problems.error()
+    pairs = _read_each_match(matches, problems, progress, limits.hands, single=single)
+    if problems:
+        raise problems.error()
+    return pairs
+
+
+def _too_many_matches(count: int, most: int) -> Violation:
+    return Violation(
+        "too-many-matches",
+        t(
+            "The Import page takes at most {most} matches at once; this file has {count}. Import it in "
+            "parts, or with 'scorepad import' on the server's computer.",
+            most=thousands(most),
+            count=thousands(count),
+        ),
+        "matches",
+    )
+
+
+def _export_heading_problems(data: Mapping[str, Any]) -> list[Violation]:
+    """What is wrong with an all-matches export's format and format version."""
+    if data.get("format") != ALL_FORMAT:
+        return [
+            Violation(
+                "wrong-format",
+                t(
+                    "This is not a scorepad export: 'format' is '{found}', not '{all}' or '{one}'.",
+                    found=shown(data.get("format")),
+                    all=ALL_FORMAT,
+                    one=FORMAT,
+                ),
+                "format",
+            )
+        ]
+    if data.get("format_version") != ALL_FORMAT_VERSION:
+        return [wrong_version(data.get("format_version"), ALL_FORMAT_VERSION, "format_version")]
+    return []
+
+
+def _read_each_match(
+    matches: list[Any],
+    problems: Problems,
+    progress: Callable[[int, int], None] | None,
+    most_hands: int,
+    single: bool = False,
+) -> list[Pair]:
+    """Every match of an export that reads, adding to ``problems`` what is wrong with the others.
+
+    A single match's document (``single``) is read with its fields at the top of the file.
+    """
+    pairs: list[Pair] = []
+    first_at: dict[str, int] = {}
+    for index, item in enumerate(matches):
+        where = "" if single else f"matches[{index}]"
+        hands = item.get("hands") if isinstance(item, Mapping) else None
+        if isinstance(hands, list) and len(hands) > most_hands:
+            problems.add([_too_many_hands(len(hands), most_hands, where)])
+            continue
+        try:
+            match, info = read_match_document(item, where)
+        except InvalidError as error:
+            problems.add(error.violations)
+            continue
+        if info.id in first_at:
+            problems.add([_duplicate_id(info.id, first_at[info.id], where)])
+            continue
+        first_at[info.id] = index
+        pairs.append((match, info))
+        if progress:
+            progress(index + 1, len(matches))
+    return pairs
+
+
+def _too_many_hands(count: int, most: int, where: str) -> Violation:
+    return Violation(
+        "too-many-hands",
+        t(
+            "A match can hold at most {most} hands; this one has {count}.",
+            most=thousands(most),
+            count=thousands(count),
+        ),
+        f"{where}.hands" if where else "hands",
+    )
+
+
+def _duplicate_id(match_id: str, first: int, where: str) -> Violation:
+    """The problem of a match whose id an earlier match in the same file already has."""
+    return Violation(
+        "duplicate-id",
+        t("Match {id} is in this file twice (first as matches[{first}]).", id=match_id, first=first),
+        f"{where}.id",
+    )
