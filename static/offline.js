@@ -28,7 +28,7 @@
   function load() { return parse(localStorage.getItem(KEY)); }
   function find(id) { return load().filter(function (item) { return item.id === id; })[0]; }
   function remove(id) { store(load().filter(function (item) { return item.id !== id; })); }
-  function sheetOf(item) { return "/matches/" + item.match; }
+  function sheetOf(item) { return window.scorepadPath("matches/" + item.match); }
 
   function store(items) {
     localStorage.setItem(KEY, JSON.stringify(items));
@@ -41,7 +41,7 @@
   }
 
   function matchOf(path) {
-    var found = /^\/matches\/([^/]+)/.exec(path);
+    var found = /^\/matches\/([^/]+)/.exec(window.scorepadBelow(path) || "");
     return found && found[1] !== "new" ? found[1] : null;
   }
 
@@ -122,6 +122,7 @@
   function fresh(form) {
     form.reset();
     delete form.dataset.queued;
+    delete form.dataset.touched; // nobody is typing in it yet: a refused hand may open in its place
     form.querySelectorAll(".pile-total").forEach(function (total) { total.textContent = ""; });
     var preview = form.querySelector("#preview");
     if (preview) preview.textContent = "";

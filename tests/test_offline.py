@@ -49,3 +49,15 @@ def test_hand_forms_say_which_page_they_live_on(client):
     assert add(client, path).status_code == 303
     correction = client.get(f"{path}/hands/1/edit").get_data(as_text=True)
     assert f'data-queue="{path}/hands/1/edit"' in correction
+
+
+def test_pages_name_the_root_the_scripts_and_the_worker_live_under(client):
+    """The scripts read the app's root from the page (static/words.js), so a prefix reaches them."""
+    assert '<html lang="en" data-root="/">' in client.get("/offline").get_data(as_text=True)
+    prefixed = client.get("/offline", base_url="http://localhost/canasta").get_data(as_text=True)
+    assert '<html lang="en" data-root="/canasta/">' in prefixed
+    assert 'data-sw="/canasta/sw.js"' in prefixed
+    worker = client.get("/sw.js", base_url="http://localhost/canasta").get_data(as_text=True)
+    urls = json.loads(re.match(r"const SHELL = (\[.*?\]);\n", worker)[1])
+    assert urls[:2] == ["/canasta/", "/canasta/offline"]
+    assert all(url.startswith("/canasta/static/") for url in urls[2:])
