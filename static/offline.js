@@ -9,6 +9,10 @@
   var OPEN = "scorepad-open"; // sessionStorage: the item to put back into the form being loaded
   var SEEN = "scorepad-seen"; // localStorage: per match, the newest version (and its hands) a page showed
   var RETRIES = [300, 600, 1000, 1500, 2500, 4000, 8000]; // ms after a failed send, before the 15 s poll takes over
+  // What one refusal may keep: localStorage is small (5 MB an origin) and shared by the queue.
+  // A hand's form shows a handful of reasons; the player sees them all again on saving anew.
+  var REASONS = 20;
+  var SAID = 300; // characters of one reason, or of a problem with an answer that had no form
   var retries = 0;
   var retrying = null;
   var sending = false;
@@ -244,7 +248,7 @@
           var form = page.querySelector("form[data-queue]");
           change(item.id, form ? refusal(item, form, page) : {
             state: "stuck",
-            problem: words("notTaken", { reason: heading ? heading.textContent.trim() : response.status })
+            problem: words("notTaken", { reason: heading ? brief(heading.textContent) : response.status })
           });
           return next(index + 1);
         });
@@ -281,14 +285,33 @@
     var version = form.elements.version ? form.elements.version.value : item.version;
     var reasons = [];
     page.querySelectorAll(".problems p, .errors:not(:empty)").forEach(function (node) {
-      var said = node.textContent.trim();
-      if (said && reasons.indexOf(said) < 0) reasons.push(said);
+      var said = brief(node.textContent);
+      if (said && reasons.indexOf(said) < 0 && reasons.length < REASONS) reasons.push(said);
     });
     return {
       state: "refused",
       reasons: reasons,
       fields: item.fields.map(function (pair) { return pair[0] === "version" ? [pair[0], version] : pair; })
     };
+  }
+
+  function brief(text) {
+    var said = String(text).trim().replace(/\s+/g, " ");
+    return said.length > SAID ? said.slice(0, SAID - 1) + "\u2026" : said;
+  }
+
+  // A phone updated while a refusal waited holds the server's whole page ("answer"), as an older
+  // offline.js kept it: its reasons are read out once and the page is let go.
+  function upgrade() {
+    var items = load();
+    if (!items.some(function (item) { return item.answer; })) return;
+    store(items.map(function (item) {
+      if (!item.answer) return item;
+      var page = new DOMParser().parseFromString(String(item.answer), "text/html");
+      var kept = Object.assign({}, item, refusal(item, page.querySelector("form[data-queue]") || { elements: {} }, page));
+      delete kept.answer;
+      return kept;
+    }));
   }
 
   // A refused hand goes back into its form, loaded afresh (a current token and heading), with the
@@ -484,6 +507,7 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    try { upgrade(); } catch (error) { /* storage refused: the old entry stays as it was */ }
     var item = find(sessionStorage.getItem(OPEN));
     sessionStorage.removeItem(OPEN);
     notes = parse(sessionStorage.getItem(NOTE));
