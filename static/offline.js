@@ -54,11 +54,15 @@
     try { return JSON.parse(localStorage.getItem(SEEN) || "{}") || {}; } catch (error) { return {}; }
   }
 
-  // Keep the newest version a page of this match showed, with its number of hands.
+  // Keep the newest version a page of this match showed, with its number of hands, for the
+  // SEEN_MATCHES matches shown last (a club phone opens new matches every week for years).
+  var SEEN_MATCHES = 100;
   function remember(match, version, hands) {
     var all = seen();
     if (!match || !(version > 0) || (all[match] && all[match].version >= version)) return;
+    delete all[match]; // to the end: object keys keep their order (match ids are never array indices)
     all[match] = { version: version, hands: hands };
+    Object.keys(all).slice(0, -SEEN_MATCHES).forEach(function (old) { delete all[old]; });
     try { localStorage.setItem(SEEN, JSON.stringify(all)); } catch (error) { /* only a hint */ }
   }
 

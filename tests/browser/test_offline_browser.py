@@ -353,6 +353,20 @@ def test_a_refused_page_an_older_phone_kept_becomes_its_reasons(page, context, s
     assert queue(page) == []
 
 
+def test_the_phone_remembers_the_sheets_of_its_last_hundred_matches(page, sheet, match_id):
+    """What a phone knows of each match it showed is bounded: the 100 matches shown last."""
+    page.evaluate(
+        """() => { const all = {};
+             for (let n = 0; n < 150; n++) all["m" + n] = { version: 1, hands: 0 };
+             localStorage.setItem("scorepad-seen", JSON.stringify(all)); }"""
+    )
+    page.reload()
+    expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
+    remembered = "Object.keys(JSON.parse(localStorage.getItem('scorepad-seen')))"
+    wait_until(page, f"{remembered}.includes({match_id!r})")
+    assert page.evaluate(remembered) == [f"m{n}" for n in range(51, 150)] + [match_id]
+
+
 def test_a_page_this_phone_never_kept_says_you_are_offline(page, context, sheet, live_server):
     type_hand_offline(page, context)
     page.goto(f"{live_server}/matches/new")
