@@ -32,7 +32,13 @@
   function load() { return parse(localStorage.getItem(KEY)); }
   function find(id) { return load().filter(function (item) { return item.id === id; })[0]; }
   function remove(id) { store(load().filter(function (item) { return item.id !== id; })); }
-  function sheetOf(item) { return window.scorepadPath("matches/" + item.match); }
+  // A hand's sheet on the server it was typed for: the start of its form's action, which holds
+  // that server's root (two scorepads under one host name share this phone's storage).
+  function sheetOf(item) {
+    var sheet = "/matches/" + item.match;
+    var at = item.action.indexOf(sheet + "/");
+    return at < 0 ? window.scorepadPath(sheet) : item.action.slice(0, at) + sheet;
+  }
 
   function store(items) {
     localStorage.setItem(KEY, JSON.stringify(items));
