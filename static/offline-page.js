@@ -37,8 +37,9 @@
             return Promise.all(requests.slice(-PAGES).map(function (request) {
               var url = new URL(request.url);
               var path = url.pathname + url.search;
-              if (url.origin !== location.origin || url.pathname.indexOf("/static/") === 0 ||
-                  url.pathname === "/offline" || seen[path]) return null;
+              var below = window.scorepadBelow(url.pathname);
+              if (url.origin !== location.origin || below === null || below.indexOf("/static/") === 0 ||
+                  below === "/offline" || seen[path]) return null;
               seen[path] = true;
               return cache.match(request).then(function (response) { return response.text(); }).then(function (html) {
                 var title = new DOMParser().parseFromString(html, "text/html").title.replace(/ · scorepad$/, "");
@@ -49,7 +50,8 @@
         });
       }));
     }).then(function () {
-      return pages.sort(function (a, b) { return (b.path === "/") - (a.path === "/"); });
+      var start = window.scorepadPath("");
+      return pages.sort(function (a, b) { return (b.path === start) - (a.path === start); });
     }, function () {
       return pages;
     });
@@ -66,7 +68,7 @@
       // The sentence around the link, in the page's language: {label} is where the link goes.
       var sentence = item.state === "waiting" ? words("waitingAt", { time: time(item) }) : words("keptShort");
       var parts = sentence.split("{label}");
-      row.append(parts[0], element("a", item.label, "/matches/" + item.match), parts.slice(1).join(""));
+      row.append(parts[0], element("a", item.label, window.scorepadPath("matches/" + item.match)), parts.slice(1).join(""));
       list.append(row);
     });
     queued.hidden = !list.childNodes.length;

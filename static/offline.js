@@ -9,6 +9,10 @@
   var OPEN = "scorepad-open"; // sessionStorage: the item to put back into the form being loaded
   var SEEN = "scorepad-seen"; // localStorage: per match, the newest version (and its hands) a page showed
   var RETRIES = [300, 600, 1000, 1500, 2500, 4000, 8000]; // ms after a failed send, before the 15 s poll takes over
+  // What one refusal may keep: localStorage is small (5 MB an origin) and shared by the queue.
+  // A hand's form shows a handful of reasons; the player sees them all again on saving anew.
+  var REASONS = 20;
+  var SAID = 300; // characters of one reason, or of a problem with an answer that had no form
   var retries = 0;
   var retrying = null;
   var sending = false;
@@ -28,7 +32,13 @@
   function load() { return parse(localStorage.getItem(KEY)); }
   function find(id) { return load().filter(function (item) { return item.id === id; })[0]; }
   function remove(id) { store(load().filter(function (item) { return item.id !== id; })); }
-  function sheetOf(item) { return "/matches/" + item.match; }
+  // A hand's sheet on the server it was typed for: the start of its form's action, which holds
+  // that server's root (two scorepads under one host name share this phone's storage).
+  function sheetOf(item) {
+    var sheet = "/matches/" + item.match;
+    var at = item.action.indexOf(sheet + "/");
+    return at < 0 ? window.scorepadPath(sheet) : item.action.slice(0, at) + sheet;
+  }
 
   function store(items) {
     localStorage.setItem(KEY, JSON.stringify(items));
@@ -41,7 +51,7 @@
   }
 
   function matchOf(path) {
-    var found = /^\/matches\/([^/]+)/.exec(path);
+    var found = /^\/matches\/([^/]+)/.exec(window.scorepadBelow(path) || "");
     return found && found[1] !== "new" ? found[1] : null;
   }
 
@@ -50,11 +60,15 @@
     try { return JSON.parse(localStorage.getItem(SEEN) || "{}") || {}; } catch (error) { return {}; }
   }
 
-  // Keep the newest version a page of this match showed, with its number of hands.
+  // Keep the newest version a page of this match showed, with its number of hands, for the
+  // SEEN_MATCHES matches shown last (a club phone opens new matches every week for years).
+  var SEEN_MATCHES = 100;
   function remember(match, version, hands) {
     var all = seen();
     if (!match || !(version > 0) || (all[match] && all[match].version >= version)) return;
+    delete all[match]; // to the end: object keys keep their order (match ids are never array indices)
     all[match] = { version: version, hands: hands };
+    Object.keys(all).slice(0, -SEEN_MATCHES).forEach(function (old) { delete all[old]; });
     try { localStorage.setItem(SEEN, JSON.stringify(all)); } catch (error) { /* only a hint */ }
   }
 
@@ -122,6 +136,7 @@
   function fresh(form) {
     form.reset();
     delete form.dataset.queued;
+    delete form.dataset.touched; // nobody is typing in it yet: a refused hand may open in its place
     form.querySelectorAll(".pile-total").forEach(function (total) { total.textContent = ""; });
     var preview = form.querySelector("#preview");
     if (preview) preview.textContent = "";
@@ -243,7 +258,7 @@
           var form = page.querySelector("form[data-queue]");
           change(item.id, form ? refusal(item, form, page) : {
             state: "stuck",
-            problem: words("notTaken", { reason: heading ? heading.textContent.trim() : response.status })
+            problem: words("notTaken", { reason: heading ? brief(heading.textContent) : response.status })
           });
           return next(index + 1);
         });
@@ -280,14 +295,33 @@
     var version = form.elements.version ? form.elements.version.value : item.version;
     var reasons = [];
     page.querySelectorAll(".problems p, .errors:not(:empty)").forEach(function (node) {
-      var said = node.textContent.trim();
-      if (said && reasons.indexOf(said) < 0) reasons.push(said);
+      var said = brief(node.textContent);
+      if (said && reasons.indexOf(said) < 0 && reasons.length < REASONS) reasons.push(said);
     });
     return {
       state: "refused",
       reasons: reasons,
       fields: item.fields.map(function (pair) { return pair[0] === "version" ? [pair[0], version] : pair; })
     };
+  }
+
+  function brief(text) {
+    var said = String(text).trim().replace(/\s+/g, " ");
+    return said.length > SAID ? said.slice(0, SAID - 1) + "\u2026" : said;
+  }
+
+  // A phone updated while a refusal waited holds the server's whole page ("answer"), as an older
+  // offline.js kept it: its reasons are read out once and the page is let go.
+  function upgrade() {
+    var items = load();
+    if (!items.some(function (item) { return item.answer; })) return;
+    store(items.map(function (item) {
+      if (!item.answer) return item;
+      var page = new DOMParser().parseFromString(String(item.answer), "text/html");
+      var kept = Object.assign({}, item, refusal(item, page.querySelector("form[data-queue]") || { elements: {} }, page));
+      delete kept.answer;
+      return kept;
+    }));
   }
 
   // A refused hand goes back into its form, loaded afresh (a current token and heading), with the
@@ -483,6 +517,7 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    try { upgrade(); } catch (error) { /* storage refused: the old entry stays as it was */ }
     var item = find(sessionStorage.getItem(OPEN));
     sessionStorage.removeItem(OPEN);
     notes = parse(sessionStorage.getItem(NOTE));

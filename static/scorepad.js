@@ -162,11 +162,12 @@
     localStorage.setItem("scorepad-language", language);
   } catch (error) { /* storage refused (private mode): pages stay as kept */ }
 
-  // Installable: a service worker keeps the app shell for when the network drops.
+  // Installable: a service worker keeps the app shell for when the network drops. It is served
+  // at the app's root (data-sw carries any prefix) and looks after every page under that root.
   var script = document.currentScript;
   if ("serviceWorker" in navigator && script && script.dataset.sw) {
     window.addEventListener("load", function () {
-      navigator.serviceWorker.register(script.dataset.sw, { scope: "/" }).catch(function () {});
+      navigator.serviceWorker.register(script.dataset.sw, { scope: window.scorepadPath("") }).catch(function () {});
     });
   }
 })();

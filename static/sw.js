@@ -4,6 +4,10 @@
 // Hands saved without a connection are queued by the page (static/offline.js), not here: the
 // player must see the server's answer to them, and only a page can show it.
 const CACHE = "scorepad-" + VERSION;
+// The app's root ("/", or a proxy's prefix such as "/canasta/"): the page registers this worker
+// with that root as its scope (static/scorepad.js reads it from <html data-root>).
+const ROOT = new URL(self.registration.scope).pathname;
+const STATIC = ROOT + "static/";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
@@ -39,7 +43,7 @@ function trim(cache) {
   return cache.keys().then((requests) => {
     const pages = requests.filter((request) => {
       const path = new URL(request.url).pathname;
-      return !path.startsWith("/static/") && !SHELL.includes(path);
+      return !path.startsWith(STATIC) && !SHELL.includes(path);
     });
     return Promise.all(pages.slice(0, Math.max(0, pages.length - PAGES)).map((request) => cache.delete(request)));
   });
@@ -51,12 +55,12 @@ function trim(cache) {
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type !== "language-changed") return;
-  const pages = SHELL.filter((path) => !path.startsWith("/static/"));
-  const here = new URL(String(data.page || "/"), self.location.origin);
+  const pages = SHELL.filter((path) => !path.startsWith(STATIC));
+  const here = new URL(String(data.page || ROOT), self.location.origin);
   if (here.origin === self.location.origin && !pages.includes(here.pathname)) pages.push(here.pathname + here.search);
   event.waitUntil(caches.open(CACHE).then((cache) => cache.keys()
     .then((requests) => Promise.all(requests
-      .filter((request) => !new URL(request.url).pathname.startsWith("/static/"))
+      .filter((request) => !new URL(request.url).pathname.startsWith(STATIC))
       .map((request) => cache.delete(request))))
     .then(() => cache.addAll(pages))
     .catch(() => {})));
@@ -66,7 +70,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith("/static/")) {
+  if (url.pathname.startsWith(STATIC)) {
     // Static files carry their content hash in the URL: the cached copy is always right.
     event.respondWith(caches.match(request).then((hit) => hit || fetch(request).then((response) => {
       const copy = response.clone();

@@ -8,6 +8,7 @@ import pytest
 import waitress.server
 
 from scorepad import cli
+from scorepad.cli import serving
 
 
 @pytest.fixture
@@ -67,12 +68,12 @@ def test_announce_for_this_computer_only_has_no_qr():
     ],
 )
 def test_address_for(monkeypatch, host, url, reachable):
-    monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr(serving, "lan_address", lambda: "192.168.1.20")
     assert cli.address_for(host, 8000) == (url, reachable)
 
 
 def test_every_interface_without_a_network_is_not_offered_to_phones(monkeypatch):
-    monkeypatch.setattr(cli, "lan_address", lambda: "127.0.0.1")
+    monkeypatch.setattr(serving, "lan_address", lambda: "127.0.0.1")
     assert cli.address_for("0.0.0.0", 8000) == ("http://127.0.0.1:8000/", False)
 
 
@@ -89,9 +90,9 @@ def test_serve_on_loopback_binds_then_announces_without_qr(env, served, capsys):
 
 
 def test_serve_on_every_interface_shows_the_lan_address_and_qr(env, served, monkeypatch, capsys):
-    monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr(serving, "lan_address", lambda: "192.168.1.20")
     bind = cli.listen
-    monkeypatch.setattr(cli, "listen", lambda host, port: bind("127.0.0.1", port))  # tests stay on loopback
+    monkeypatch.setattr(serving, "listen", lambda host, port: bind("127.0.0.1", port))  # tests stay on loopback
     assert cli.main(["serve", "--port", "0"]) == 0
     (server,) = served
     out = capsys.readouterr().out

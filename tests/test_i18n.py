@@ -275,7 +275,7 @@ def test_a_spanish_page_is_in_spanish(client):
 
 def test_a_german_browser_gets_a_german_page_and_deutsch_in_the_switch(client):
     html = client.get("/", headers={"Accept-Language": "de-DE"}).get_data(as_text=True)
-    assert '<html lang="de">' in html
+    assert '<html lang="de" ' in html
     assert "Neue Partie" in html and "Deine Partien" in html and "New match" not in html
     languages = client.get("/language?next=/").get_data(as_text=True)
     assert 'href="/language/de?next=/"' in languages and ">Deutsch</a>" in languages

@@ -214,7 +214,7 @@ def test_text_that_is_not_text_is_refused_wherever_it_is(client, changes, field)
 
 def test_export_and_rescore_of_a_missing_default_database_create_nothing(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("FLASK_DATABASE", raising=False)
-    monkeypatch.setattr(cli, "default_database", lambda: str(tmp_path / "instance" / "scorepad.db"))
+    monkeypatch.setattr(cli.common, "default_database", lambda: str(tmp_path / "instance" / "scorepad.db"))
     assert cli.main(["export", str(tmp_path / "out.json")]) == 1
     assert cli.main(["rescore"]) == 1
     assert "there is no database at" in capsys.readouterr().err

@@ -7,6 +7,8 @@ from urllib.parse import urlsplit
 
 from test_matches import add, new_match
 
+from scorepad import create_app
+
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.IGNORECASE)
 INLINE_HANDLER = re.compile(r"\s(?:on[a-z]+|style)=", re.IGNORECASE)
 
@@ -49,3 +51,24 @@ def test_hand_forms_say_which_page_they_live_on(client):
     assert add(client, path).status_code == 303
     correction = client.get(f"{path}/hands/1/edit").get_data(as_text=True)
     assert f'data-queue="{path}/hands/1/edit"' in correction
+
+
+def test_pages_name_the_root_the_scripts_and_the_worker_live_under(client):
+    """The scripts read the app's root from the page (static/words.js), so a prefix reaches them."""
+    assert '<html lang="en" data-root="/">' in client.get("/offline").get_data(as_text=True)
+    prefixed = client.get("/offline", base_url="http://localhost/canasta").get_data(as_text=True)
+    assert '<html lang="en" data-root="/canasta/">' in prefixed
+    assert 'data-sw="/canasta/sw.js"' in prefixed
+    worker = client.get("/sw.js", base_url="http://localhost/canasta").get_data(as_text=True)
+    urls = json.loads(re.match(r"const SHELL = (\[.*?\]);\n", worker)[1])
+    assert urls[:2] == ["/canasta/", "/canasta/offline"]
+    assert all(url.startswith("/canasta/static/") for url in urls[2:])
+
+
+def test_behind_a_proxy_the_prefix_it_names_is_the_pages_root(tmp_path):
+    """docs/deploy.md, "Under a path": the proxy takes /canasta off and says so in a header."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.db"), "SECRET_KEY": "x", "PROXY_HOPS": 1})
+    client = app.test_client()
+    page = client.get("/offline", headers={"X-Forwarded-Prefix": "/canasta"}).get_data(as_text=True)
+    assert 'data-root="/canasta/"' in page and 'data-sw="/canasta/sw.js"' in page
+    assert 'data-root="/"' in client.get("/offline").get_data(as_text=True)  # the same app, no header

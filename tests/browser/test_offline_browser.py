@@ -4,6 +4,8 @@ The service worker really runs (loopback http is a secure context), and ``contex
 cuts the page and the worker from the server alike.
 """
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 from support import add_match
@@ -291,6 +293,78 @@ def test_a_refusal_waits_as_reasons_while_another_hand_is_typed(page, context, l
     page.get_by_role("button", name="Save hand").click()  # now knowingly, as hand 2
     expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible()
     assert totals(page) == [650 + 1620, 500 + 565]
+
+
+def test_a_refusal_keeps_a_bounded_number_of_reasons_each_bounded(page, context, live_app, sheet, match_id):
+    """However long the server's answer, the phone keeps 20 reasons of at most 300 characters."""
+    type_hand_offline(page, context)
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    page.get_by_role("link", name="Enter hand 2").click()  # typing the next hand: the refusal waits
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hand 2")
+    db = connect(live_app.config["DATABASE"])
+    try:
+        store.add_hand(db, match_id, canasta.Hand.from_dict(OTHER_PHONE), 1)
+    finally:
+        db.close()
+
+    def long_answer(route):  # the real refusal, with 30 more reasons of 1,000 characters after its own
+        response = route.fetch()
+        extra = "".join(f'<p class="error">Reason {n}: {"x" * 1000}</p>' for n in range(30))
+        problems = re.compile(r'(id="form-problems"[^>]*>.*?)(</div>)', re.S)
+        body = problems.sub(rf"\g<1>{extra}\g<2>", response.text(), count=1)
+        assert body.count("Reason ") == 30
+        route.fulfill(response=response, body=body)
+
+    page.route("**/matches/*/hands", long_answer)
+    context.set_offline(False)
+    expect(page.locator("#queue-status")).to_contain_text("The server did not take Hand 1 (We v They).", timeout=REPLAY)
+    [item] = queue(page)
+    assert item["reasons"][0] == "Someone else saved hand 1 meanwhile: We 650, They 500."
+    assert len(item["reasons"]) == 20
+    assert max(len(reason) for reason in item["reasons"]) == 300
+    assert item["reasons"][-1].endswith("x\u2026")
+    assert len(page.evaluate("localStorage.getItem('scorepad-queue')")) < 6000 + 5000  # reasons + the entry
+
+
+def test_a_refused_page_an_older_phone_kept_becomes_its_reasons(page, context, sheet, match_id):
+    """An entry queued by the offline.js that kept the server's whole page is turned into reasons."""
+    type_hand_offline(page, context)
+    refused_page = (
+        f'<html><body><main><h1>Hand 1</h1><form data-queue="/matches/{match_id}/hands/new">'
+        '<input name="version" value="2"></form><div class="problems"><p class="error">'
+        "Someone else saved hand 1 meanwhile: We 650, They 500.</p></div></main></body></html>"
+    )
+    page.evaluate(
+        """(answer) => { const [item] = JSON.parse(localStorage.getItem('scorepad-queue'));
+             item.state = 'refused'; item.answer = answer;
+             localStorage.setItem('scorepad-queue', JSON.stringify([item])); }""",
+        refused_page,
+    )
+    page.reload()  # offline: the copy this phone kept, with today's offline.js
+    expect(page.locator("#queue-status")).to_contain_text("The server did not take Hand 1 (We v They).")
+    [item] = queue(page)
+    assert "answer" not in item and item["state"] == "refused"
+    assert item["reasons"] == ["Someone else saved hand 1 meanwhile: We 650, They 500."]
+    assert ["version", "2"] in item["fields"]
+
+    page.get_by_role("button", name="Open it").click()
+    expect(page.locator("#form-problems")).to_have_text("Someone else saved hand 1 meanwhile: We 650, They 500.")
+    expect(page.locator("#sides-0-melded_points")).to_have_value("620")
+    assert queue(page) == []
+
+
+def test_the_phone_remembers_the_sheets_of_its_last_hundred_matches(page, sheet, match_id):
+    """What a phone knows of each match it showed is bounded: the 100 matches shown last."""
+    page.evaluate(
+        """() => { const all = {};
+             for (let n = 0; n < 150; n++) all["m" + n] = { version: 1, hands: 0 };
+             localStorage.setItem("scorepad-seen", JSON.stringify(all)); }"""
+    )
+    page.reload()
+    expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
+    remembered = "Object.keys(JSON.parse(localStorage.getItem('scorepad-seen')))"
+    wait_until(page, f"{remembered}.includes({match_id!r})")
+    assert page.evaluate(remembered) == [f"m{n}" for n in range(51, 150)] + [match_id]
 
 
 def test_a_page_this_phone_never_kept_says_you_are_offline(page, context, sheet, live_server):

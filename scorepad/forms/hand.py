@@ -1,10 +1,5 @@
-"""Forms: the shape of what players type, turned into core objects with one method each.
-
-Forms check that a box holds a whole number in range; every rule of the game is the core's,
-and its :class:`~scorepad.canasta.Violation` s come back onto the field they are about
-(``entries[1].red_threes`` is side 1's red threes box) so the error shows next to the box.
-A form class is built per variant, because only the boxes a variant uses are shown.
-"""
+"""The hand form: one block of boxes per side, built for the variant, read into a core hand,
+with the core's violations put back next to the box each is about."""
 
 from __future__ import annotations
 
@@ -15,30 +10,16 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
-from flask_wtf import FlaskForm
-from wtforms import BooleanField, Form, HiddenField, IntegerField, RadioField, SelectField, StringField
+from wtforms import BooleanField, Form, HiddenField, RadioField, SelectField
 from wtforms.fields import FieldList, FormField
 from wtforms.fields.choices import SelectChoice
-from wtforms.fields.simple import PasswordField
-from wtforms.validators import (
-    DataRequired,
-    InputRequired,
-    Length,
-    NumberRange,
-    Optional,
-    StopValidation,
-    ValidationError,
-)
 
-from . import canasta
-from .canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES, CARD_GROUPS
-from .canasta.entries import held_set_cards
-from .canasta.scoring import UNFINISHED
-from .canasta.text import unfit_text
-from .documents import Side
-from .i18n import text
-
-NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
+from .. import canasta
+from ..canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES, CARD_GROUPS
+from ..canasta.entries import held_set_cards
+from ..canasta.scoring import UNFINISHED
+from ..i18n import text
+from .boxes import CountField, TableForm
 
 # The card counter's classes: what players sort a pile into, with the API class each fills first
 # and the others it adds up when a stored count is shown. "High" and "low" cards share a value
@@ -56,89 +37,7 @@ COUNTER_CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("black3", lazy_gettext("Black threes (%(value)s)", value=VALUE["black3"]), ("black3",)),
 )
 PILES = (("melded", "melded_points", "melded_cards"), ("hand", "hand_points", "hand_cards"))
-MAX_POINTS = 10_000
 MAX_COUNT = 200
-# Beyond any number a Canasta box takes, and far inside what a range check can compare
-# (WTForms' NumberRange turns a 310-digit number into a float and fails with OverflowError).
-LARGEST = 10**9
-TOKEN_REFUSED = lazy_gettext(
-    "Not saved yet: this page's security check did not pass (it was opened in another browser, "
-    "or the browser dropped its session). Everything you typed is still here: check it and save again."
-)
-
-
-def in_range(label: str, low: int | None, high: int | None) -> NumberRange:
-    """A range check whose message names the box and the rule, e.g. "Red threes: 0 to 12"."""
-    box = text(label)
-    if low is not None and high is not None:
-        message = _("%(box)s must be a whole number from %(low)s to %(high)s.", box=box, low=low, high=high)
-    elif low is not None:
-        message = _("%(box)s must be a whole number of at least %(low)s.", box=box, low=low)
-    else:
-        message = _("%(box)s must be a whole number of at most %(high)s.", box=box, high=high)
-    return NumberRange(low, high, message=message)
-
-
-class WholeNumberField(IntegerField):
-    """A whole number box whose messages say which box and what it takes, and say it once.
-
-    WTForms would say "Not a valid integer value." and then run the range check on nothing;
-    a player reading that at the table does not know which box or what to type instead.
-    """
-
-    def process_formdata(self, valuelist: list[str]) -> None:
-        if valuelist and not str(valuelist[0]).strip():
-            self.data = None  # an empty box: Optional or InputRequired decides what that means
-            return
-        try:
-            super().process_formdata(valuelist)
-        except ValueError:
-            raise ValueError(self.not_whole()) from None
-        if self.data is not None and abs(self.data) > LARGEST:
-            self.data = None
-            raise ValueError(self.too_large())
-
-    def not_whole(self) -> str:
-        """What a box that holds no whole number says ("abc", "12.5")."""
-        return _("%(box)s must be a whole number, like 120 (no letters or decimals).", box=text(self.label.text))
-
-    def too_large(self) -> str:
-        """The box's own range message, or a plain one when it has no range."""
-        ranges = [v.message for v in self.validators if isinstance(v, NumberRange) and v.message]
-        return (
-            ranges[0]
-            if ranges
-            else _("%(box)s is far too large: type a whole number, like 120.", box=text(self.label.text))
-        )
-
-    def pre_validate(self, form: Any) -> None:
-        if self.process_errors:
-            raise StopValidation()  # the box could not be read: the range says nothing more
-
-
-class CountField(WholeNumberField):
-    """A whole number of points or cards where an empty box means 0, as on the paper sheet."""
-
-    def __init__(self, label: str, validators: Sequence[Any] = (), step: int = 1, high: int = MAX_POINTS, **kwargs):
-        render_kw = {**NUMERIC, "min": 0, "step": step, "placeholder": "0", **kwargs.pop("render_kw", {})}
-        kwargs.setdefault("default", 0)
-        super().__init__(label, [in_range(label, 0, high), *validators], render_kw=render_kw, **kwargs)
-        self.step = step
-
-    def not_whole(self) -> str:
-        """A count of cards or canastas says its range ("from 0 to 20"): "like 120" is a points box's example."""
-        return self.too_large() if self.step == 1 else super().not_whole()
-
-    def process_formdata(self, valuelist: list[str]) -> None:
-        if not valuelist or not valuelist[0].strip():
-            self.data = 0
-            return
-        super().process_formdata(valuelist)
-
-    def _value(self) -> str:
-        if not self.raw_data and not self.data:
-            return ""  # a zero shows as the placeholder, so typing never starts with "0"
-        return super()._value()
 
 
 # A hand form's submission key: made here (token_urlsafe) or by the offline queue; 8 to 64 characters.
@@ -200,29 +99,6 @@ def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
         for key, label, _classes in COUNTER_CLASSES:
             fields[f"{pile}_{key}"] = CountField(label, high=MAX_COUNT)
     return type("SideForm", (SideForm,), fields)
-
-
-class TableForm(FlaskForm):
-    """A form whose refused token is a message above the boxes, like any other problem.
-
-    Its view checks the token through the form (``security.form_checks_token``), so a page left
-    open in another browser, or one whose session cookie is gone, comes back filled in with this
-    message and a fresh token instead of a bare error page.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.problems: list[str] = []
-
-    @property
-    def token_refused(self) -> bool:
-        return bool(self.meta.csrf and self.csrf_token.errors)
-
-    def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
-        valid = super().validate(extra_validators)
-        if self.token_refused and TOKEN_REFUSED not in self.problems:
-            self.problems.insert(0, TOKEN_REFUSED)
-        return valid
 
 
 class HandForm(TableForm):
@@ -466,158 +342,3 @@ def hand_form(variant: canasta.Variant, side_names: Sequence[str], players: Sequ
         )
     form_class = type("VariantHandForm", (HandForm,), fields)
     return form_class(variant=variant, side_names=side_names, **kwargs)
-
-
-# --- a new match ------------------------------------------------------------------------------
-TOO_LONG = lazy_gettext("Names and titles are at most 60 letters: shorten this one.")
-NAME_LONGEST = 60  # letters in a side's or player's name, or a match's title
-
-
-def plain_text(form: Any, field: Any) -> None:
-    """A name or title is one line of text: no line break, tab or other control character.
-
-    The length is ``Length``'s to say; this checks the characters, with the test the API and
-    the import use (:func:`scorepad.canasta.text.unfit_text`).
-    """
-    problem = unfit_text((field.data or "")[:NAME_LONGEST], text(field.label.text), NAME_LONGEST)
-    if problem is not None:
-        raise ValidationError(text(problem))
-
-
-def _strip(text: str | None) -> str | None:
-    """Names without stray spaces, so a box of spaces counts as empty."""
-    return text.strip() if isinstance(text, str) else text
-
-
-class MatchForm(TableForm):
-    """A new match: title, side and player names, house rules, starting totals."""
-
-    title = StringField(
-        lazy_gettext("Name of the match (optional)"),
-        [Optional(), Length(max=NAME_LONGEST, message=TOO_LONG), plain_text],
-    )
-
-    def __init__(self, *args: Any, variant: canasta.Variant, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.variant = variant
-
-    def side_blocks(self) -> list[tuple[Any, list[Any], Any]]:
-        """Per side: the name box, the player boxes and the starting-total box."""
-        return [
-            (
-                self[f"side_{i}"],
-                [self[f"side_{i}_player_{j}"] for j in range(self.variant.players_per_side[i])],
-                self[f"start_{i}"],
-            )
-            for i in range(self.variant.sides)
-        ]
-
-    def option_fields(self) -> list[Any]:
-        return [self[f"option_{option_id}"] for option_id in self.variant.option_ids]
-
-    def sides(self) -> tuple[Side, ...]:
-        return tuple(
-            Side(name.data.strip(), tuple(p.data.strip() for p in players if p.data and p.data.strip()))
-            for name, players, _start in self.side_blocks()
-        )
-
-    @property
-    def resuming(self) -> bool:
-        """Whether any starting total was typed or is wrong, so its section shows open."""
-        starts = [start for _name, _players, start in self.side_blocks()]
-        return any(start.errors or start.raw_data and start.raw_data[0].strip() for start in starts)
-
-    @property
-    def house_rules_wrong(self) -> bool:
-        """Whether a house rule in the folded section is wrong (the target has its own box)."""
-        return any(option.errors for option in self.option_fields() if option.name != "option_target")
-
-    def starting_totals(self) -> tuple[int, ...] | None:
-        """Totals carried over from a paper sheet; None when every box is empty."""
-        values = [start.data for _name, _players, start in self.side_blocks()]
-        if all(value is None for value in values):
-            return None
-        return tuple(value or 0 for value in values)
-
-    def to_variant(self) -> canasta.Variant:
-        """The preset with the house rules as chosen.
-
-        :raises OptionError: naming every refused option as ``options.<id>``.
-        """
-        return self.variant.with_options(
-            {option_id: self[f"option_{option_id}"].data for option_id in self.variant.option_ids}
-        )
-
-    def attach(self, violations: Iterable[canasta.Violation]) -> None:
-        for violation in violations:
-            head, _, tail = violation.field.partition(".")
-            if head == "options" and f"option_{tail}" in self._fields:
-                field = self[f"option_{tail}"]
-            elif head == "starting_totals":
-                typed = [start for _name, _players, start in self.side_blocks() if start.data]
-                field = typed[0] if typed else self["start_0"]
-            else:
-                self.problems.append(violation.message)
-                continue
-            field.errors = [*field.errors, violation.message]
-
-
-def _option_field(variant: canasta.Variant, option_id: str) -> Any:
-    option = variant.option_spec(option_id)
-    default = getattr(variant, option_id)
-    label, help_text = option.label, option.help
-    if option.kind is bool:
-        return BooleanField(label, default=default, description=help_text)
-    if option.choices is not None:
-        return SelectField(
-            label,
-            choices=[SelectChoice(choice, text(option.choice_label(choice))) for choice in option.choices],
-            coerce=option.kind,
-            default=default,
-            description=help_text,
-        )
-    required = InputRequired(message=_("%(box)s: enter a number.", box=text(label)))
-    validators = [Optional() if option.nullable else required, in_range(label, option.low, option.high)]
-    return WholeNumberField(label, validators, default=default, description=help_text, render_kw=NUMERIC)
-
-
-def match_form(variant: canasta.Variant, **kwargs: Any) -> MatchForm:
-    """The new-match form for a preset: its sides, players and every house rule it has."""
-    fields: dict[str, Any] = {}
-    for i in range(variant.sides):
-        fields[f"side_{i}"] = StringField(
-            _("Name"),
-            [
-                DataRequired(_("Give this side a name (up to 60 letters).")),
-                Length(max=NAME_LONGEST, message=TOO_LONG),
-                plain_text,
-            ],
-            default=text(variant.side_names[i]),  # "Nosotros" at a Spanish table: names are stored as typed
-            filters=[_strip],
-        )
-        for j in range(variant.players_per_side[i]):
-            fields[f"side_{i}_player_{j}"] = StringField(
-                _("Player %(number)s", number=j + 1),
-                [Optional(), Length(max=NAME_LONGEST, message=TOO_LONG), plain_text],
-                filters=[_strip],
-            )
-        label = _("%(side)s: starting total", side=text(variant.side_names[i]))
-        fields[f"start_{i}"] = WholeNumberField(
-            label,
-            [Optional(), in_range(label, -100_000, 100_000)],
-            render_kw={"step": 5},  # no numeric keypad: a paper total can be negative
-        )
-    for option_id in variant.option_ids:
-        fields[f"option_{option_id}"] = _option_field(variant, option_id)
-    form_class = type("VariantMatchForm", (MatchForm,), fields)
-    return form_class(variant=variant, **kwargs)
-
-
-class OrganiserForm(FlaskForm):
-    """The organiser's sign-in: the passphrase the server's owner set."""
-
-    passphrase = PasswordField(
-        lazy_gettext("Organiser passphrase"),
-        [InputRequired(message=lazy_gettext("Type the organiser passphrase.")), Length(max=1000)],
-        render_kw={"autocomplete": "current-password"},
-    )

@@ -1,0 +1,122 @@
+"""What every form shares: number boxes that name themselves in their messages, and a refused
+form token shown as a problem above the boxes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
+from flask_wtf import FlaskForm
+from wtforms import IntegerField
+from wtforms.validators import NumberRange, StopValidation
+
+from ..i18n import text
+
+NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
+MAX_POINTS = 10_000
+# Beyond any number a Canasta box takes, and far inside what a range check can compare
+# (WTForms' NumberRange turns a 310-digit number into a float and fails with OverflowError).
+LARGEST = 10**9
+TOKEN_REFUSED = lazy_gettext(
+    "Not saved yet: this page's security check did not pass (it was opened in another browser, "
+    "or the browser dropped its session). Everything you typed is still here: check it and save again."
+)
+
+
+def in_range(label: str, low: int | None, high: int | None) -> NumberRange:
+    """A range check whose message names the box and the rule, e.g. "Red threes: 0 to 12"."""
+    box = text(label)
+    if low is not None and high is not None:
+        message = _("%(box)s must be a whole number from %(low)s to %(high)s.", box=box, low=low, high=high)
+    elif low is not None:
+        message = _("%(box)s must be a whole number of at least %(low)s.", box=box, low=low)
+    else:
+        message = _("%(box)s must be a whole number of at most %(high)s.", box=box, high=high)
+    return NumberRange(low, high, message=message)
+
+
+class WholeNumberField(IntegerField):
+    """A whole number box whose messages say which box and what it takes, and say it once.
+
+    WTForms would say "Not a valid integer value." and then run the range check on nothing;
+    a player reading that at the table does not know which box or what to type instead.
+    """
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if valuelist and not str(valuelist[0]).strip():
+            self.data = None  # an empty box: Optional or InputRequired decides what that means
+            return
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(self.not_whole()) from None
+        if self.data is not None and abs(self.data) > LARGEST:
+            self.data = None
+            raise ValueError(self.too_large())
+
+    def not_whole(self) -> str:
+        """What a box that holds no whole number says ("abc", "12.5")."""
+        return _("%(box)s must be a whole number, like 120 (no letters or decimals).", box=text(self.label.text))
+
+    def too_large(self) -> str:
+        """The box's own range message, or a plain one when it has no range."""
+        ranges = [v.message for v in self.validators if isinstance(v, NumberRange) and v.message]
+        return (
+            ranges[0]
+            if ranges
+            else _("%(box)s is far too large: type a whole number, like 120.", box=text(self.label.text))
+        )
+
+    def pre_validate(self, form: Any) -> None:
+        if self.process_errors:
+            raise StopValidation()  # the box could not be read: the range says nothing more
+
+
+class CountField(WholeNumberField):
+    """A whole number of points or cards where an empty box means 0, as on the paper sheet."""
+
+    def __init__(self, label: str, validators: Sequence[Any] = (), step: int = 1, high: int = MAX_POINTS, **kwargs):
+        render_kw = {**NUMERIC, "min": 0, "step": step, "placeholder": "0", **kwargs.pop("render_kw", {})}
+        kwargs.setdefault("default", 0)
+        super().__init__(label, [in_range(label, 0, high), *validators], render_kw=render_kw, **kwargs)
+        self.step = step
+
+    def not_whole(self) -> str:
+        """A count of cards or canastas says its range ("from 0 to 20"): "like 120" is a points box's example."""
+        return self.too_large() if self.step == 1 else super().not_whole()
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if not valuelist or not valuelist[0].strip():
+            self.data = 0
+            return
+        super().process_formdata(valuelist)
+
+    def _value(self) -> str:
+        if not self.raw_data and not self.data:
+            return ""  # a zero shows as the placeholder, so typing never starts with "0"
+        return super()._value()
+
+
+class TableForm(FlaskForm):
+    """A form whose refused token is a message above the boxes, like any other problem.
+
+    Its view checks the token through the form (``security.form_checks_token``), so a page left
+    open in another browser, or one whose session cookie is gone, comes back filled in with this
+    message and a fresh token instead of a bare error page.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.problems: list[str] = []
+
+    @property
+    def token_refused(self) -> bool:
+        return bool(self.meta.csrf and self.csrf_token.errors)
+
+    def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
+        valid = super().validate(extra_validators)
+        if self.token_refused and TOKEN_REFUSED not in self.problems:
+            self.problems.insert(0, TOKEN_REFUSED)
+        return valid

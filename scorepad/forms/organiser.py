@@ -1,0 +1,18 @@
+"""The organiser's sign-in form."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext
+from flask_wtf import FlaskForm
+from wtforms.fields.simple import PasswordField
+from wtforms.validators import InputRequired, Length
+
+
+class OrganiserForm(FlaskForm):
+    """The organiser's sign-in: the passphrase the server's owner set."""
+
+    passphrase = PasswordField(
+        lazy_gettext("Organiser passphrase"),
+        [InputRequired(message=lazy_gettext("Type the organiser passphrase.")), Length(max=1000)],
+        render_kw={"autocomplete": "current-password"},
+    )
