@@ -108,8 +108,8 @@ def choose_options(rng: random.Random, preset: str, long: bool) -> dict[str, Any
     """Some house rules of ``preset`` (a high target for a long match, so it is not over early)."""
     allowed = PRESETS[preset]["options"]
     options: dict[str, Any] = {}
-    if rng.random() < 0.5:
-        for key in rng.sample(sorted(allowed), rng.randint(1, 4)):
+    if rng.random() < 0.7:
+        for key in rng.sample(sorted(allowed), rng.randint(1, min(5, len(allowed)))):
             values = allowed[key]
             options[key] = rng.choice((100, 1500, 5000, 30000, 100000)) if values == "target" else rng.choice(values)
     if long:
@@ -469,6 +469,8 @@ class Recorder:
         response = self.send(kind, "POST", path, language, json=body)
         answer = response.get_json(silent=True)
         self.write(kind, language, body, response.status_code, answer if answer is not None else response.text)
+        if kind == "score":
+            self.statuses[f"hands sent {response.status_code}"] += len(body["hands"])
         return response.status_code, answer
 
 
@@ -746,7 +748,8 @@ def main(argv: list[str] | None = None) -> int:
     statuses = record(args.out, args.seed, args.hands, args.checks, args.stored)
     for key, count in sorted(statuses.items()):
         print(f"{key}: {count}")
-    print(f"{sum(statuses.values())} answers in {time.perf_counter() - started:.0f} s to {args.out}")
+    answers = sum(count for key, count in statuses.items() if not key.startswith("hands"))
+    print(f"{answers} answers in {time.perf_counter() - started:.0f} s to {args.out}")
     return 0
 
 
