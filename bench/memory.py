@@ -15,11 +15,12 @@ by less than ``--bound`` KiB (1 MiB by default, about 40 bytes a request) and th
 than ``--rss-bound`` KiB (8 MiB). Anything kept per browser, per language header or per query
 string without a bound costs at least a hundred bytes a request (a dict entry alone is ~100 B,
 a kept page several KiB): 25,000 requests would add 2.4 MiB or more, and it grows on in the
-second half as in the first. A cache with a bound (a few thousand browsers, say) fills in the
-first half, where every kind of request is sent thousands of times, and then stays put. The
-RSS also holds the allocator's free lists and SQLite's page cache, hence its looser bound.
-``--where`` names the lines whose memory grew most after the warm-up (its snapshots add to the
-RSS). Exit status 1 when the curve is not flat.
+second half as in the first. A cache with a bound fills in the first half, where every kind of
+request is sent thousands of times, and then stays put, unless its bound is more browsers than
+fill it by then (a cache of 4,096 browsers that only a browser's second request adds to): that
+still shows as growth, and ``--where`` names it. The RSS also holds the allocator's free lists
+and SQLite's page cache, hence its looser bound.
+(``--where``'s two heap snapshots add to the RSS.) Exit status 1 when the curve is not flat.
 """
 
 from __future__ import annotations
