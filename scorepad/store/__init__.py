@@ -60,6 +60,7 @@ from .reads import (
 )
 from .rows import (
     RESTORE_DAYS,
+    SYNCHRONOUS,
     AlreadySavedError,
     NotFoundError,
     Progress,
@@ -93,6 +94,7 @@ __all__ = [
     "Page",
     "Progress",
     "RESTORE_DAYS",
+    "SYNCHRONOUS",
     "ResultRow",
     "Revision",
     "SignInState",

@@ -17,9 +17,11 @@ from sqlite_utils import Database
 
 from .. import canasta
 from ..canasta.match import Standing
-from ..db import SYNCHRONOUS
 from ..documents import MatchInfo, Side
 
+# A commit is on disk before it returns (SQLite's default): every connection starts so
+# (``db.connect``), and :func:`writing` returns to it after a write that need not wait.
+SYNCHRONOUS = "FULL"
 RESTORE_DAYS = 30  # a deleted match is offered for restoring this long
 
 Progress = Callable[[int, int], None]  # (done, of) for long imports
