@@ -126,12 +126,6 @@ def hand_document(
     return document
 
 
-def options_changed(match: Match) -> dict[str, Any]:
-    """The house rules that differ from the preset's defaults."""
-    preset = canasta.find_variant(match.variant.key)
-    return {key: value for key, value in match.variant.option_values().items() if getattr(preset, key) != value}
-
-
 def match_document(match: Match, info: MatchInfo) -> dict[str, Any]:
     """A whole stored match (``GET /api/v1/matches/<id>``), which imports back unchanged."""
     return {

@@ -277,7 +277,7 @@ def test_matches_of_an_unfinished_import_are_nowhere_to_be_seen(app, monkeypatch
             try:
                 assert other.execute("select count(*) from matches where pending is not null").fetchone()[0] == 1
                 seen.append(store.count_matches(other))
-                seen.append(len(store.list_matches(other)))
+                seen.append(len(store.match_page(other).items))
                 seen.append(len(store.result_rows(other)))
                 seen.append(store.count_unlisted(other))
                 for lookup in (store.match_head, store.get_match, store.current_version):

@@ -144,14 +144,14 @@ def test_new_hand_after_undo_cannot_be_put_back_over(db, match_id):
 
 def test_delete_and_restore_match(db, match_id):
     store.delete_match(db, match_id, 1)
-    assert [s.id for s in store.list_matches(db)] == []
+    assert [s.id for s in store.match_page(db).items] == []
     assert [s.id for s in store.recently_deleted(db)] == [match_id]
     with pytest.raises(store.NotFoundError):
         store.load_match(db, match_id)
     with pytest.raises(store.StaleError, match="deleted"):
         store.add_hand(db, match_id, hand(), 2)
     store.restore_match(db, match_id)
-    assert [s.id for s in store.list_matches(db)] == [match_id]
+    assert [s.id for s in store.match_page(db).items] == [match_id]
 
 
 def test_unknown_match(db):
@@ -166,9 +166,9 @@ def test_watch_token_finds_the_match(db, match_id):
     assert store.get_watched_match(db, token).id == match_id
 
 
-def test_list_matches_summaries(db, match_id):
+def test_match_page_summaries(db, match_id):
     store.add_hand(db, match_id, hand(), 1)
-    (summary,) = store.list_matches(db)
+    (summary,) = store.match_page(db).items
     assert summary.side_names == ("We", "They")
     assert summary.totals == (1220, 165) and summary.hands == 1
     assert summary.variant_name == "Classic canasta" and not summary.is_finished
@@ -211,12 +211,12 @@ def test_lists_cover_what_the_viewer_sees(db, match_id):
     deleted = store.create_match(db, CLASSIC, WE_THEY, title="Gone", browser=BROWSER)
     store.delete_match(db, deleted, 1)
     me, nobody = store.Viewer(BROWSER), store.Viewer()
-    assert [s.id for s in store.list_matches(db, viewer=me)] == [mine]
+    assert [s.id for s in store.match_page(db, viewer=me).items] == [mine]
     assert [s.id for s in store.recently_deleted(db, viewer=me)] == [deleted]
     assert store.all_match_ids(db, viewer=me) == [mine]
-    assert store.list_matches(db, viewer=nobody) == [] and store.all_match_ids(db, viewer=store.Viewer(OTHER)) == []
+    assert store.match_page(db, viewer=nobody).items == [] and store.all_match_ids(db, viewer=store.Viewer(OTHER)) == []
     assert sorted(store.all_match_ids(db)) == sorted([match_id, mine]), "the command line sees every match"
-    assert {s.id for s in store.list_matches(db, include_deleted=True, viewer=me)} == {mine, deleted}
+    assert {s.id for s in store.match_page(db, include_deleted=True, viewer=me).items} == {mine, deleted}
 
 
 def test_access_is_granted_once_and_only_to_a_real_match(db, match_id):

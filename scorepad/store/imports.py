@@ -16,8 +16,8 @@ from .. import canasta
 from ..documents import MatchInfo
 from .access import EVERY_MATCH, Viewer, _visible_to, grant_access
 from .figures import _write_figures
-from .reads import _stored, get_match
-from .rows import NotFoundError, Progress, _as_stored, _insert, _json, _match_row, _select, new_token, now, writing
+from .reads import _stored
+from .rows import Progress, _as_stored, _insert, _json, _match_row, _select, new_token, now, writing
 
 
 def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo, pending: str | None = None) -> bool:
@@ -59,15 +59,6 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo, pen
         stored = canasta.Match(match.variant, tuple(_as_stored(h) for h in match.hands), match.starting_totals)
         _write_figures(db, _match_row(db, info.id, pending_too=True), stored, hand_ids)
     return True
-
-
-def find_match(db: Database, match_id: str) -> tuple[canasta.Match, MatchInfo] | None:
-    """A stored match (deleted ones too) with its info, or None when the id is free."""
-    try:
-        stored = get_match(db, match_id)
-    except NotFoundError:
-        return None
-    return stored.match, stored.info
 
 
 def matches_from(db: Database, file_id: str, viewer: Viewer = EVERY_MATCH) -> list[tuple[canasta.Match, MatchInfo]]:

@@ -344,13 +344,6 @@ def match_page(
     return Page(items, older)
 
 
-def list_matches(
-    db: Database, include_deleted: bool = False, limit: int = 1_000_000, viewer: Viewer = EVERY_MATCH
-) -> list[MatchSummary]:
-    """Matches ``viewer`` sees, most recently played first (the first page of :func:`match_page`)."""
-    return match_page(db, limit=limit, include_deleted=include_deleted, viewer=viewer).items
-
-
 def recently_deleted(
     db: Database, days: int = RESTORE_DAYS, limit: int = 50, viewer: Viewer = EVERY_MATCH
 ) -> list[MatchSummary]:
