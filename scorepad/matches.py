@@ -38,7 +38,7 @@ from markupsafe import Markup
 
 from . import access, canasta, formats, i18n, store
 from .assets import SHELL, asset_url
-from .canasta.match import Standing, game_ends, play_hand, settlement_for, standing
+from .canasta.match import game_ends, play_hand, settlement_for
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
 from .htmx import wants_fragment
@@ -60,12 +60,10 @@ class Outcome:
 
 def outcome(stored: store.StoredMatch | store.MatchHead) -> Outcome | None:
     """The winner, by how much, and Bicycle's rounded settlement; None while the match runs."""
-    head = isinstance(stored, store.MatchHead)
-    summary = stored.summary if head else _standing(stored.match)
+    summary = stored.summary
     if not summary.is_finished:
         return None
-    variant = stored.variant if head else stored.match.variant
-    settlement = settlement_for(summary.totals, variant.settlement_unit)
+    settlement = settlement_for(summary.totals, stored.variant.settlement_unit)
     names = i18n.side_names(stored)
     return Outcome(
         winner=None if summary.winner is None else names[summary.winner],
@@ -73,10 +71,6 @@ def outcome(stored: store.StoredMatch | store.MatchHead) -> Outcome | None:
         rounded=tuple(settlement["rounded"]),
         settled_margin=settlement["margin"],
     )
-
-
-def _standing(match: canasta.Match) -> Standing:
-    return standing(match.variant, match.totals, len(match.hands))
 
 
 def hand_context(stored: store.StoredMatch, hand_number: int | None) -> dict[str, Any]:
@@ -380,7 +374,7 @@ def watch_sheet(token: str) -> Response:
 
 # --- entering and correcting hands --------------------------------------------------------
 def _hand_form(stored: store.StoredMatch | store.MatchHead, **kwargs: Any) -> HandForm:
-    variant = stored.variant if isinstance(stored, store.MatchHead) else stored.match.variant
+    variant = stored.variant
     names = i18n.side_names(stored)
     return hand_form(variant, names, variant.players_per_side, **kwargs)
 

@@ -271,13 +271,14 @@ def test_an_opened_match_joins_the_list_without_waiting_for_the_disk(db, match_i
     assert execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL again for every later write
 
 
-def test_a_head_is_read_once_per_stored_state_and_follows_every_change(db, match_id):
+def test_a_head_follows_every_change(db, match_id):
     first = store.match_head(db, match_id)
-    assert store.match_head(db, match_id) is first  # the same row: the same head, shared
+    assert store.match_head(db, match_id) == first  # nothing written: the same head
     store.add_hand(db, match_id, hand(), first.version)
     after = store.match_head(db, match_id)
-    assert after is not first and after.version == first.version + 1 and after.summary.played == 1
-    assert store.watched_head(db, after.watch_token) is after
+    assert after.version == first.version + 1 and after.summary.played == 1
+    assert after.summary.totals == (1220, 165) and after.variant == CLASSIC
+    assert store.watched_head(db, after.watch_token) == after
     store.delete_match(db, match_id, after.version)
     assert store.match_head(db, match_id).deleted
     with pytest.raises(store.NotFoundError):
@@ -313,3 +314,16 @@ def test_a_failed_rollback_still_leaves_the_connection_waiting_for_the_disk(db, 
     assert not real.in_transaction
     assert real.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: the next hand waits for the disk
     assert not store.has_access(db, "d" * 32, match_id)  # what the failed write did is gone
+
+
+def test_a_whole_match_and_its_head_answer_alike(db):
+    """The pages ask either read model the same questions: the scored match agrees with the stored summary."""
+    variant = CLASSIC.with_options({"target": 2000})
+    match_id = store.create_match(db, variant, WE_THEY)
+    store.add_hand(db, match_id, hand(), 1)
+    store.add_hand(db, match_id, hand(), 2)  # RULES.md: We 1220 a hand, so 2440 passes 2000: the game ends
+    whole, head = store.get_match(db, match_id), store.match_head(db, match_id)
+    for read in (whole, head):
+        assert (read.id, read.version, read.variant_key, read.variant) == (match_id, 3, "classic", variant)
+        assert read.summary.totals == (2440, 330) and read.summary.is_finished and read.summary.winner == 0
+    assert whole.summary == head.summary and whole.info == head.info

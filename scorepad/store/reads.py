@@ -11,13 +11,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from functools import cached_property, lru_cache
 from typing import Any
 
 from sqlite_utils import Database
 
 from .. import canasta
-from ..canasta.match import Standing
+from ..canasta.match import Standing, standing
 from ..documents import MatchInfo, Side
 from .access import EVERY_MATCH, Viewer, _visible_to
 from .rows import (
@@ -53,6 +52,15 @@ class StoredMatch:
     @property
     def variant_key(self) -> str:
         return self.match.variant.key
+
+    @property
+    def variant(self) -> canasta.Variant:
+        return self.match.variant
+
+    @property
+    def summary(self) -> Standing:
+        """Where the match stands, as :class:`MatchHead` reads it from the stored summary."""
+        return standing(self.match.variant, self.match.totals, len(self.match.hands))
 
 
 @dataclass(frozen=True)
@@ -91,7 +99,10 @@ class HandFigures:
 class MatchHead:
     """A match without its hands: the row, its stored summary, and the rules it is played by.
 
-    What the score sheet, the hand form and the write views need, read in one query.
+    What the score sheet, the hand form and the write views need, read in one query. It
+    answers the same questions as :class:`StoredMatch` (``id``, ``info``, ``version``,
+    ``variant``, ``summary``, ...) without scoring a hand; only a page that needs the hands
+    themselves reads the whole match.
     """
 
     info: MatchInfo
@@ -100,7 +111,7 @@ class MatchHead:
     updated: str
     deleted: str | None
     variant_key: str
-    options: dict[str, Any] = field(repr=False)
+    variant: canasta.Variant = field(repr=False)
     starting_totals: tuple[int, ...] | None
     summary: Standing
     variant_name: str
@@ -109,10 +120,6 @@ class MatchHead:
     @property
     def id(self) -> str:
         return self.info.id
-
-    @cached_property
-    def variant(self) -> canasta.Variant:
-        return canasta.rules_for(self.variant_key, self.options)
 
 
 @dataclass(frozen=True)
@@ -196,7 +203,7 @@ def _head(row: dict[str, Any]) -> MatchHead:
         updated=row["updated"],
         deleted=row["deleted"],
         variant_key=row["variant"],
-        options=json.loads(row["options"]),
+        variant=_variant(row),
         starting_totals=_starting(row),
         summary=_standing(row),
         variant_name=row["variant_name"],
@@ -225,17 +232,7 @@ def _one_head(db: Database, sql: str, key: str) -> MatchHead:
     row = cursor.fetchone()
     if row is None:
         raise NotFoundError(key)
-    return _head_of(tuple(column[0] for column in cursor.description), row)
-
-
-@lru_cache(maxsize=256)
-def _head_of(columns: tuple[str, ...], values: tuple[Any, ...]) -> MatchHead:
-    """The head read from these exact values (JSON columns and all), made once and shared.
-
-    Keyed by everything the row holds, so a changed match (a new version, a deletion) is
-    another key; a head is frozen and its options are only ever read.
-    """
-    return _head(dict(zip(columns, values, strict=True)))
+    return _head(dict(zip((column[0] for column in cursor.description), row, strict=True)))
 
 
 def current_version(db: Database, match_id: str | None = None, watch_token: str | None = None) -> int:
@@ -272,18 +269,11 @@ _LIST_NAMES = tuple(column.partition(".")[2] for column in LIST_COLUMNS)
 
 
 def _list_summaries(db: Database, sql: str, params: Sequence[Any]) -> list[MatchSummary]:
-    """The summaries a list query (``LIST_SQL`` and its conditions) reads, made once per distinct row.
-
-    A page of the list reads thirty rows; parsing each one's sides and building its frozen
-    summary cost more than the query, and most pages show lines already seen. A summary
-    depends on its row's values and nothing else, so the row itself is the key.
-    """
-    return [_list_summary(values) for values in db.conn.execute(sql, params).fetchall()]
+    """The summaries a list query (``LIST_SQL`` and its conditions) reads, a line per row."""
+    return [_list_summary(dict(zip(_LIST_NAMES, values, strict=True))) for values in db.conn.execute(sql, params)]
 
 
-@lru_cache(maxsize=4096)
-def _list_summary(values: tuple[Any, ...]) -> MatchSummary:
-    row = dict(zip(_LIST_NAMES, values, strict=True))
+def _list_summary(row: dict[str, Any]) -> MatchSummary:
     sides = tuple(Side(side["name"], tuple(side["players"])) for side in json.loads(row["sides"]))
     return MatchSummary(
         id=row["id"],
