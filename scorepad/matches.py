@@ -535,7 +535,9 @@ def show_hand(match_id: str, number: int) -> str:
         abort(404)
     revisions = store.hand_revisions(get_db(), match_id, number)
     variant = stored.match.variant
-    scored = [(revision, _scores(revision.hand, variant) if revision.hand else None) for revision in revisions]
+    scored = [
+        (revision, store.hand_scores(revision.hand, variant) if revision.hand else None) for revision in revisions
+    ]
     return render_template(
         "matches/show_hand.html",
         result=stored.match.results[number - 1],
@@ -737,10 +739,3 @@ def service_worker() -> Response:
 def offline() -> str:
     """What the service worker shows for a page this phone has not kept, while it is offline."""
     return render_template("errors/offline.html")
-
-
-def _scores(hand: canasta.Hand, variant: canasta.Variant) -> list[int] | None:
-    """A stored version's scores, or None if today's rules no longer accept it."""
-    if canasta.check_hand(hand, variant):
-        return None
-    return [side.score for side in canasta.score_hand(hand, variant)]

@@ -33,7 +33,7 @@ from .access import (
     sign_in_state,
 )
 from .exported import match_documents
-from .figures import correction_ends_early, fill_missing_figures, rescore, rescore_match
+from .figures import correction_ends_early, fill_missing_figures, hand_scores, rescore, rescore_match
 from .imports import lookalikes, matches_from, save_import, save_imported_match
 from .reads import (
     HandFigures,
@@ -116,6 +116,7 @@ __all__ = [
     "grant_access",
     "hand_figures",
     "hand_revisions",
+    "hand_scores",
     "has_access",
     "holds_matches",
     "load_match",

@@ -236,10 +236,8 @@ def _recount_sides(db: Database, match_id: str, after: Standing) -> None:
         )
 
 
-def _scores(variant: canasta.Variant, data: str | None) -> tuple[int, ...] | None:
-    if not data:
-        return None
-    hand = canasta.Hand.from_dict(json.loads(data))
+def hand_scores(hand: canasta.Hand, variant: canasta.Variant) -> tuple[int, ...] | None:
+    """A stored version of a hand's scores, or None if today's rules no longer accept it."""
     if canasta.check_hand(hand, variant):
         return None
     return tuple(side.score for side in canasta.score_hand(hand, variant))

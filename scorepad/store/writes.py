@@ -21,12 +21,12 @@ from .figures import (
     _add_to_sides,
     _insert_hand_figures,
     _recount_sides,
-    _scores,
     _summary_version,
     _update_summary,
     _write_figures,
     correct,
     ends_early,
+    hand_scores,
     rescore_match,
 )
 from .rows import (
@@ -430,7 +430,7 @@ def changes_since(db: Database, row: dict[str, Any], version: int) -> list[str]:
     changes = []
     for revision in revisions:
         number = revision["before"] + 1
-        new = _scores(variant, revision["data"])
+        new = _revision_scores(variant, revision["data"])
         previous = list(
             _select(
                 db,
@@ -439,7 +439,7 @@ def changes_since(db: Database, row: dict[str, Any], version: int) -> list[str]:
                 [revision["hand_id"], revision["revision"]],
             )
         )
-        old = _scores(variant, previous[0]["data"]) if previous else None
+        old = _revision_scores(variant, previous[0]["data"]) if previous else None
         if new and old and revision["action"] == "edit":
             scores = [
                 t("{side} {before} → {after}", side=name, before=a, after=b)
@@ -459,3 +459,7 @@ def changes_since(db: Database, row: dict[str, Any], version: int) -> list[str]:
         say = WRITTEN_MEANWHILE.get(action, WRITTEN_MEANWHILE["edit"])
         changes.append(say(number=number, scores=_score_list(scores)))
     return changes or [CHANGED_MEANWHILE]
+
+
+def _revision_scores(variant: canasta.Variant, data: str | None) -> tuple[int, ...] | None:
+    return hand_scores(canasta.Hand.from_dict(json.loads(data)), variant) if data else None
