@@ -10,10 +10,10 @@ from sqlite_utils import Database
 
 from .. import canasta
 from ..canasta.match import settlement_for
-from ..documents import FORMAT, FORMAT_VERSION, state_fields
+from ..documents import hand_fields, whole_document
 from .access import EVERY_MATCH, Viewer, _visible_to
 from .reads import HEAD_SQL
-from .rows import _hand, _select, _standing, _starting, _variant
+from .rows import _hand, _info, _loads, _select, _standing, _starting, _variant
 
 
 def match_documents(db: Database, viewer: Viewer = EVERY_MATCH) -> Iterator[dict[str, Any]]:
@@ -28,54 +28,34 @@ def match_documents(db: Database, viewer: Viewer = EVERY_MATCH) -> Iterator[dict
 
 
 def _document_from_figures(db: Database, row: dict[str, Any]) -> dict[str, Any]:
-    """One match's document from its row and stored figures, key for key what ``documents.match_document`` writes."""
+    """One match's document from its row and stored figures, written by ``documents.whole_document``."""
     summary = _standing(row)
+    variant = _variant(row)
+    settlement = settlement_for(summary.totals, variant.settlement_unit) if summary.is_finished else None
     hands = _hand_documents_from_figures(db, row["id"])
-    starting = _starting(row)
-    document = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "id": row["id"],
-        "title": row["title"] or "",
-        "created": row["created"],
-        "finished": row["finished"],
-        "options": json.loads(row["options"]),
-        "sides": json.loads(row["sides"]),
-        "starting_totals": list(starting) if starting else None,
-        "variant": row["variant"],
-        "hands": hands,
-    }
-    settlement = settlement_for(summary.totals, _variant(row).settlement_unit) if summary.is_finished else None
-    return document | state_fields(summary, settlement)
+    return whole_document(_info(row), variant, _starting(row), hands, summary, settlement)
 
 
 def _hand_documents_from_figures(db: Database, match_id: str) -> list[dict[str, Any]]:
     """A match's live hands as its document lists them, in order, from their entries and stored figures."""
     stored = _select(
         db,
-        "select h.data, f.scores, f.totals, f.minimums, f.detail from hand_figures f "
+        "select h.data, f.number, f.scores, f.totals, f.minimums, f.detail from hand_figures f "
         "join hands h on h.id = f.hand_id where f.match_id = ? order by f.number",
         [match_id],
     )
-    return [_hand_document_from_figures(hand, index) for index, hand in enumerate(stored)]
+    return [_hand_document_from_figures(hand) for hand in stored]
 
 
-def _hand_document_from_figures(hand: dict[str, Any], index: int) -> dict[str, Any]:
-    """One hand as ``documents.hand_document`` writes it: entries, scores, totals, minimums, breakdown, warnings."""
+def _hand_document_from_figures(hand: dict[str, Any]) -> dict[str, Any]:
     detail = json.loads(hand["detail"])
-    document = _hand(hand).to_dict()
-    document.update(
-        scores=json.loads(hand["scores"]),
-        totals=json.loads(hand["totals"]),
-        minimums=json.loads(hand["minimums"]),
-        breakdown=detail["breakdown"],
+    warnings = [canasta.Violation(w["code"], w["message"], w["field"]) for w in detail["warnings"]]
+    return hand_fields(
+        _hand(hand),
+        _loads(hand["scores"]),
+        _loads(hand["totals"]),
+        _loads(hand["minimums"]),
+        detail["breakdown"],
+        warnings,
+        hand["number"],
     )
-    if detail["warnings"]:
-        document["warnings"] = [
-            {
-                "field": canasta.Violation(w["code"], w["message"], w["field"]).under(f"hands[{index}]").field,
-                "message": w["message"],
-            }
-            for w in detail["warnings"]
-        ]
-    return document
