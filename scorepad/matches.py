@@ -36,7 +36,7 @@ from flask_babel import get_translations, lazy_gettext
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from . import access, canasta, formats, i18n, store
+from . import access, canasta, formats, i18n, meanwhile, store
 from .assets import SHELL, asset_url
 from .canasta.match import game_ends, play_hand, settlement_for
 from .db import get_db
@@ -595,7 +595,7 @@ def _already_saved(match_id: str, number: int) -> Response:
 
 def _stale(form: HandForm, error: store.StaleError) -> None:
     """Keep what was typed, say what changed, and let a second tap save it over the new version."""
-    form.problems += [*error.changes, _("Your entry is kept below: check it and save again.")]
+    form.problems += [*meanwhile.sentences(error), _("Your entry is kept below: check it and save again.")]
     form.version.data = str(error.version)
 
 
@@ -606,7 +606,7 @@ def undo_hand(match_id: str) -> Response:
     try:
         number = store.undo_last_hand(get_db(), match_id, version)
     except store.StaleError as error:
-        flash(" ".join([*map(i18n.text, error.changes), _("Nothing was undone.")]))
+        flash(" ".join([*map(i18n.text, meanwhile.sentences(error)), _("Nothing was undone.")]))
     else:
         flash(_("Hand %(number)s undone.", number=number))
     return redirect(url_for(".show", match_id=match_id), 303)
@@ -619,7 +619,7 @@ def restore_hand(match_id: str) -> Response:
     try:
         number = store.restore_last_hand(get_db(), match_id, version)
     except store.StaleError as error:
-        flash(" ".join([*map(i18n.text, error.changes), _("Nothing was put back.")]))
+        flash(" ".join([*map(i18n.text, meanwhile.sentences(error)), _("Nothing was put back.")]))
     except canasta.InvalidError:
         flash(_("That hand cannot come back: the match has moved on since."))
     else:
@@ -642,7 +642,7 @@ def delete_match(match_id: str) -> Response:
     try:
         store.delete_match(get_db(), match_id, version)
     except store.StaleError as error:
-        flash(" ".join([*map(i18n.text, error.changes), _("The match was not deleted.")]))
+        flash(" ".join([*map(i18n.text, meanwhile.sentences(error)), _("The match was not deleted.")]))
         return redirect(url_for(".show", match_id=match_id), 303)
     flash(
         _(

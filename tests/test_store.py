@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from scorepad import backups, canasta, store
+from scorepad import backups, canasta, meanwhile, store
 from scorepad.db import connect, migrate
 from scorepad.documents import MatchInfo, Side, match_document
 
@@ -67,7 +67,7 @@ def test_stale_write_is_refused_and_says_what_changed(db, match_id):
     with pytest.raises(store.StaleError) as error:
         store.add_hand(db, match_id, hand(), 1)
     assert error.value.version == 2
-    assert error.value.changes == ["Someone else saved hand 1 meanwhile: We 1220, They 165."]
+    assert meanwhile.sentences(error.value) == ["Someone else saved hand 1 meanwhile: We 1220, They 165."]
     assert len(store.get_match(db, match_id).match.hands) == 1
 
 
@@ -76,7 +76,9 @@ def test_stale_edit_shows_old_and_new_scores(db, match_id):
     store.replace_hand(db, match_id, 1, hand(we_melded=720), 2)
     with pytest.raises(store.StaleError) as error:
         store.replace_hand(db, match_id, 1, hand(we_melded=820), 2)
-    assert error.value.changes == ["Someone else changed hand 1 meanwhile: We 1220 → 1320, They 165 → 165."]
+    assert meanwhile.sentences(error.value) == [
+        "Someone else changed hand 1 meanwhile: We 1220 → 1320, They 165 → 165."
+    ]
 
 
 def test_stale_write_after_an_undo_says_what_the_hand_scored(db, match_id):
@@ -84,7 +86,7 @@ def test_stale_write_after_an_undo_says_what_the_hand_scored(db, match_id):
     store.undo_last_hand(db, match_id, 2)
     with pytest.raises(store.StaleError) as error:
         store.add_hand(db, match_id, hand(), 2)
-    (change,) = error.value.changes
+    (change,) = meanwhile.sentences(error.value)
     assert change.startswith("Someone else ") and change.endswith("hand 1 meanwhile: it scored We 1220, They 165.")
 
 
@@ -195,7 +197,7 @@ def test_concurrent_writers_one_wins(tmp_path):
         store.add_hand(first, match_id, hand(), 1)
         with pytest.raises(store.StaleError) as error:
             store.add_hand(second, match_id, hand(we_melded=720), 1)
-        assert "hand 1" in error.value.changes[0]
+        assert "hand 1" in meanwhile.sentences(error.value)[0]
         assert store.get_match(second, match_id).match.totals == (1220, 165)
     finally:
         first.close()

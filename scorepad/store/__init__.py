@@ -61,6 +61,7 @@ from .rows import (
     RESTORE_DAYS,
     SYNCHRONOUS,
     AlreadySavedError,
+    Change,
     NotFoundError,
     Progress,
     StaleError,
@@ -85,6 +86,7 @@ from .writes import (
 
 __all__ = [
     "AlreadySavedError",
+    "Change",
     "EVERY_MATCH",
     "HandFigures",
     "MatchHead",

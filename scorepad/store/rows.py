@@ -10,6 +10,7 @@ import json
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -39,13 +40,29 @@ class AlreadySavedError(Exception):
         self.number = number
 
 
-class StaleError(Exception):
-    """The match changed since the page was rendered; ``changes`` says how, in sentences."""
+@dataclass(frozen=True)
+class Change:
+    """A write to a hand since a writer's version: what was done (``add``, ``edit``, ``restore``,
+    ``import`` or ``delete``, as its revision says), the hand's number, the sides' names, and the
+    hand's scores before the write and after it (None when there are none, or today's rules no
+    longer score that version)."""
 
-    def __init__(self, changes: list[str], version: int):
-        super().__init__(" ".join(changes))
+    action: str
+    number: int
+    sides: tuple[str, ...]
+    before: tuple[int, ...] | None
+    after: tuple[int, ...] | None
+
+
+class StaleError(Exception):
+    """The match changed since the page was rendered: ``changes`` says how, ``deleted`` that the
+    match itself was deleted; the pages word it (``meanwhile.sentences``)."""
+
+    def __init__(self, changes: list[Change], version: int, deleted: bool = False):
+        super().__init__("the match was deleted meanwhile" if deleted else f"{len(changes)} writes meanwhile")
         self.changes = changes
         self.version = version
+        self.deleted = deleted
 
 
 def now() -> str:

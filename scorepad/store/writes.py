@@ -7,14 +7,13 @@ the version the writer's page was rendered from; otherwise :class:`StaleError` s
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlite_utils import Database
 
 from .. import canasta
 from ..canasta.match import Standing, play_hand, standing
-from ..canasta.text import fold, t
 from ..documents import Side
 from .access import grant_access
 from .figures import (
@@ -31,6 +30,7 @@ from .figures import (
 )
 from .rows import (
     AlreadySavedError,
+    Change,
     NotFoundError,
     StaleError,
     _as_stored,
@@ -319,7 +319,7 @@ def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
         return row
     row = _match_row(db, match_id)
     if row["deleted"]:
-        raise StaleError([DELETED_MEANWHILE], row["version"])
+        raise StaleError([], row["version"], deleted=True)
     raise StaleError(changes_since(db, row, version), row["version"])
 
 
@@ -392,45 +392,20 @@ def _revise(
 
 
 # --- what changed meanwhile ----------------------------------------------------------------
-# Core-style messages (``Text``: English as a ``str``, rendered in the page's language by the web
-# layer), one whole sentence per kind of write so a translator never gets an English verb to fit in.
-DELETED_MEANWHILE = t("This match was deleted meanwhile; restore it from the start page.")
-
-CHANGED_MEANWHILE = t("Someone else changed this match meanwhile.")
-
-WRITTEN_MEANWHILE: dict[str, Callable[..., Any]] = {
-    "add": lambda **values: t("Someone else saved hand {number} meanwhile: {scores}.", **values),
-    "edit": lambda **values: t("Someone else changed hand {number} meanwhile: {scores}.", **values),
-    "restore": lambda **values: t("Someone else put back hand {number} meanwhile: {scores}.", **values),
-    "import": lambda **values: t("Someone else imported hand {number} meanwhile: {scores}.", **values),
-    "delete": lambda **values: t("Someone else removed hand {number} meanwhile: it scored {scores}.", **values),
-}
-
-
-def _score_list(items: list[Any]) -> Any:
-    """Each side's figure (``We 1220, They 165``), joined by the list's comma pattern."""
-    # Translators: the items of a list before its last two: {second} is the rest of the list.
-    return fold(items, lambda first, rest: t("{first}, {second}", first=first, second=rest))
-
-
-def changes_since(db: Database, row: dict[str, Any], version: int) -> list[str]:
-    """Sentences naming each hand written after ``version``, with its scores before and after."""
+def changes_since(db: Database, row: dict[str, Any], version: int) -> list[Change]:
+    """Each hand written after ``version``, with its scores before and after, in the order written."""
     variant = _variant(row)
-    names = [side["name"] for side in json.loads(row["sides"])]
-    revisions = list(
-        _select(
-            db,
-            "select r.*, h.position, (select count(*) from hands l where l.match_id = h.match_id "
-            "and l.deleted is null and l.position < h.position) as before "
-            "from hand_revisions r join hands h on h.id = r.hand_id "
-            "where h.match_id = ? and r.match_version > ? order by r.match_version, r.id",
-            [row["id"], version],
-        )
+    names = tuple(side["name"] for side in json.loads(row["sides"]))
+    revisions = _select(
+        db,
+        "select r.*, h.position, (select count(*) from hands l where l.match_id = h.match_id "
+        "and l.deleted is null and l.position < h.position) as before "
+        "from hand_revisions r join hands h on h.id = r.hand_id "
+        "where h.match_id = ? and r.match_version > ? order by r.match_version, r.id",
+        [row["id"], version],
     )
     changes = []
-    for revision in revisions:
-        number = revision["before"] + 1
-        new = _revision_scores(variant, revision["data"])
+    for revision in list(revisions):
         previous = list(
             _select(
                 db,
@@ -439,26 +414,10 @@ def changes_since(db: Database, row: dict[str, Any], version: int) -> list[str]:
                 [revision["hand_id"], revision["revision"]],
             )
         )
-        old = _revision_scores(variant, previous[0]["data"]) if previous else None
-        if new and old and revision["action"] == "edit":
-            scores = [
-                t("{side} {before} → {after}", side=name, before=a, after=b)
-                for name, a, b in zip(names, old, new, strict=False)
-            ]
-        else:
-            scores = [
-                t("{side} {score}", side=name, score=score)
-                for name, score in zip(names, new or old or (), strict=False)
-            ]
-        if not scores:
-            changes.append(t("Someone else changed hand {number} meanwhile.", number=number))
-            continue
-        # A hand that reads back (saved, changed, put back) says its scores now; a removed one (or
-        # one that no longer scores) says what it scored.
-        action = revision["action"] if new else "delete"
-        say = WRITTEN_MEANWHILE.get(action, WRITTEN_MEANWHILE["edit"])
-        changes.append(say(number=number, scores=_score_list(scores)))
-    return changes or [CHANGED_MEANWHILE]
+        before = _revision_scores(variant, previous[0]["data"]) if previous else None
+        after = _revision_scores(variant, revision["data"])
+        changes.append(Change(revision["action"], revision["before"] + 1, names, before, after))
+    return changes
 
 
 def _revision_scores(variant: canasta.Variant, data: str | None) -> tuple[int, ...] | None:
