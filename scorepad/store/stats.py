@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from sqlite_utils import Database
@@ -33,43 +30,25 @@ def player_records(db: Database, viewer: Viewer = EVERY_MATCH) -> list[dict[str,
     )
 
 
-STATS_KEPT = 64  # viewers whose sums are kept, each until the database changes
-
-_stats_kept: OrderedDict[tuple[Any, ...], tuple[list[dict[str, Any]], int]] = OrderedDict()
-
-_stats_lock = threading.Lock()
-
-_connections = itertools.count()
-
-
 def player_stats(db: Database, viewer: Viewer = EVERY_MATCH) -> tuple[list[dict[str, Any]], int]:
-    """:func:`player_records` and :func:`count_matches`, summed once for each state of the database.
+    """:func:`player_records` and :func:`count_matches`; the sums over every match are kept with
+    the connection that made them until the database changes.
 
-    The sums run over every match the viewer sees (a club's ten thousand: about a tenth of a
-    second), while most visits to the stats page follow no change at all. The key is the state
-    this connection sees: SQLite's ``data_version`` moves with every commit by any other
-    connection (another thread, another process, ``scorepad rescore``), and the connection's
-    ``total_changes`` with every change of its own; the connection (a number of its own), the
-    database and the viewer complete it. Anything written makes a new key; nothing stale is served.
+    A browser's own matches are summed in well under a millisecond; every match of a club's ten
+    thousand takes about a third of a second, and most visits to the organiser's stats page
+    follow no change at all. What was summed is kept on the connection itself (``db.py`` keeps a
+    few per thread), under the state it saw: SQLite's ``data_version`` moves with every commit by
+    any other connection (another thread, another process, ``scorepad rescore``), and the
+    connection's ``total_changes`` with every change of its own. Anything written is seen; a
+    connection closed takes its sums with it.
     """
-    connection = db.__dict__.get("_scorepad_connection")
-    if connection is None:  # a number of its own: an address could be a later connection's
-        connection = db.__dict__["_scorepad_connection"] = next(_connections)
-    state = (connection, db.conn.execute("PRAGMA data_version").fetchone()[0], db.conn.total_changes)
-    key = (_database_name(db), viewer, *state)
-    found = _stats_kept.get(key)
-    if found is None:
-        found = (player_records(db, viewer), count_matches(db, viewer))
-        with _stats_lock:
-            _stats_kept[key] = found
-            while len(_stats_kept) > STATS_KEPT:
-                _stats_kept.popitem(last=False)
-    return found
-
-
-def _database_name(db: Database) -> str:
-    """The file the connection reads (``""`` for an in-memory database)."""
-    return next((row[2] for row in db.conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+    if not viewer.every_match:
+        return player_records(db, viewer), count_matches(db, viewer)
+    state = (db.conn.execute("PRAGMA data_version").fetchone()[0], db.conn.total_changes)
+    kept = db.__dict__.get("_scorepad_stats")
+    if kept is None or kept[0] != state:
+        kept = db.__dict__["_scorepad_stats"] = (state, player_records(db, viewer), count_matches(db, viewer))
+    return kept[1], kept[2]
 
 
 def count_matches(db: Database, viewer: Viewer = EVERY_MATCH) -> int:
