@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .rows import _select, now, writing
+from .rows import now, select_rows, writing
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ EVERY_MATCH = Viewer(every_match=True)
 # --- who sees what --------------------------------------------------------------------------
 # A browser sees the matches it created, opened with the write link, or imported: one `access`
 # row each. The organiser and the command line see every match (EVERY_MATCH).
-def _visible_to(viewer: Viewer, column: str = "id") -> tuple[str, list[Any]]:
+def visible_to(viewer: Viewer, column: str = "id") -> tuple[str, list[Any]]:
     """A WHERE condition on the match id ``column`` keeping what ``viewer`` sees, with its parameters.
 
     Nobody sees a match whose import has not finished (:func:`save_import`).
@@ -47,7 +47,7 @@ def _visible_to(viewer: Viewer, column: str = "id") -> tuple[str, list[Any]]:
 
 def has_access(db: Database, browser: str, match_id: str) -> bool:
     """Whether ``browser`` already lists this match."""
-    return bool(list(_select(db, "select 1 from access where browser = ? and match_id = ?", [browser, match_id])))
+    return bool(list(select_rows(db, "select 1 from access where browser = ? and match_id = ?", [browser, match_id])))
 
 
 def grant_access(db: Database, browser: str, match_id: str, how: str) -> None:
@@ -67,7 +67,7 @@ def grant_access(db: Database, browser: str, match_id: str, how: str) -> None:
 
 def count_unlisted(db: Database) -> int:
     """Matches no browser lists yet: stored before ownership existed, or imported on the command line."""
-    rows = _select(
+    rows = select_rows(
         db,
         "select count(*) as n from matches m where m.deleted is null and m.pending is null "
         "and not exists (select 1 from access a where a.match_id = m.id)",

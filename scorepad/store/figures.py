@@ -19,15 +19,15 @@ from ..documents import team_name
 from .reads import MatchHead, hand_figures
 from .rows import (
     Progress,
-    _hand,
-    _insert,
-    _live_hands,
-    _loads,
-    _match_row,
-    _select,
-    _starting,
-    _variant,
+    hand_of,
+    insert_rows,
+    live_hands,
+    match_row,
+    numbers,
     search_key,
+    select_rows,
+    starting_of,
+    variant_of,
     writing,
 )
 
@@ -65,7 +65,7 @@ def rescore(db: Database, progress: Progress | None = None, new_versions: bool =
     a phone are not taken for current. Returns how many matches were rescored and the ids of
     those today's rules refuse (their figures are left as they were).
     """
-    ids = [row["id"] for row in _select(db, "select id from matches where pending is null order by created, id")]
+    ids = [row["id"] for row in select_rows(db, "select id from matches where pending is null order by created, id")]
     refused = []
     with writing(db):
         for done, match_id in enumerate(ids, start=1):
@@ -83,7 +83,7 @@ def fill_missing_figures(db: Database) -> int:
 
     Runs at every start, after the migrations; with nothing missing it is one indexed query.
     """
-    rows = _select(
+    rows = select_rows(
         db, "select id from matches m where not exists (select 1 from match_summaries s where s.match_id = m.id)"
     )
     missing = [row["id"] for row in rows]
@@ -94,28 +94,28 @@ def fill_missing_figures(db: Database) -> int:
 def rescore_match(db: Database, match_id: str) -> bool:
     """Rewrite one match's figures from its hands; False (nothing written) when the core refuses it."""
     with writing(db):
-        row = _match_row(db, match_id)
-        live = _live_hands(db, match_id)
-        match = canasta.Match(_variant(row), tuple(_hand(h) for h in live), _starting(row))
+        row = match_row(db, match_id)
+        live = live_hands(db, match_id)
+        match = canasta.Match(variant_of(row), tuple(hand_of(h) for h in live), starting_of(row))
         if match.problems():
             return False
-        _write_figures(db, row, match, [h["id"] for h in live])
+        write_figures(db, row, match, [h["id"] for h in live])
         return True
 
 
-def _write_figures(db: Database, row: dict[str, Any], match: canasta.Match, hand_ids: list[int]) -> None:
+def write_figures(db: Database, row: dict[str, Any], match: canasta.Match, hand_ids: list[int]) -> None:
     """Replace every figure of a match with those of ``match`` (scored whole by the core)."""
     match_id = row["id"]
     for table in ("hand_figures", "side_figures", "match_players"):
         db.execute(f"delete from {table} where match_id = ?", [match_id])
     db.execute("delete from match_summaries where match_id = ?", [match_id])
     variant = match.variant
-    _insert_hand_figures(db, match_id, list(zip(hand_ids, match.results, strict=True)))
+    insert_hand_figures(db, match_id, list(zip(hand_ids, match.results, strict=True)))
     after = standing(variant, match.totals, len(match.results))
     last = list(
-        _select(db, "select max(created) as last from hands where match_id = ? and deleted is null", [match_id])
+        select_rows(db, "select max(created) as last from hands where match_id = ? and deleted is null", [match_id])
     )
-    _update_summary(db, row, variant, after, last[0]["last"] or row["created"])
+    update_summary(db, row, variant, after, last[0]["last"] or row["created"])
     sides = json.loads(row["sides"])
     players = []
     for index, side in enumerate(sides):
@@ -132,7 +132,7 @@ def _write_figures(db: Database, row: dict[str, Any], match: canasta.Match, hand
          "hands": 0, "points": 0, "best_hand": None, "canastas": 0, "red_threes": 0}
         for index, side in enumerate(sides)
     )  # fmt: skip
-    _recount_sides(db, match_id, after)
+    recount_sides(db, match_id, after)
 
 
 HAND_FIGURES = ("hand_id", "match_id", "number", "scores", "totals", "minimums", "canastas", "red_threes", "detail")
@@ -143,7 +143,7 @@ SUMMARY = (
 )  # fmt: skip
 
 
-def _insert_hand_figures(db: Database, match_id: str, scored: list[tuple[int, canasta.HandResult]]) -> None:
+def insert_hand_figures(db: Database, match_id: str, scored: list[tuple[int, canasta.HandResult]]) -> None:
     rows = []
     for hand_id, result in scored:
         detail = {
@@ -163,10 +163,10 @@ def _insert_hand_figures(db: Database, match_id: str, scored: list[tuple[int, ca
                 json.dumps(detail),
             )
         )
-    _insert(db, "hand_figures", HAND_FIGURES, rows)
+    insert_rows(db, "hand_figures", HAND_FIGURES, rows)
 
 
-def _update_summary(
+def update_summary(
     db: Database, row: dict[str, Any], variant: canasta.Variant, after: Standing, last_played: str
 ) -> None:
     sides = json.loads(row["sides"])
@@ -185,10 +185,10 @@ def _update_summary(
         last_played,
         "\n".join(search_key(word) for word in words if word),
     )
-    _insert(db, "match_summaries", SUMMARY, [values], replace=True)
+    insert_rows(db, "match_summaries", SUMMARY, [values], replace=True)
 
 
-def _summary_version(db: Database, match_id: str) -> None:
+def sync_summary_version(db: Database, match_id: str) -> None:
     db.execute(
         "update match_summaries set version = (select version from matches where id = ?) where match_id = ?",
         [match_id, match_id],
@@ -203,7 +203,7 @@ def _outcome(after: Standing, side: int) -> str:
     return "won" if after.winner == side else "lost"
 
 
-def _add_to_sides(db: Database, match_id: str, after: Standing, result: canasta.HandResult) -> None:
+def add_to_sides(db: Database, match_id: str, after: Standing, result: canasta.HandResult) -> None:
     """One more hand on each side's figures: counts and sums grow, the best hand may change."""
     for index, (score, entry) in enumerate(zip(result.scores, result.hand.entries, strict=True)):
         db.execute(
@@ -215,12 +215,12 @@ def _add_to_sides(db: Database, match_id: str, after: Standing, result: canasta.
         )  # fmt: skip
 
 
-def _recount_sides(db: Database, match_id: str, after: Standing) -> None:
+def recount_sides(db: Database, match_id: str, after: Standing) -> None:
     """Each side's figures summed again from the stored hand figures (no hand is rescored)."""
     sums: dict[int, list[Any]] = {index: [0, 0, None, 0, 0] for index in range(len(after.totals))}
-    for row in _select(db, "select scores, canastas, red_threes from hand_figures where match_id = ?", [match_id]):
+    for row in select_rows(db, "select scores, canastas, red_threes from hand_figures where match_id = ?", [match_id]):
         for index, (score, canastas, threes) in enumerate(
-            zip(_loads(row["scores"]), _loads(row["canastas"]), _loads(row["red_threes"]), strict=True)
+            zip(numbers(row["scores"]), numbers(row["canastas"]), numbers(row["red_threes"]), strict=True)
         ):
             figures = sums[index]
             figures[0] += 1

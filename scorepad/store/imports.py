@@ -14,10 +14,10 @@ from sqlite_utils import Database
 
 from .. import canasta
 from ..documents import MatchInfo
-from .access import EVERY_MATCH, Viewer, _visible_to, grant_access
-from .figures import _write_figures
-from .reads import _stored
-from .rows import Progress, _as_stored, _insert, _json, _match_row, _select, new_token, now, writing
+from .access import EVERY_MATCH, Viewer, grant_access, visible_to
+from .figures import write_figures
+from .reads import stored_match
+from .rows import Progress, as_stored, hand_json, insert_rows, match_row, new_token, now, select_rows, writing
 
 
 def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo, pending: str | None = None) -> bool:
@@ -28,7 +28,7 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo, pen
     import's id) the match stays out of sight until :func:`save_import` ends that import.
     """
     with writing(db):
-        if list(_select(db, "select 1 from matches where id = ?", [info.id])):
+        if list(select_rows(db, "select 1 from matches where id = ?", [info.id])):
             return False
         stamp = now()
         finished = info.finished or (stamp if match.is_finished else None)
@@ -47,17 +47,17 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo, pen
             "origin": info.origin,
             "pending": pending,
         }
-        _insert(db, "matches", tuple(row), [tuple(row.values())])
+        insert_rows(db, "matches", tuple(row), [tuple(row.values())])
         hand_ids = []
         revisions = []
         for position, hand in enumerate(match.hands, start=1):
-            data = _json(hand)
+            data = hand_json(hand)
             sql = "insert into hands (match_id, position, data, created) values (?, ?, ?, ?)"
             hand_ids.append(db.conn.execute(sql, [info.id, position, data, stamp]).lastrowid)
             revisions.append((hand_ids[-1], 1, "import", data, 1, stamp))  # a new hand's first revision
-        _insert(db, "hand_revisions", REVISION_COLUMNS, revisions)
-        stored = canasta.Match(match.variant, tuple(_as_stored(h) for h in match.hands), match.starting_totals)
-        _write_figures(db, _match_row(db, info.id, pending_too=True), stored, hand_ids)
+        insert_rows(db, "hand_revisions", REVISION_COLUMNS, revisions)
+        stored = canasta.Match(match.variant, tuple(as_stored(h) for h in match.hands), match.starting_totals)
+        write_figures(db, match_row(db, info.id, pending_too=True), stored, hand_ids)
     return True
 
 
@@ -68,13 +68,13 @@ def matches_from(db: Database, file_id: str, viewer: Viewer = EVERY_MATCH) -> li
     The file holds the write link of the match with its own id, so that one is found whoever
     asks; a match stored under a replaced id is another browser's business unless it lists it.
     """
-    seen, params = _visible_to(viewer)
-    rows = _select(
+    seen, params = visible_to(viewer)
+    rows = select_rows(
         db,
         f"select * from matches where id = ? or (origin = ? and {seen}) order by id = ? desc",
         [file_id, file_id, *params, file_id],
     )
-    return [(stored.match, stored.info) for stored in (_stored(db, row) for row in rows)]
+    return [(stored.match, stored.info) for stored in (stored_match(db, row) for row in rows)]
 
 
 def lookalikes(db: Database, pairs: Sequence[tuple[canasta.Match, MatchInfo]], viewer: Viewer = EVERY_MATCH) -> int:
@@ -84,7 +84,7 @@ def lookalikes(db: Database, pairs: Sequence[tuple[canasta.Match, MatchInfo]], v
     already here; the import page says so instead of adding copies silently. Only the viewer's
     own matches are compared: the answer must not tell a stranger what others stored.
     """
-    seen, params = _visible_to(viewer)
+    seen, params = visible_to(viewer)
     found = 0
     for _match, info in pairs:
         sides = json.dumps([side.to_dict() for side in info.sides])

@@ -18,19 +18,20 @@ from sqlite_utils import Database
 from .. import canasta
 from ..canasta.match import Standing, standing
 from ..documents import MatchInfo, Side
-from .access import EVERY_MATCH, Viewer, _visible_to
+from .access import EVERY_MATCH, Viewer, visible_to
 from .rows import (
     RESTORE_DAYS,
     NotFoundError,
-    _info,
-    _live_hands,
-    _loads,
-    _match_row,
-    _select,
-    _standing,
-    _starting,
-    _variant,
+    hand_of,
+    info_of,
+    live_hands,
+    match_row,
+    numbers,
     search_key,
+    select_rows,
+    standing_of,
+    starting_of,
+    variant_of,
 )
 
 
@@ -140,11 +141,10 @@ class Revision:
     created: str
 
 
-def _stored(db: Database, row: dict[str, Any]) -> StoredMatch:
-    # read_hand: a match loaded again (its API document, an export) shares the hands read before.
-    hands = tuple(canasta.read_hand(json.loads(hand["data"])) for hand in _live_hands(db, row["id"]))
-    match = canasta.Match(_variant(row), hands, _starting(row))
-    return StoredMatch(match, _info(row), row["version"], row["watch_token"], row["updated"], row["deleted"])
+def stored_match(db: Database, row: dict[str, Any]) -> StoredMatch:
+    hands = tuple(hand_of(hand) for hand in live_hands(db, row["id"]))
+    match = canasta.Match(variant_of(row), hands, starting_of(row))
+    return StoredMatch(match, info_of(row), row["version"], row["watch_token"], row["updated"], row["deleted"])
 
 
 def get_match(db: Database, match_id: str) -> StoredMatch:
@@ -152,7 +152,7 @@ def get_match(db: Database, match_id: str) -> StoredMatch:
 
     :raises NotFoundError: for an id that was never stored.
     """
-    return _stored(db, _match_row(db, match_id))
+    return stored_match(db, match_row(db, match_id))
 
 
 def get_watched_match(db: Database, watch_token: str) -> StoredMatch:
@@ -161,13 +161,13 @@ def get_watched_match(db: Database, watch_token: str) -> StoredMatch:
     :raises NotFoundError: for an unknown token or a deleted match.
     """
     rows = list(
-        _select(
+        select_rows(
             db, "select * from matches where watch_token = ? and deleted is null and pending is null", [watch_token]
         )
     )
     if not rows:
         raise NotFoundError(watch_token)
-    return _stored(db, rows[0])
+    return stored_match(db, rows[0])
 
 
 def load_match(db: Database, match_id: str) -> tuple[canasta.Match, MatchInfo]:
@@ -183,8 +183,8 @@ def load_match(db: Database, match_id: str) -> tuple[canasta.Match, MatchInfo]:
 
 def all_match_ids(db: Database, viewer: Viewer = EVERY_MATCH) -> list[str]:
     """Every match that is not deleted and ``viewer`` sees, oldest first."""
-    seen, params = _visible_to(viewer)
-    rows = _select(db, f"select id from matches where deleted is null and {seen} order by created, id", params)
+    seen, params = visible_to(viewer)
+    rows = select_rows(db, f"select id from matches where deleted is null and {seen} order by created, id", params)
     return [row["id"] for row in rows]
 
 
@@ -197,15 +197,15 @@ HEAD_SQL = (
 
 def _head(row: dict[str, Any]) -> MatchHead:
     return MatchHead(
-        info=_info(row),
+        info=info_of(row),
         version=row["version"],
         watch_token=row["watch_token"],
         updated=row["updated"],
         deleted=row["deleted"],
         variant_key=row["variant"],
-        variant=_variant(row),
-        starting_totals=_starting(row),
-        summary=_standing(row),
+        variant=variant_of(row),
+        starting_totals=starting_of(row),
+        summary=standing_of(row),
         variant_name=row["variant_name"],
         last_played=row["last_played"],
     )
@@ -242,7 +242,9 @@ def current_version(db: Database, match_id: str | None = None, watch_token: str 
     """
     column, key = ("id", match_id) if match_id is not None else ("watch_token", watch_token)
     rows = list(
-        _select(db, f"select version from matches where {column} = ? and deleted is null and pending is null", [key])
+        select_rows(
+            db, f"select version from matches where {column} = ? and deleted is null and pending is null", [key]
+        )
     )
     if not rows:
         raise NotFoundError(key)
@@ -251,10 +253,10 @@ def current_version(db: Database, match_id: str | None = None, watch_token: str 
 
 def hand_figures(db: Database, match_id: str) -> list[HandFigures]:
     """Every live hand's stored scores, minimums in force and totals after it, in order."""
-    rows = _select(
+    rows = select_rows(
         db, "select number, scores, minimums, totals from hand_figures where match_id = ? order by number", [match_id]
     )
-    return [HandFigures(r["number"], _loads(r["scores"]), _loads(r["minimums"]), _loads(r["totals"])) for r in rows]
+    return [HandFigures(r["number"], numbers(r["scores"]), numbers(r["minimums"]), numbers(r["totals"])) for r in rows]
 
 
 LIST_COLUMNS = (
@@ -282,7 +284,7 @@ def _list_summary(row: dict[str, Any]) -> MatchSummary:
         variant_key=row["variant"],
         side_names=tuple(side.name for side in sides),
         sides=sides,
-        totals=_loads(row["totals"]),
+        totals=numbers(row["totals"]),
         hands=row["hands"],
         is_finished=bool(row["is_finished"]),
         winner=row["winner"],
@@ -310,7 +312,7 @@ def match_page(
     ``before`` is the ``older`` key of the page before (``updated|id``); ``search`` finds a side,
     player or title containing it, ``variant`` a preset key, ``player`` a player or team by name.
     """
-    seen, params = _visible_to(viewer, "m.id")
+    seen, params = visible_to(viewer, "m.id")
     where: list[str] = [seen] if include_deleted else ["m.deleted is null", seen]
     if before:
         updated, _, last_id = before.partition("|")
@@ -339,7 +341,7 @@ def recently_deleted(
 ) -> list[MatchSummary]:
     """Matches ``viewer`` sees deleted within ``days``, which can still be restored from the home page."""
     since = (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="seconds")
-    seen, params = _visible_to(viewer, "m.id")
+    seen, params = visible_to(viewer, "m.id")
     sql = f"{LIST_SQL} where m.deleted >= ? and {seen} order by m.deleted desc limit ?"
     return _list_summaries(db, sql, [since, *params, limit])
 
@@ -356,9 +358,9 @@ class ResultRow:
 
 def result_rows(db: Database, viewer: Viewer = EVERY_MATCH) -> list[ResultRow]:
     """Every match ``viewer`` sees that is not deleted, oldest first, from stored summaries only."""
-    seen, params = _visible_to(viewer, "m.id")
-    rows = _select(db, f"{HEAD_SQL} where m.deleted is null and {seen} order by m.created, m.id", params)
-    return [ResultRow(_info(row), row["variant"], row["variant_name"], _standing(row)) for row in rows]
+    seen, params = visible_to(viewer, "m.id")
+    rows = select_rows(db, f"{HEAD_SQL} where m.deleted is null and {seen} order by m.created, m.id", params)
+    return [ResultRow(info_of(row), row["variant"], row["variant_name"], standing_of(row)) for row in rows]
 
 
 def hand_revisions(db: Database, match_id: str, number: int) -> list[Revision]:
@@ -367,7 +369,7 @@ def hand_revisions(db: Database, match_id: str, number: int) -> list[Revision]:
     :raises NotFoundError: when the match has no such hand.
     """
     hand_id = _hand_row(db, match_id, number)["id"]
-    rows = _select(db, "select * from hand_revisions where hand_id = ? order by revision", [hand_id])
+    rows = select_rows(db, "select * from hand_revisions where hand_id = ? order by revision", [hand_id])
     return [
         Revision(
             row["revision"],
@@ -380,7 +382,7 @@ def hand_revisions(db: Database, match_id: str, number: int) -> list[Revision]:
 
 
 def _hand_row(db: Database, match_id: str, number: int) -> dict[str, Any]:
-    hands = _live_hands(db, match_id)
+    hands = live_hands(db, match_id)
     if not 1 <= number <= len(hands):
         raise NotFoundError(f"{match_id} hand {number}")
     return hands[number - 1]
@@ -390,8 +392,8 @@ def totals_before(db: Database, head: MatchHead, number: int) -> tuple[int, ...]
     """The stored totals before hand ``number`` (1-based): the starting totals before hand 1."""
     if number > 1:
         rows = list(
-            _select(db, "select totals from hand_figures where match_id = ? and number = ?", [head.id, number - 1])
+            select_rows(db, "select totals from hand_figures where match_id = ? and number = ?", [head.id, number - 1])
         )
         if rows:
-            return _loads(rows[0]["totals"])
+            return numbers(rows[0]["totals"])
     return head.starting_totals or (0,) * len(head.summary.totals)

@@ -123,7 +123,7 @@ def _durable_again(db: Database) -> None:
 
 
 # --- reading ----------------------------------------------------------------------------
-def _select(db: Database, sql: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
+def select_rows(db: Database, sql: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
     """The rows of a SELECT as dicts, fetched lazily, like ``db.query`` without its guard.
 
     sqlite-utils wraps every ``query`` in a savepoint so that a statement which turns out to
@@ -135,28 +135,34 @@ def _select(db: Database, sql: str, params: Sequence[Any] = ()) -> Iterator[dict
     return (dict(zip(keys, row, strict=True)) for row in cursor)
 
 
-def _match_row(db: Database, match_id: str, pending_too: bool = False) -> dict[str, Any]:
+def match_row(db: Database, match_id: str, pending_too: bool = False) -> dict[str, Any]:
     """A match's row; one whose import has not finished is found only ``pending_too``."""
     held = "" if pending_too else " and pending is null"
-    rows = list(_select(db, f"select * from matches where id = ?{held}", [match_id]))
+    rows = list(select_rows(db, f"select * from matches where id = ?{held}", [match_id]))
     if not rows:
         raise NotFoundError(match_id)
     return rows[0]
 
 
-def _live_hands(db: Database, match_id: str) -> list[dict[str, Any]]:
-    return list(_select(db, "select * from hands where match_id = ? and deleted is null order by position", [match_id]))
+def live_hands(db: Database, match_id: str) -> list[dict[str, Any]]:
+    """A match's hands that are not undone, in the order played."""
+    return list(
+        select_rows(db, "select * from hands where match_id = ? and deleted is null order by position", [match_id])
+    )
 
 
-def _variant(row: dict[str, Any]) -> canasta.Variant:
+def variant_of(row: dict[str, Any]) -> canasta.Variant:
+    """The rules a match row is played by: its preset with every option value it froze."""
     return canasta.rules_for(row["variant"], json.loads(row["options"]))
 
 
-def _starting(row: dict[str, Any]) -> tuple[int, ...] | None:
+def starting_of(row: dict[str, Any]) -> tuple[int, ...] | None:
+    """A match row's starting totals, None when it started from zero."""
     return tuple(json.loads(row["starting_totals"])) if row["starting_totals"] else None
 
 
-def _info(row: dict[str, Any]) -> MatchInfo:
+def info_of(row: dict[str, Any]) -> MatchInfo:
+    """What a match row knows beyond its rules and hands."""
     return MatchInfo(
         id=row["id"],
         sides=tuple(Side(side["name"], tuple(side["players"])) for side in json.loads(row["sides"])),
@@ -166,15 +172,17 @@ def _info(row: dict[str, Any]) -> MatchInfo:
     )
 
 
-def _loads(text: str | None) -> tuple[int, ...]:
+def numbers(text: str | None) -> tuple[int, ...]:
+    """A stored JSON list of figures (scores, totals, minimums) as a tuple; none for NULL."""
     return tuple(json.loads(text)) if text else ()
 
 
-def _standing(row: dict[str, Any]) -> Standing:
+def standing_of(row: dict[str, Any]) -> Standing:
+    """Where a match stands, from its stored summary's columns."""
     return Standing(
-        totals=_loads(row["totals"]),
+        totals=numbers(row["totals"]),
         played=row["hands"],
-        next_minimums=_loads(row["next_minimums"]),
+        next_minimums=numbers(row["next_minimums"]),
         is_finished=bool(row["is_finished"]),
         is_tie=bool(row["is_tie"]),
         winner=row["winner"],
@@ -187,7 +195,9 @@ def search_key(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def _insert(db: Database, table: str, columns: Sequence[str], rows: list[Sequence[Any]], replace: bool = False) -> None:
+def insert_rows(
+    db: Database, table: str, columns: Sequence[str], rows: list[Sequence[Any]], replace: bool = False
+) -> None:
     """Plain INSERT of known columns: sqlite-utils' insert and upsert inspect the schema on every call."""
     if rows:
         verb = "insert or replace" if replace else "insert"
@@ -195,17 +205,19 @@ def _insert(db: Database, table: str, columns: Sequence[str], rows: list[Sequenc
         db.conn.executemany(f"{verb} into {table} ({', '.join(columns)}) values ({marks})", rows)
 
 
-def _hand(row: dict[str, Any]) -> canasta.Hand:
+def hand_of(row: dict[str, Any]) -> canasta.Hand:
+    """A hand read back from its row (or a revision's): the one place the store parses a hand."""
     return canasta.read_hand(json.loads(row["data"]))
 
 
-def _json(hand: canasta.Hand) -> str:
+def hand_json(hand: canasta.Hand) -> str:
+    """A hand as its row stores it."""
     return json.dumps(hand.to_dict(), sort_keys=True)
 
 
-def _as_stored(hand: canasta.Hand) -> canasta.Hand:
+def as_stored(hand: canasta.Hand) -> canasta.Hand:
     """The hand as it reads back from its row, so its itemised figures list parts in that order."""
-    return _hand({"data": _json(hand)})
+    return hand_of({"data": hand_json(hand)})
 
 
 def holds_matches(conn: Any) -> bool:

@@ -6,8 +6,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .access import EVERY_MATCH, Viewer, _visible_to
-from .rows import _select
+from .access import EVERY_MATCH, Viewer, visible_to
+from .rows import select_rows
 
 
 def player_records(db: Database, viewer: Viewer = EVERY_MATCH) -> list[dict[str, Any]]:
@@ -15,9 +15,9 @@ def player_records(db: Database, viewer: Viewer = EVERY_MATCH) -> list[dict[str,
 
     A name's spelling is the one it had in its first match; names are compared case folded.
     """
-    seen, params = _visible_to(viewer, "m.id")
+    seen, params = visible_to(viewer, "m.id")
     return list(
-        _select(
+        select_rows(
             db,
             "select p.kind, p.key, p.name, min(m.created || ' ' || m.id) as first, count(*) as matches, "
             "sum(f.outcome = 'won') as wins, sum(f.outcome = 'lost') as losses, sum(f.outcome = 'tie') as ties, "
@@ -53,5 +53,7 @@ def player_stats(db: Database, viewer: Viewer = EVERY_MATCH) -> tuple[list[dict[
 
 def count_matches(db: Database, viewer: Viewer = EVERY_MATCH) -> int:
     """How many matches ``viewer`` sees that are stored and not deleted."""
-    seen, params = _visible_to(viewer)
-    return next(iter(_select(db, f"select count(*) as n from matches where deleted is null and {seen}", params)))["n"]
+    seen, params = visible_to(viewer)
+    return next(iter(select_rows(db, f"select count(*) as n from matches where deleted is null and {seen}", params)))[
+        "n"
+    ]

@@ -17,34 +17,34 @@ from ..canasta.match import Standing, play_hand, standing
 from ..documents import Side
 from .access import grant_access
 from .figures import (
-    _add_to_sides,
-    _insert_hand_figures,
-    _recount_sides,
-    _summary_version,
-    _update_summary,
-    _write_figures,
+    add_to_sides,
     correct,
     ends_early,
     hand_scores,
+    insert_hand_figures,
+    recount_sides,
     rescore_match,
+    sync_summary_version,
+    update_summary,
+    write_figures,
 )
 from .rows import (
     AlreadySavedError,
     Change,
     NotFoundError,
     StaleError,
-    _as_stored,
-    _hand,
-    _json,
-    _live_hands,
-    _loads,
-    _match_row,
-    _select,
-    _standing,
-    _starting,
-    _variant,
+    as_stored,
+    hand_json,
+    hand_of,
+    live_hands,
+    match_row,
     new_token,
     now,
+    numbers,
+    select_rows,
+    standing_of,
+    starting_of,
+    variant_of,
     writing,
 )
 
@@ -83,8 +83,8 @@ def create_match(
             }
         )
         # A match made just now is nobody's import: its row is read as it was written.
-        row = _match_row(db, match_id, pending_too=True)
-        _write_figures(db, row, canasta.Match(variant, (), _starting_or_none(starting_totals)), [])
+        row = match_row(db, match_id, pending_too=True)
+        write_figures(db, row, canasta.Match(variant, (), _starting_or_none(starting_totals)), [])
         if browser:
             grant_access(db, browser, match_id, "created")
     return match_id
@@ -119,7 +119,7 @@ def saved_submission(db: Database, match_id: str, submission: str | None) -> int
     if not submission:
         return None
     rows = list(
-        _select(
+        select_rows(
             db,
             "select h.deleted, (select count(*) from hands l where l.match_id = h.match_id "
             "and l.deleted is null and l.position <= h.position) as number "
@@ -144,22 +144,22 @@ def _append(db: Database, row: dict[str, Any], hand: canasta.Hand, position: int
     Only this hand is checked and scored: the hands before it are summed up in the summary. A
     refused hand goes through the whole match once, so the refusal reads exactly as the core's.
     """
-    variant = _variant(row)
-    hand = _as_stored(hand)
+    variant = variant_of(row)
+    hand = as_stored(hand)
     summary = _summary(db, row["id"])
     if summary.is_finished or canasta.check_hand(hand, variant):
-        _refuse(db, row, [*(_hand(h) for h in _live_hands(db, row["id"])), hand])
+        _refuse(db, row, [*(hand_of(h) for h in live_hands(db, row["id"])), hand])
     result = play_hand(variant, summary.played + 1, summary.totals, hand)
     after = standing(variant, result.totals, result.number)
     _set_finished(db, row, after)
     hand_id = (
         db.table("hands")
-        .insert({"match_id": row["id"], "position": position, "data": _json(hand), "created": created})
+        .insert({"match_id": row["id"], "position": position, "data": hand_json(hand), "created": created})
         .last_pk
     )
-    _insert_hand_figures(db, row["id"], [(hand_id, result)])
-    _update_summary(db, row, variant, after, created)
-    _add_to_sides(db, row["id"], after, result)
+    insert_hand_figures(db, row["id"], [(hand_id, result)])
+    update_summary(db, row, variant, after, created)
+    add_to_sides(db, row["id"], after, result)
     return hand_id
 
 
@@ -179,10 +179,10 @@ def replace_hand(
         figures = _figure_rows(db, match_id)
         if not 1 <= number <= len(figures):
             raise NotFoundError(f"{match_id} hand {number}")
-        variant = _variant(row)
-        before = _loads(figures[number - 2]["totals"]) if number > 1 else _start(row, variant)
-        later = [_loads(f["scores"]) for f in figures[number:]]
-        hand = _as_stored(hand)
+        variant = variant_of(row)
+        before = numbers(figures[number - 2]["totals"]) if number > 1 else _start(row, variant)
+        later = [numbers(f["scores"]) for f in figures[number:]]
+        hand = as_stored(hand)
         if canasta.check_hand(hand, variant):
             _refuse_with(db, row, number, hand)
         result, carried = correct(variant, before, number, hand, later)
@@ -191,23 +191,23 @@ def replace_hand(
         after = standing(variant, carried[-1][1] if carried else result.totals, len(figures))
         _set_finished(db, row, after)
         hand_id = figures[number - 1]["hand_id"]
-        db.table("hands").update(hand_id, {"data": _json(hand)})
+        db.table("hands").update(hand_id, {"data": hand_json(hand)})
         db.execute("delete from hand_figures where hand_id = ?", [hand_id])
-        _insert_hand_figures(db, match_id, [(hand_id, result)])
+        insert_hand_figures(db, match_id, [(hand_id, result)])
         for figure, (minimums, totals) in zip(figures[number:], carried, strict=True):
-            if (_loads(figure["minimums"]), _loads(figure["totals"])) != (minimums, totals):
+            if (numbers(figure["minimums"]), numbers(figure["totals"])) != (minimums, totals):
                 db.execute(
                     "update hand_figures set minimums = ?, totals = ? where hand_id = ?",
                     [json.dumps(minimums), json.dumps(totals), figure["hand_id"]],
                 )
-        _update_summary(db, row, variant, after, figures[-1]["created"])
-        _recount_sides(db, match_id, after)
+        update_summary(db, row, variant, after, figures[-1]["created"])
+        recount_sides(db, match_id, after)
         _revise(db, hand_id, "edit", hand, version + 1, submission)
     return version + 1
 
 
 def _refuse_with(db: Database, row: dict[str, Any], number: int, hand: canasta.Hand) -> None:
-    hands = [_hand(h) for h in _live_hands(db, row["id"])]
+    hands = [hand_of(h) for h in live_hands(db, row["id"])]
     hands[number - 1] = hand
     _refuse(db, row, hands)
 
@@ -224,15 +224,15 @@ def undo_last_hand(db: Database, match_id: str, version: int) -> int:
         figures = _figure_rows(db, match_id)
         if not figures:
             raise NotFoundError(f"{match_id} has no hands")
-        variant = _variant(row)
+        variant = variant_of(row)
         last = figures[-1]
-        totals = _loads(figures[-2]["totals"]) if len(figures) > 1 else _start(row, variant)
+        totals = numbers(figures[-2]["totals"]) if len(figures) > 1 else _start(row, variant)
         after = standing(variant, totals, len(figures) - 1)
         _set_finished(db, row, after)
         db.execute("delete from hand_figures where hand_id = ?", [last["hand_id"]])
         db.table("hands").update(last["hand_id"], {"deleted": now()})
-        _update_summary(db, row, variant, after, figures[-2]["created"] if len(figures) > 1 else row["created"])
-        _recount_sides(db, match_id, after)
+        update_summary(db, row, variant, after, figures[-2]["created"] if len(figures) > 1 else row["created"])
+        recount_sides(db, match_id, after)
         _revise(db, last["hand_id"], "delete", None, version + 1)
     return len(figures)
 
@@ -245,7 +245,7 @@ def undone_hand(db: Database, match_id: str) -> int | None:
 
 def _last_undone(db: Database, match_id: str) -> dict[str, Any] | None:
     rows = list(
-        _select(
+        select_rows(
             db,
             "select * from hands where match_id = ? and deleted is not null and position > "
             "coalesce((select max(position) from hands where match_id = ? and deleted is null), -1) "
@@ -267,17 +267,17 @@ def restore_last_hand(db: Database, match_id: str, version: int) -> int:
         if undone is None:
             raise NotFoundError(f"{match_id} has no undone hand")
         summary = _summary(db, match_id)
-        variant = _variant(row)
-        hand = _hand(undone)
+        variant = variant_of(row)
+        hand = hand_of(undone)
         if summary.is_finished or canasta.check_hand(hand, variant):
-            _refuse(db, row, [*(_hand(h) for h in _live_hands(db, match_id)), hand])
+            _refuse(db, row, [*(hand_of(h) for h in live_hands(db, match_id)), hand])
         result = play_hand(variant, summary.played + 1, summary.totals, hand)
         after = standing(variant, result.totals, result.number)
         _set_finished(db, row, after)
         db.table("hands").update(undone["id"], {"deleted": None})
-        _insert_hand_figures(db, match_id, [(undone["id"], result)])
-        _update_summary(db, row, variant, after, undone["created"])
-        _add_to_sides(db, match_id, after, result)
+        insert_hand_figures(db, match_id, [(undone["id"], result)])
+        update_summary(db, row, variant, after, undone["created"])
+        add_to_sides(db, match_id, after, result)
         _revise(db, undone["id"], "restore", hand, version + 1)
     return result.number
 
@@ -287,7 +287,7 @@ def delete_match(db: Database, match_id: str, version: int) -> None:
     with writing(db):
         _begin_write(db, match_id, version)
         db.table("matches").update(match_id, {"deleted": now()})
-        _summary_version(db, match_id)
+        sync_summary_version(db, match_id)
 
 
 def restore_match(db: Database, match_id: str) -> None:
@@ -296,11 +296,11 @@ def restore_match(db: Database, match_id: str) -> None:
     :raises NotFoundError: for an unknown id.
     """
     with writing(db):
-        _match_row(db, match_id)
+        match_row(db, match_id)
         db.execute(
             "update matches set deleted = null, version = version + 1, updated = ? where id = ?", [now(), match_id]
         )
-        _summary_version(db, match_id)
+        sync_summary_version(db, match_id)
 
 
 # --- helpers for writes ---------------------------------------------------------------------
@@ -312,27 +312,27 @@ def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
         [now(), match_id, version],
     )
     if cursor.rowcount == 1:
-        row = _match_row(db, match_id)
-        cached = list(_select(db, "select version from match_summaries where match_id = ?", [match_id]))
+        row = match_row(db, match_id)
+        cached = list(select_rows(db, "select version from match_summaries where match_id = ?", [match_id]))
         if not cached or cached[0]["version"] != version:
             rescore_match(db, match_id)  # figures not written at this version: rebuild before building on them
         return row
-    row = _match_row(db, match_id)
+    row = match_row(db, match_id)
     if row["deleted"]:
         raise StaleError([], row["version"], deleted=True)
     raise StaleError(changes_since(db, row, version), row["version"])
 
 
 def _summary(db: Database, match_id: str) -> Standing:
-    rows = list(_select(db, "select * from match_summaries where match_id = ?", [match_id]))
+    rows = list(select_rows(db, "select * from match_summaries where match_id = ?", [match_id]))
     if not rows:
         raise NotFoundError(match_id)
-    return _standing(rows[0])
+    return standing_of(rows[0])
 
 
 def _figure_rows(db: Database, match_id: str) -> list[dict[str, Any]]:
     return list(
-        _select(
+        select_rows(
             db,
             "select f.hand_id, f.number, f.scores, f.minimums, f.totals, h.created from hand_figures f "
             "join hands h on h.id = f.hand_id where f.match_id = ? order by f.number",
@@ -342,7 +342,7 @@ def _figure_rows(db: Database, match_id: str) -> list[dict[str, Any]]:
 
 
 def _start(row: dict[str, Any], variant: canasta.Variant) -> tuple[int, ...]:
-    return _starting(row) or (0,) * variant.sides
+    return starting_of(row) or (0,) * variant.sides
 
 
 def _refuse(db: Database, row: dict[str, Any], hands: list[canasta.Hand]) -> None:
@@ -351,7 +351,7 @@ def _refuse(db: Database, row: dict[str, Any], hands: list[canasta.Hand]) -> Non
     Reached only when the quick check from stored figures found a problem, so a refusal reads
     exactly as it always has.
     """
-    canasta.Match.validated(_variant(row), hands, _starting(row))
+    canasta.Match.validated(variant_of(row), hands, starting_of(row))
     raise RuntimeError(f"Match {row['id']}: the stored figures and the rules disagree; run `scorepad rescore`.")
 
 
@@ -363,7 +363,9 @@ def _set_finished(db: Database, row: dict[str, Any], after: Standing) -> None:
 
 
 def _next_position(db: Database, match_id: str) -> int:
-    rows = list(_select(db, "select coalesce(max(position), 0) + 1 as next from hands where match_id = ?", [match_id]))
+    rows = list(
+        select_rows(db, "select coalesce(max(position), 0) + 1 as next from hands where match_id = ?", [match_id])
+    )
     return rows[0]["next"]
 
 
@@ -376,14 +378,16 @@ def _revise(
     submission: str | None = None,
 ) -> None:
     rows = list(
-        _select(db, "select coalesce(max(revision), 0) + 1 as next from hand_revisions where hand_id = ?", [hand_id])
+        select_rows(
+            db, "select coalesce(max(revision), 0) + 1 as next from hand_revisions where hand_id = ?", [hand_id]
+        )
     )
     db.table("hand_revisions").insert(
         {
             "hand_id": hand_id,
             "revision": rows[0]["next"],
             "action": action,
-            "data": _json(hand) if hand else None,
+            "data": hand_json(hand) if hand else None,
             "match_version": match_version,
             "created": now(),
             "submission": submission or None,
@@ -394,9 +398,9 @@ def _revise(
 # --- what changed meanwhile ----------------------------------------------------------------
 def changes_since(db: Database, row: dict[str, Any], version: int) -> list[Change]:
     """Each hand written after ``version``, with its scores before and after, in the order written."""
-    variant = _variant(row)
+    variant = variant_of(row)
     names = tuple(side["name"] for side in json.loads(row["sides"]))
-    revisions = _select(
+    revisions = select_rows(
         db,
         "select r.*, h.position, (select count(*) from hands l where l.match_id = h.match_id "
         "and l.deleted is null and l.position < h.position) as before "
@@ -407,7 +411,7 @@ def changes_since(db: Database, row: dict[str, Any], version: int) -> list[Chang
     changes = []
     for revision in list(revisions):
         previous = list(
-            _select(
+            select_rows(
                 db,
                 "select data from hand_revisions where hand_id = ? and revision < ? and data is not null "
                 "order by revision desc limit 1",
