@@ -150,8 +150,9 @@ def test_delete_and_restore_match(db, match_id):
     assert [s.id for s in store.recently_deleted(db)] == [match_id]
     with pytest.raises(store.NotFoundError):
         store.load_match(db, match_id)
-    with pytest.raises(store.StaleError, match="deleted"):
+    with pytest.raises(store.StaleError, match="deleted") as error:
         store.add_hand(db, match_id, hand(), 2)
+    assert meanwhile.sentences(error.value) == ["This match was deleted meanwhile; restore it from the start page."]
     store.restore_match(db, match_id)
     assert [s.id for s in store.match_page(db).items] == [match_id]
 
