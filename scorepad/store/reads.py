@@ -66,13 +66,16 @@ class StoredMatch:
 
 @dataclass(frozen=True)
 class MatchSummary:
-    """A line of the match list: who, which variant, the totals and the state."""
+    """A line of the match list: who, which variant, the totals and the state.
+
+    Its sides are read from the row's JSON when asked: a list whose lines are already drawn
+    (kept by match and version) asks only for each line's id and version.
+    """
 
     id: str
     title: str
     variant_name: str
     variant_key: str
-    side_names: tuple[str, ...]
     totals: tuple[int, ...]
     hands: int
     is_finished: bool
@@ -82,8 +85,16 @@ class MatchSummary:
     deleted: str | None
     is_tie: bool = False
     last_played: str = ""
-    sides: tuple[Side, ...] = ()
     version: int = 0  # the match's version: what the list line shows changes only with it
+    sides_json: str = field(default="[]", repr=False)  # the row's sides, as stored
+
+    @property
+    def sides(self) -> tuple[Side, ...]:
+        return tuple(Side(side["name"], tuple(side["players"])) for side in json.loads(self.sides_json))
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        return tuple(side["name"] for side in json.loads(self.sides_json))
 
 
 @dataclass(frozen=True)
@@ -276,14 +287,12 @@ def _list_summaries(db: Database, sql: str, params: Sequence[Any]) -> list[Match
 
 
 def _list_summary(row: dict[str, Any]) -> MatchSummary:
-    sides = tuple(Side(side["name"], tuple(side["players"])) for side in json.loads(row["sides"]))
     return MatchSummary(
         id=row["id"],
         title=row["title"] or "",
         variant_name=row["variant_name"],
         variant_key=row["variant"],
-        side_names=tuple(side.name for side in sides),
-        sides=sides,
+        sides_json=row["sides"],
         totals=numbers(row["totals"]),
         hands=row["hands"],
         is_finished=bool(row["is_finished"]),
