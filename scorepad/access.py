@@ -32,6 +32,9 @@ from .db import get_db
 from .documents import is_well_formed_id
 
 COOKIE = "scorepad_browser"
+# A writer page opened by a browser with no id yet: the match it opened, until it comes back
+# with the id it was given (a client that keeps no cookie never does, and writes nothing).
+OPENED_COOKIE = "scorepad_opened"
 # Browsers cap a cookie's life at 400 days; every writer page sends it again, so a phone that
 # keeps playing keeps its list.
 COOKIE_LIFETIME = timedelta(days=400)
@@ -46,10 +49,19 @@ MAX_DELAY = 300.0
 
 # --- this browser -------------------------------------------------------------------------
 def browser_id() -> str | None:
-    """This browser's id from its cookie, or None when it has none (it then lists no match)."""
+    """This browser's id from its cookie, or None when it has none (it then lists no match).
+
+    A browser that comes back with the id it was given keeps cookies: the match it opened
+    before it had one (:func:`record`) joins its list now.
+    """
     if "browser_id" not in g:
         raw = request.cookies.get(COOKIE, "")
         g.browser_id = raw if is_well_formed_id(raw) else None
+        opened = request.cookies.get(OPENED_COOKIE)
+        if opened is not None and g.browser_id is not None:
+            if is_well_formed_id(opened):
+                store.grant_access(get_db(), g.browser_id, opened, "opened")
+            g.forget_opened = True
     return g.browser_id
 
 
@@ -62,12 +74,17 @@ def ensure_browser_id() -> str:
 
 
 def record(match_id: str) -> None:
-    """A writer page of this match was opened: the match joins this browser's list."""
-    db = get_db()
-    known = browser_id() is not None  # an id made just now lists nothing yet: no need to ask
+    """A writer page of this match was opened: the match joins this browser's list.
+
+    A browser with no id yet is given one, and the match joins its list when it comes back
+    with it (:func:`browser_id`): a client that keeps no cookie writes no row per visit.
+    """
+    known = browser_id() is not None
     browser = ensure_browser_id()
-    if not known or not store.has_access(db, browser, match_id):  # read first: most visits write nothing
-        store.grant_access(db, browser, match_id, "opened")
+    if not known:
+        g.opened_match = match_id
+    elif not store.has_access(get_db(), browser, match_id):  # read first: most visits write nothing
+        store.grant_access(get_db(), browser, match_id, "opened")
 
 
 def viewer() -> store.Viewer:
@@ -80,15 +97,16 @@ def viewer() -> store.Viewer:
 
 def send_browser_cookie(response: Response) -> Response:
     """After a request: send the browser's cookie when a page used it; lists vary by cookie."""
+    secure = bool(current_app.config.get("SESSION_COOKIE_SECURE") or request.is_secure)
+    lifetime = int(COOKIE_LIFETIME.total_seconds())
     if g.get("send_browser_cookie"):
+        response.set_cookie(COOKIE, g.browser_id, max_age=lifetime, httponly=True, samesite="Lax", secure=secure)
+    if g.get("opened_match"):
         response.set_cookie(
-            COOKIE,
-            g.browser_id,
-            max_age=int(COOKIE_LIFETIME.total_seconds()),
-            httponly=True,
-            samesite="Lax",
-            secure=bool(current_app.config.get("SESSION_COOKIE_SECURE") or request.is_secure),
+            OPENED_COOKIE, g.opened_match, max_age=lifetime, httponly=True, samesite="Lax", secure=secure
         )
+    elif g.get("forget_opened"):
+        response.delete_cookie(OPENED_COOKIE, httponly=True, samesite="Lax", secure=secure)
     if g.get("send_browser_cookie") or g.get("viewer_used"):
         vary(response, "Cookie")
     return response

@@ -1,4 +1,8 @@
-"""The database: one sqlite-utils connection per request, kept by its thread, migrated at start-up."""
+"""The database: one sqlite-utils connection per request, kept by its thread, migrated at start-up.
+
+Imports run one way: this module opens and hands out connections and calls the store (which
+knows the tables) to migrate and check a database; the store never imports it.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +13,11 @@ from flask import Flask, current_app, g
 from sqlite_utils import Database
 
 from .migrations import migrations
+from .store import SYNCHRONOUS, fill_missing_figures, holds_matches, writing
 
 # A writer waits this long for another writer's transaction to finish before giving up: saves
 # from every phone at a table queue behind each other instead of failing with "database is locked".
 BUSY_TIMEOUT_MS = 30_000
-# A commit is on disk before it returns (SQLite's default, said here so store.writing can
-# return to it after a write that need not wait).
-SYNCHRONOUS = "FULL"
 
 
 def connect(path: str) -> Database:
@@ -83,8 +85,6 @@ def close_db(exc: BaseException | None = None) -> None:
 
 def migrate(path: str) -> None:
     """Bring the database file up to date; safe to run on every start."""
-    from .store import fill_missing_figures, writing
-
     db = connect(path)
     try:
         db.enable_wal()
@@ -147,8 +147,6 @@ def is_scorepad_database(path: str) -> str | None:
     try:
         if db.execute("pragma quick_check").fetchone()[0] != "ok":
             return "is damaged (SQLite's check failed)"
-        from .store import holds_matches
-
         if not holds_matches(db):
             return "is not a scorepad database (it has no matches)"
     except sqlite3.DatabaseError as error:

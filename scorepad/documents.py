@@ -66,9 +66,19 @@ class MatchInfo:
 
 def score_document(match: Match) -> dict[str, Any]:
     """The scored hands and the state of the match (API.md, ``POST /api/v1/score``)."""
+    return score_fields(match.variant, _hand_documents(match), match, match.settlement)
+
+
+def score_fields(
+    variant: canasta.Variant, hands: list[dict[str, Any]], state: Any, settlement: dict[str, Any] | None
+) -> dict[str, Any]:
+    """How every match document ends: its variant, its scored hands and where it stands."""
+    return {"variant": variant.key, "hands": hands, **state_fields(state, settlement)}
+
+
+def _hand_documents(match: Match) -> list[dict[str, Any]]:
     breakdowns: dict[tuple[int, ...], dict[str, Any]] = {}
-    hands = [hand_document(result, breakdowns) for result in match.results]
-    return {"variant": match.variant.key, "hands": hands, **state_fields(match, match.settlement)}
+    return [hand_document(result, breakdowns) for result in match.results]
 
 
 def state_fields(state: Any, settlement: dict[str, Any] | None) -> dict[str, Any]:
@@ -93,24 +103,15 @@ def state_fields(state: Any, settlement: dict[str, Any] | None) -> dict[str, Any
 def hand_document(
     result: canasta.HandResult, breakdowns: dict[tuple[int, ...], dict[str, Any]] | None = None
 ) -> dict[str, Any]:
-    """One scored hand: entries as given, scores, totals, minimums in force, breakdown.
+    """One hand scored by the core, as :func:`hand_fields` writes it.
 
     ``breakdowns`` keeps each side's breakdown by the parts it is made of, for one document:
     the core shares a Part between every hand that scores it, so a match's hands repeat the
     same few breakdowns, and the document holds each one once (a reader sees equal objects).
     """
     sides = result.sides
-    hand = result.hand
-    # Hand.to_dict's fields, written here in one step with the scores after them; the entries'
-    # dicts are the hand's own, shared by every document that holds it, and never changed.
-    document: dict[str, Any] = {"entries": list(hand.entry_dicts())}
-    if hand.partnership:
-        document["partnership"] = list(hand.partnership)
-    document["scores"] = [side.score for side in sides]
-    document["totals"] = list(result.totals)
-    document["minimums"] = list(result.minimums)
     if breakdowns is None:
-        document["breakdown"] = [side.to_dict() for side in sides]
+        breakdown = [side.to_dict() for side in sides]
     else:
         breakdown = []
         for side in sides:
@@ -119,21 +120,56 @@ def hand_document(
             if found is None:
                 found = breakdowns[key] = side.to_dict()
             breakdown.append(found)
-        document["breakdown"] = breakdown
-    if result.warnings:
-        where = f"hands[{result.number - 1}]"  # absolute paths, like the errors'
-        document["warnings"] = [{"field": w.under(where).field, "message": w.message} for w in result.warnings]
+    scores = [side.score for side in sides]
+    return hand_fields(result.hand, scores, result.totals, result.minimums, breakdown, result.warnings, result.number)
+
+
+def hand_fields(
+    hand: canasta.Hand,
+    scores: Sequence[int],
+    totals: Sequence[int],
+    minimums: Sequence[int],
+    breakdown: list[dict[str, Any]],
+    warnings: Sequence[Violation],
+    number: int,
+) -> dict[str, Any]:
+    """The one writer of a hand in a document: entries as given, scores, totals, minimums in force,
+    breakdown, and warnings (their fields as absolute paths, like the errors').
+
+    Written from a hand the core just scored (:func:`hand_document`) or from the figures stored
+    with it (``store.match_documents``), so both read alike.
+    """
+    # Hand.to_dict's fields, written here in one step with the scores after them; the entries'
+    # dicts are the hand's own, shared by every document that holds it, and never changed.
+    document: dict[str, Any] = {"entries": list(hand.entry_dicts())}
+    if hand.partnership:
+        document["partnership"] = list(hand.partnership)
+    document["scores"] = list(scores)
+    document["totals"] = list(totals)
+    document["minimums"] = list(minimums)
+    document["breakdown"] = breakdown
+    if warnings:
+        where = f"hands[{number - 1}]"
+        document["warnings"] = [{"field": w.under(where).field, "message": w.message} for w in warnings]
     return document
-
-
-def options_changed(match: Match) -> dict[str, Any]:
-    """The house rules that differ from the preset's defaults."""
-    preset = canasta.find_variant(match.variant.key)
-    return {key: value for key, value in match.variant.option_values().items() if getattr(preset, key) != value}
 
 
 def match_document(match: Match, info: MatchInfo) -> dict[str, Any]:
     """A whole stored match (``GET /api/v1/matches/<id>``), which imports back unchanged."""
+    return whole_document(info, match.variant, match.starting_totals, _hand_documents(match), match, match.settlement)
+
+
+def whole_document(
+    info: MatchInfo,
+    variant: canasta.Variant,
+    starting_totals: Sequence[int] | None,
+    hands: list[dict[str, Any]],
+    state: Any,
+    settlement: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The one writer of a whole match document: from a match the core just scored
+    (:func:`match_document`), or from the figures stored with it (``store.match_documents``).
+    """
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -141,10 +177,10 @@ def match_document(match: Match, info: MatchInfo) -> dict[str, Any]:
         "title": info.title,
         "created": info.created,
         "finished": info.finished,
-        "options": match.variant.option_values(),
+        "options": variant.option_values(),
         "sides": [side.to_dict() for side in info.sides],
-        "starting_totals": list(match.starting_totals) if match.starting_totals else None,
-        **score_document(match),
+        "starting_totals": list(starting_totals) if starting_totals else None,
+        **score_fields(variant, hands, state, settlement),
     }
 
 

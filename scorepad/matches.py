@@ -36,9 +36,9 @@ from flask_babel import get_translations, lazy_gettext
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from . import access, canasta, formats, i18n, store
+from . import access, canasta, formats, i18n, meanwhile, store
 from .assets import SHELL, asset_url
-from .canasta.match import Standing, game_ends, play_hand, settlement_for, standing
+from .canasta.match import game_ends, play_hand, settlement_for
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
 from .htmx import wants_fragment
@@ -60,12 +60,10 @@ class Outcome:
 
 def outcome(stored: store.StoredMatch | store.MatchHead) -> Outcome | None:
     """The winner, by how much, and Bicycle's rounded settlement; None while the match runs."""
-    head = isinstance(stored, store.MatchHead)
-    summary = stored.summary if head else _standing(stored.match)
+    summary = stored.summary
     if not summary.is_finished:
         return None
-    variant = stored.variant if head else stored.match.variant
-    settlement = settlement_for(summary.totals, variant.settlement_unit)
+    settlement = settlement_for(summary.totals, stored.variant.settlement_unit)
     names = i18n.side_names(stored)
     return Outcome(
         winner=None if summary.winner is None else names[summary.winner],
@@ -73,10 +71,6 @@ def outcome(stored: store.StoredMatch | store.MatchHead) -> Outcome | None:
         rounded=tuple(settlement["rounded"]),
         settled_margin=settlement["margin"],
     )
-
-
-def _standing(match: canasta.Match) -> Standing:
-    return standing(match.variant, match.totals, len(match.hands))
 
 
 def hand_context(stored: store.StoredMatch, hand_number: int | None) -> dict[str, Any]:
@@ -380,7 +374,7 @@ def watch_sheet(token: str) -> Response:
 
 # --- entering and correcting hands --------------------------------------------------------
 def _hand_form(stored: store.StoredMatch | store.MatchHead, **kwargs: Any) -> HandForm:
-    variant = stored.variant if isinstance(stored, store.MatchHead) else stored.match.variant
+    variant = stored.variant
     names = i18n.side_names(stored)
     return hand_form(variant, names, variant.players_per_side, **kwargs)
 
@@ -541,7 +535,9 @@ def show_hand(match_id: str, number: int) -> str:
         abort(404)
     revisions = store.hand_revisions(get_db(), match_id, number)
     variant = stored.match.variant
-    scored = [(revision, _scores(revision.hand, variant) if revision.hand else None) for revision in revisions]
+    scored = [
+        (revision, store.hand_scores(revision.hand, variant) if revision.hand else None) for revision in revisions
+    ]
     return render_template(
         "matches/show_hand.html",
         result=stored.match.results[number - 1],
@@ -599,7 +595,7 @@ def _already_saved(match_id: str, number: int) -> Response:
 
 def _stale(form: HandForm, error: store.StaleError) -> None:
     """Keep what was typed, say what changed, and let a second tap save it over the new version."""
-    form.problems += [*error.changes, _("Your entry is kept below: check it and save again.")]
+    form.problems += [*meanwhile.sentences(error), _("Your entry is kept below: check it and save again.")]
     form.version.data = str(error.version)
 
 
@@ -610,7 +606,7 @@ def undo_hand(match_id: str) -> Response:
     try:
         number = store.undo_last_hand(get_db(), match_id, version)
     except store.StaleError as error:
-        flash(" ".join([*map(i18n.text, error.changes), _("Nothing was undone.")]))
+        flash(" ".join([*map(i18n.text, meanwhile.sentences(error)), _("Nothing was undone.")]))
     else:
         flash(_("Hand %(number)s undone.", number=number))
     return redirect(url_for(".show", match_id=match_id), 303)
@@ -623,7 +619,7 @@ def restore_hand(match_id: str) -> Response:
     try:
         number = store.restore_last_hand(get_db(), match_id, version)
     except store.StaleError as error:
-        flash(" ".join([*map(i18n.text, error.changes), _("Nothing was put back.")]))
+        flash(" ".join([*map(i18n.text, meanwhile.sentences(error)), _("Nothing was put back.")]))
     except canasta.InvalidError:
         flash(_("That hand cannot come back: the match has moved on since."))
     else:
@@ -646,7 +642,7 @@ def delete_match(match_id: str) -> Response:
     try:
         store.delete_match(get_db(), match_id, version)
     except store.StaleError as error:
-        flash(" ".join([*map(i18n.text, error.changes), _("The match was not deleted.")]))
+        flash(" ".join([*map(i18n.text, meanwhile.sentences(error)), _("The match was not deleted.")]))
         return redirect(url_for(".show", match_id=match_id), 303)
     flash(
         _(
@@ -743,10 +739,3 @@ def service_worker() -> Response:
 def offline() -> str:
     """What the service worker shows for a page this phone has not kept, while it is offline."""
     return render_template("errors/offline.html")
-
-
-def _scores(hand: canasta.Hand, variant: canasta.Variant) -> list[int] | None:
-    """A stored version's scores, or None if today's rules no longer accept it."""
-    if canasta.check_hand(hand, variant):
-        return None
-    return [side.score for side in canasta.score_hand(hand, variant)]

@@ -151,6 +151,37 @@ def test_opening_any_writer_page_adds_the_match_to_the_list(writer, stranger, su
     assert exported_ids(stranger) == [match_id]
 
 
+def access_rows(app):
+    db = connect(app.config["DATABASE"])
+    try:
+        return db.execute("select count(*) from access").fetchone()[0]
+    finally:
+        db.close()
+
+
+def test_a_client_that_keeps_no_cookie_writes_nothing_per_visit(app, writer):
+    match_id, _ = start_match(writer)
+    rows = access_rows(app)
+    cookieless = app.test_client(use_cookies=False)
+    for _ in range(3):
+        response = cookieless.get(f"/matches/{match_id}")
+        assert response.status_code == 200 and browser_cookie(response)  # offered an id every time
+    assert access_rows(app) == rows, "no row for a browser that never comes back with its id"
+
+
+def test_a_browser_lists_what_it_opened_before_it_had_an_id_once_it_comes_back(app, writer, stranger):
+    match_id, _ = start_match(writer)
+    rows = access_rows(app)
+    assert stranger.get(f"/matches/{match_id}").status_code == 200
+    assert access_rows(app) == rows  # a first visit: an id is offered, nothing is written yet
+    back = stranger.get("/")
+    assert re.findall(r'href="/matches/([0-9a-f]{32})"', back.get_data(as_text=True)) == [match_id]
+    assert access_rows(app) == rows + 1
+    assert stranger.get(f"/matches/{match_id}").status_code == 200 and listed_ids(stranger) == [match_id]
+    assert access_rows(app) == rows + 1, "written once"
+    assert stranger.get_cookie(access.OPENED_COOKIE) is None, "the note is spent"
+
+
 def test_polling_fragments_and_qr_codes_add_nothing(writer, stranger):
     match_id, _ = start_match(writer)
     for suffix in ("/sheet", "/qr.svg"):

@@ -330,13 +330,15 @@ def test_a_failed_import_leaves_nothing_though_it_commits_in_batches(app, monkey
             raise RuntimeError("disk full")
         return save(db, match, info, pending)
 
-    monkeypatch.setattr(store, "IMPORT_BATCH_MATCHES", 1)
-    monkeypatch.setattr(store, "save_imported_match", flaky)
+    monkeypatch.setattr(store.imports, "IMPORT_BATCH_MATCHES", 1)
+    monkeypatch.setattr(store.imports, "save_imported_match", flaky)
     db = connect(app.config["DATABASE"])
     try:
         with pytest.raises(RuntimeError):
             backups.save_import(db, backups.ImportPlan([(match, info) for info in infos], []), browser="b" * 32)
-        left = {table: db.execute(f"select count(*) from {table}").fetchone()[0] for table in store.MATCH_TABLES}
+        left = {
+            table: db.execute(f"select count(*) from {table}").fetchone()[0] for table in store.imports.MATCH_TABLES
+        }
         left |= {
             table: db.execute(f"select count(*) from {table}").fetchone()[0] for table in ("hands", "hand_revisions")
         }

@@ -266,7 +266,7 @@ def listed(client) -> list[str]:
 # --- out of sight until the last batch commits ---------------------------------------------
 def test_matches_of_an_unfinished_import_are_nowhere_to_be_seen(app, monkeypatch):
     """Batches of one match: while the second is written, the first (committed) is hidden."""
-    monkeypatch.setattr(store, "IMPORT_BATCH_MATCHES", 1)
+    monkeypatch.setattr(store.imports, "IMPORT_BATCH_MATCHES", 1)
     pairs = formats.read_all_matches_document(json.loads(backup(a_match(), a_match())))
     first = pairs[0][1].id
     seen = []
@@ -277,7 +277,7 @@ def test_matches_of_an_unfinished_import_are_nowhere_to_be_seen(app, monkeypatch
             try:
                 assert other.execute("select count(*) from matches where pending is not null").fetchone()[0] == 1
                 seen.append(store.count_matches(other))
-                seen.append(len(store.list_matches(other)))
+                seen.append(len(store.match_page(other).items))
                 seen.append(len(store.result_rows(other)))
                 seen.append(store.count_unlisted(other))
                 for lookup in (store.match_head, store.get_match, store.current_version):

@@ -77,7 +77,7 @@ def test_m002_fills_the_figures_of_matches_stored_before_it(tmp_path):
     """A database last migrated at m001, with matches as that scorepad stored them."""
     import json
 
-    from scorepad import store
+    from scorepad import canasta, store
 
     path = str(tmp_path / "old.db")
     db = connect(path)
@@ -130,7 +130,7 @@ def test_m002_fills_the_figures_of_matches_stored_before_it(tmp_path):
         assert version == 4
         ann = [r for r in store.player_records(db) if r["key"] == "ann"]
         assert ann[0]["matches"] == 2 and ann[0]["points"] == 2440 and ann[0]["biggest_hand"] == 1220
-        assert store.add_hand(db, "a" * 32, store._hand({"data": json.dumps(went_out)}), 4) == 5
+        assert store.add_hand(db, "a" * 32, canasta.read_hand(went_out), 4) == 5
         assert store.match_head(db, "a" * 32).summary.totals == (3660, 495)
     finally:
         db.close()

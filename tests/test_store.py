@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from scorepad import backups, canasta, store
+from scorepad import backups, canasta, meanwhile, store
 from scorepad.db import connect, migrate
 from scorepad.documents import MatchInfo, Side, match_document
 
@@ -67,7 +67,7 @@ def test_stale_write_is_refused_and_says_what_changed(db, match_id):
     with pytest.raises(store.StaleError) as error:
         store.add_hand(db, match_id, hand(), 1)
     assert error.value.version == 2
-    assert error.value.changes == ["Someone else saved hand 1 meanwhile: We 1220, They 165."]
+    assert meanwhile.sentences(error.value) == ["Someone else saved hand 1 meanwhile: We 1220, They 165."]
     assert len(store.get_match(db, match_id).match.hands) == 1
 
 
@@ -76,7 +76,9 @@ def test_stale_edit_shows_old_and_new_scores(db, match_id):
     store.replace_hand(db, match_id, 1, hand(we_melded=720), 2)
     with pytest.raises(store.StaleError) as error:
         store.replace_hand(db, match_id, 1, hand(we_melded=820), 2)
-    assert error.value.changes == ["Someone else changed hand 1 meanwhile: We 1220 → 1320, They 165 → 165."]
+    assert meanwhile.sentences(error.value) == [
+        "Someone else changed hand 1 meanwhile: We 1220 → 1320, They 165 → 165."
+    ]
 
 
 def test_stale_write_after_an_undo_says_what_the_hand_scored(db, match_id):
@@ -84,7 +86,7 @@ def test_stale_write_after_an_undo_says_what_the_hand_scored(db, match_id):
     store.undo_last_hand(db, match_id, 2)
     with pytest.raises(store.StaleError) as error:
         store.add_hand(db, match_id, hand(), 2)
-    (change,) = error.value.changes
+    (change,) = meanwhile.sentences(error.value)
     assert change.startswith("Someone else ") and change.endswith("hand 1 meanwhile: it scored We 1220, They 165.")
 
 
@@ -144,14 +146,15 @@ def test_new_hand_after_undo_cannot_be_put_back_over(db, match_id):
 
 def test_delete_and_restore_match(db, match_id):
     store.delete_match(db, match_id, 1)
-    assert [s.id for s in store.list_matches(db)] == []
+    assert [s.id for s in store.match_page(db).items] == []
     assert [s.id for s in store.recently_deleted(db)] == [match_id]
     with pytest.raises(store.NotFoundError):
         store.load_match(db, match_id)
-    with pytest.raises(store.StaleError, match="deleted"):
+    with pytest.raises(store.StaleError, match="deleted") as error:
         store.add_hand(db, match_id, hand(), 2)
+    assert meanwhile.sentences(error.value) == ["This match was deleted meanwhile; restore it from the start page."]
     store.restore_match(db, match_id)
-    assert [s.id for s in store.list_matches(db)] == [match_id]
+    assert [s.id for s in store.match_page(db).items] == [match_id]
 
 
 def test_unknown_match(db):
@@ -166,9 +169,9 @@ def test_watch_token_finds_the_match(db, match_id):
     assert store.get_watched_match(db, token).id == match_id
 
 
-def test_list_matches_summaries(db, match_id):
+def test_match_page_summaries(db, match_id):
     store.add_hand(db, match_id, hand(), 1)
-    (summary,) = store.list_matches(db)
+    (summary,) = store.match_page(db).items
     assert summary.side_names == ("We", "They")
     assert summary.totals == (1220, 165) and summary.hands == 1
     assert summary.variant_name == "Classic canasta" and not summary.is_finished
@@ -195,7 +198,7 @@ def test_concurrent_writers_one_wins(tmp_path):
         store.add_hand(first, match_id, hand(), 1)
         with pytest.raises(store.StaleError) as error:
             store.add_hand(second, match_id, hand(we_melded=720), 1)
-        assert "hand 1" in error.value.changes[0]
+        assert "hand 1" in meanwhile.sentences(error.value)[0]
         assert store.get_match(second, match_id).match.totals == (1220, 165)
     finally:
         first.close()
@@ -211,12 +214,12 @@ def test_lists_cover_what_the_viewer_sees(db, match_id):
     deleted = store.create_match(db, CLASSIC, WE_THEY, title="Gone", browser=BROWSER)
     store.delete_match(db, deleted, 1)
     me, nobody = store.Viewer(BROWSER), store.Viewer()
-    assert [s.id for s in store.list_matches(db, viewer=me)] == [mine]
+    assert [s.id for s in store.match_page(db, viewer=me).items] == [mine]
     assert [s.id for s in store.recently_deleted(db, viewer=me)] == [deleted]
     assert store.all_match_ids(db, viewer=me) == [mine]
-    assert store.list_matches(db, viewer=nobody) == [] and store.all_match_ids(db, viewer=store.Viewer(OTHER)) == []
+    assert store.match_page(db, viewer=nobody).items == [] and store.all_match_ids(db, viewer=store.Viewer(OTHER)) == []
     assert sorted(store.all_match_ids(db)) == sorted([match_id, mine]), "the command line sees every match"
-    assert {s.id for s in store.list_matches(db, include_deleted=True, viewer=me)} == {mine, deleted}
+    assert {s.id for s in store.match_page(db, include_deleted=True, viewer=me).items} == {mine, deleted}
 
 
 def test_access_is_granted_once_and_only_to_a_real_match(db, match_id):
@@ -271,13 +274,14 @@ def test_an_opened_match_joins_the_list_without_waiting_for_the_disk(db, match_i
     assert execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL again for every later write
 
 
-def test_a_head_is_read_once_per_stored_state_and_follows_every_change(db, match_id):
+def test_a_head_follows_every_change(db, match_id):
     first = store.match_head(db, match_id)
-    assert store.match_head(db, match_id) is first  # the same row: the same head, shared
+    assert store.match_head(db, match_id) == first  # nothing written: the same head
     store.add_hand(db, match_id, hand(), first.version)
     after = store.match_head(db, match_id)
-    assert after is not first and after.version == first.version + 1 and after.summary.played == 1
-    assert store.watched_head(db, after.watch_token) is after
+    assert after.version == first.version + 1 and after.summary.played == 1
+    assert after.summary.totals == (1220, 165) and after.variant == CLASSIC
+    assert store.watched_head(db, after.watch_token) == after
     store.delete_match(db, match_id, after.version)
     assert store.match_head(db, match_id).deleted
     with pytest.raises(store.NotFoundError):
@@ -313,3 +317,16 @@ def test_a_failed_rollback_still_leaves_the_connection_waiting_for_the_disk(db, 
     assert not real.in_transaction
     assert real.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: the next hand waits for the disk
     assert not store.has_access(db, "d" * 32, match_id)  # what the failed write did is gone
+
+
+def test_a_whole_match_and_its_head_answer_alike(db):
+    """The pages ask either read model the same questions: the scored match agrees with the stored summary."""
+    variant = CLASSIC.with_options({"target": 2000})
+    match_id = store.create_match(db, variant, WE_THEY)
+    store.add_hand(db, match_id, hand(), 1)
+    store.add_hand(db, match_id, hand(), 2)  # RULES.md: We 1220 a hand, so 2440 passes 2000: the game ends
+    whole, head = store.get_match(db, match_id), store.match_head(db, match_id)
+    for read in (whole, head):
+        assert (read.id, read.version, read.variant_key, read.variant) == (match_id, 3, "classic", variant)
+        assert read.summary.totals == (2440, 330) and read.summary.is_finished and read.summary.winner == 0
+    assert whole.summary == head.summary and whole.info == head.info

@@ -1,0 +1,111 @@
+"""Who sees what: a browser's list of matches, and the organiser's sign-in.
+
+A browser sees the matches it created, opened with the write link, or imported: one ``access``
+row each. The organiser and the command line see every match (:data:`EVERY_MATCH`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+from .rows import now, select_rows, writing
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Whose matches a list covers: one browser's (see the access section), or every match.
+
+    A browser with no id yet (``browser=None``) sees nothing; ``every_match`` is for the
+    organiser's signed-in browser and for the command line run by the server's owner.
+    """
+
+    browser: str | None = None
+    every_match: bool = False
+
+
+EVERY_MATCH = Viewer(every_match=True)
+
+
+# --- who sees what --------------------------------------------------------------------------
+# A browser sees the matches it created, opened with the write link, or imported: one `access`
+# row each. The organiser and the command line see every match (EVERY_MATCH).
+def visible_to(viewer: Viewer, column: str = "id") -> tuple[str, list[Any]]:
+    """A WHERE condition on the match id ``column`` keeping what ``viewer`` sees, with its parameters.
+
+    Nobody sees a match whose import has not finished (:func:`save_import`).
+    """
+    held = f"{column.removesuffix('id')}pending is null"
+    if viewer.every_match:
+        return held, []
+    if viewer.browser is None:
+        return "0", []
+    return f"{held} and {column} in (select match_id from access where browser = ?)", [viewer.browser]
+
+
+def has_access(db: Database, browser: str, match_id: str) -> bool:
+    """Whether ``browser`` already lists this match."""
+    return bool(list(select_rows(db, "select 1 from access where browser = ? and match_id = ?", [browser, match_id])))
+
+
+def grant_access(db: Database, browser: str, match_id: str, how: str) -> None:
+    """Add a match to a browser's list (``how``: created, opened, imported); nothing for an unknown id.
+
+    An opened match's line is not worth waiting for the disk: every first visit to a match
+    writes one, and a power cut that lost it loses nothing the link cannot give back by being
+    opened again. Created and imported matches are part of their own durable writes.
+    """
+    with writing(db, durable=how != "opened"):
+        db.execute(
+            "insert or ignore into access (browser, match_id, how, created) "
+            "select ?, id, ?, ? from matches where id = ?",
+            [browser, how, now(), match_id],
+        )
+
+
+def count_unlisted(db: Database) -> int:
+    """Matches no browser lists yet: stored before ownership existed, or imported on the command line."""
+    rows = select_rows(
+        db,
+        "select count(*) as n from matches m where m.deleted is null and m.pending is null "
+        "and not exists (select 1 from access a where a.match_id = m.id)",
+    )
+    return next(iter(rows))["n"]
+
+
+# --- the organiser's sign-in ------------------------------------------------------------------
+@dataclass(frozen=True)
+class SignInState:
+    """Wrong passphrases in a row, when the next guess may be checked (epoch seconds), the
+    generation of organiser sign-ins in force and that of known organiser devices."""
+
+    failures: int
+    next_try: float
+    generation: int
+    device_generation: int
+
+
+def sign_in_state(db: Database) -> SignInState:
+    row = db.execute(
+        "select failures, next_try, generation, device_generation from organiser_sign_in where id = 1"
+    ).fetchone()
+    return SignInState(*row) if row else SignInState(0, 0.0, 1, 1)
+
+
+def record_sign_in(db: Database, failures: int, next_try: float) -> None:
+    """Keep the count of wrong passphrases in a row and when the next may be checked."""
+    db.execute("update organiser_sign_in set failures = ?, next_try = ? where id = 1", [failures, next_try])
+
+
+def forget_known_devices(db: Database) -> None:
+    """Every device known to the organiser's sign-in waits like any other from now on."""
+    db.execute("update organiser_sign_in set device_generation = device_generation + 1 where id = 1")
+
+
+def end_organiser_sign_ins(db: Database) -> int:
+    """Start a new generation of organiser sign-ins: every earlier one ends; returns the new one."""
+    with writing(db):
+        db.execute("update organiser_sign_in set generation = generation + 1 where id = 1")
+        return sign_in_state(db).generation

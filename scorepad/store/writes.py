@@ -1,0 +1,428 @@
+"""Versioned writes: a new match, and adding, correcting, undoing and putting back hands.
+
+Every write is one transaction and starts by bumping the match's ``version`` only if it still is
+the version the writer's page was rendered from; otherwise :class:`StaleError` says what changed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlite_utils import Database
+
+from .. import canasta
+from ..canasta.match import Standing, play_hand, standing
+from ..documents import Side
+from .access import grant_access
+from .figures import (
+    add_to_sides,
+    correct,
+    ends_early,
+    hand_scores,
+    insert_hand_figures,
+    recount_sides,
+    rescore_match,
+    sync_summary_version,
+    update_summary,
+    write_figures,
+)
+from .rows import (
+    AlreadySavedError,
+    Change,
+    NotFoundError,
+    StaleError,
+    as_stored,
+    hand_json,
+    hand_of,
+    live_hands,
+    match_row,
+    new_token,
+    now,
+    numbers,
+    select_rows,
+    standing_of,
+    starting_of,
+    variant_of,
+    writing,
+)
+
+
+# --- writing ----------------------------------------------------------------------------
+def create_match(
+    db: Database,
+    variant: canasta.Variant,
+    sides: Sequence[Side],
+    starting_totals: Sequence[int] | None = None,
+    title: str = "",
+    browser: str | None = None,
+) -> str:
+    """Store a new match with every option value frozen; returns its id.
+
+    With ``browser``, the match joins that browser's list in the same transaction.
+
+    :raises InvalidError: for starting totals the core refuses.
+    """
+    canasta.Match.validated(variant, (), starting_totals)
+    match_id = new_token()
+    stamp = now()
+    with writing(db):
+        db.table("matches").insert(
+            {
+                "id": match_id,
+                "watch_token": new_token(),
+                "variant": variant.key,
+                "options": json.dumps(variant.option_values()),
+                "sides": json.dumps([side.to_dict() for side in sides]),
+                "starting_totals": json.dumps(list(starting_totals)) if starting_totals else None,
+                "title": title,
+                "created": stamp,
+                "updated": stamp,
+                "version": 1,
+            }
+        )
+        # A match made just now is nobody's import: its row is read as it was written.
+        row = match_row(db, match_id, pending_too=True)
+        write_figures(db, row, canasta.Match(variant, (), _starting_or_none(starting_totals)), [])
+        if browser:
+            grant_access(db, browser, match_id, "created")
+    return match_id
+
+
+def _starting_or_none(totals: Sequence[int] | None) -> tuple[int, ...] | None:
+    return tuple(totals) if totals else None
+
+
+def add_hand(db: Database, match_id: str, hand: canasta.Hand, version: int, submission: str | None = None) -> int:
+    """Append a hand, scored against the stored totals before it; returns the match's new version.
+
+    ``submission`` is the key of the form that sent it, stored with the hand: sent again, it is
+    recognised before the version is looked at (inside the write lock, so two copies sent at
+    once store one hand).
+
+    :raises AlreadySavedError: when a hand was already saved with this ``submission``.
+    :raises StaleError: when ``version`` is not the match's current version.
+    :raises InvalidError: when the match with this hand cannot be scored (fields ``hands[i]``).
+    """
+    with writing(db):
+        _refuse_a_second_copy(db, match_id, submission)
+        row = _begin_write(db, match_id, version)
+        position = _next_position(db, match_id)
+        hand_id = _append(db, row, hand, position, now())
+        _revise(db, hand_id, "add", hand, version + 1, submission)
+    return version + 1
+
+
+def saved_submission(db: Database, match_id: str, submission: str | None) -> int | None:
+    """The hand (1-based; 0 if it has been undone since) saved in this match by ``submission``, if any."""
+    if not submission:
+        return None
+    rows = list(
+        select_rows(
+            db,
+            "select h.deleted, (select count(*) from hands l where l.match_id = h.match_id "
+            "and l.deleted is null and l.position <= h.position) as number "
+            "from hand_revisions r join hands h on h.id = r.hand_id where r.submission = ? and h.match_id = ?",
+            [submission, match_id],
+        )
+    )
+    if not rows:
+        return None
+    return 0 if rows[0]["deleted"] else rows[0]["number"]
+
+
+def _refuse_a_second_copy(db: Database, match_id: str, submission: str | None) -> None:
+    number = saved_submission(db, match_id, submission)
+    if number is not None:
+        raise AlreadySavedError(number)
+
+
+def _append(db: Database, row: dict[str, Any], hand: canasta.Hand, position: int, created: str) -> int:
+    """Score one more hand from the stored summary and store it with its figures; returns its id.
+
+    Only this hand is checked and scored: the hands before it are summed up in the summary. A
+    refused hand goes through the whole match once, so the refusal reads exactly as the core's.
+    """
+    variant = variant_of(row)
+    hand = as_stored(hand)
+    summary = _summary(db, row["id"])
+    if summary.is_finished or canasta.check_hand(hand, variant):
+        _refuse(db, row, [*(hand_of(h) for h in live_hands(db, row["id"])), hand])
+    result = play_hand(variant, summary.played + 1, summary.totals, hand)
+    after = standing(variant, result.totals, result.number)
+    _set_finished(db, row, after)
+    hand_id = (
+        db.table("hands")
+        .insert({"match_id": row["id"], "position": position, "data": hand_json(hand), "created": created})
+        .last_pk
+    )
+    insert_hand_figures(db, row["id"], [(hand_id, result)])
+    update_summary(db, row, variant, after, created)
+    add_to_sides(db, row["id"], after, result)
+    return hand_id
+
+
+def replace_hand(
+    db: Database, match_id: str, number: int, hand: canasta.Hand, version: int, submission: str | None = None
+) -> int:
+    """Correct hand ``number``; later totals, minimums and game end follow. Returns the new version.
+
+    The corrected hand is checked and scored from the stored totals before it; later hands keep
+    their stored scores and only their totals and minimums move (arithmetic, no rescoring).
+
+    :raises AlreadySavedError, StaleError, InvalidError, NotFoundError: as :func:`add_hand`, or for no such hand.
+    """
+    with writing(db):
+        _refuse_a_second_copy(db, match_id, submission)
+        row = _begin_write(db, match_id, version)
+        figures = _figure_rows(db, match_id)
+        if not 1 <= number <= len(figures):
+            raise NotFoundError(f"{match_id} hand {number}")
+        variant = variant_of(row)
+        before = numbers(figures[number - 2]["totals"]) if number > 1 else _start(row, variant)
+        later = [numbers(f["scores"]) for f in figures[number:]]
+        hand = as_stored(hand)
+        if canasta.check_hand(hand, variant):
+            _refuse_with(db, row, number, hand)
+        result, carried = correct(variant, before, number, hand, later)
+        if ends_early(variant, number, result, carried):
+            _refuse_with(db, row, number, hand)
+        after = standing(variant, carried[-1][1] if carried else result.totals, len(figures))
+        _set_finished(db, row, after)
+        hand_id = figures[number - 1]["hand_id"]
+        db.table("hands").update(hand_id, {"data": hand_json(hand)})
+        db.execute("delete from hand_figures where hand_id = ?", [hand_id])
+        insert_hand_figures(db, match_id, [(hand_id, result)])
+        for figure, (minimums, totals) in zip(figures[number:], carried, strict=True):
+            if (numbers(figure["minimums"]), numbers(figure["totals"])) != (minimums, totals):
+                db.execute(
+                    "update hand_figures set minimums = ?, totals = ? where hand_id = ?",
+                    [json.dumps(minimums), json.dumps(totals), figure["hand_id"]],
+                )
+        update_summary(db, row, variant, after, figures[-1]["created"])
+        recount_sides(db, match_id, after)
+        _revise(db, hand_id, "edit", hand, version + 1, submission)
+    return version + 1
+
+
+def _refuse_with(db: Database, row: dict[str, Any], number: int, hand: canasta.Hand) -> None:
+    hands = [hand_of(h) for h in live_hands(db, row["id"])]
+    hands[number - 1] = hand
+    _refuse(db, row, hands)
+
+
+def undo_last_hand(db: Database, match_id: str, version: int) -> int:
+    """Remove the last hand (its revisions stay, and :func:`restore_last_hand` puts it back).
+
+    Returns the number of the hand removed.
+
+    :raises StaleError: when ``version`` is stale. :raises NotFoundError: when there is no hand.
+    """
+    with writing(db):
+        row = _begin_write(db, match_id, version)
+        figures = _figure_rows(db, match_id)
+        if not figures:
+            raise NotFoundError(f"{match_id} has no hands")
+        variant = variant_of(row)
+        last = figures[-1]
+        totals = numbers(figures[-2]["totals"]) if len(figures) > 1 else _start(row, variant)
+        after = standing(variant, totals, len(figures) - 1)
+        _set_finished(db, row, after)
+        db.execute("delete from hand_figures where hand_id = ?", [last["hand_id"]])
+        db.table("hands").update(last["hand_id"], {"deleted": now()})
+        update_summary(db, row, variant, after, figures[-2]["created"] if len(figures) > 1 else row["created"])
+        recount_sides(db, match_id, after)
+        _revise(db, last["hand_id"], "delete", None, version + 1)
+    return len(figures)
+
+
+def undone_hand(db: Database, match_id: str) -> int | None:
+    """The number the last undone hand would take back, if it can be put back."""
+    row = _last_undone(db, match_id)
+    return _summary(db, match_id).played + 1 if row else None
+
+
+def _last_undone(db: Database, match_id: str) -> dict[str, Any] | None:
+    rows = list(
+        select_rows(
+            db,
+            "select * from hands where match_id = ? and deleted is not null and position > "
+            "coalesce((select max(position) from hands where match_id = ? and deleted is null), -1) "
+            "order by position desc limit 1",
+            [match_id, match_id],
+        )
+    )
+    return rows[0] if rows else None
+
+
+def restore_last_hand(db: Database, match_id: str, version: int) -> int:
+    """Put back the hand undone last; returns its number.
+
+    :raises NotFoundError: when there is none. :raises StaleError, InvalidError: as :func:`add_hand`.
+    """
+    with writing(db):
+        row = _begin_write(db, match_id, version)
+        undone = _last_undone(db, match_id)
+        if undone is None:
+            raise NotFoundError(f"{match_id} has no undone hand")
+        summary = _summary(db, match_id)
+        variant = variant_of(row)
+        hand = hand_of(undone)
+        if summary.is_finished or canasta.check_hand(hand, variant):
+            _refuse(db, row, [*(hand_of(h) for h in live_hands(db, match_id)), hand])
+        result = play_hand(variant, summary.played + 1, summary.totals, hand)
+        after = standing(variant, result.totals, result.number)
+        _set_finished(db, row, after)
+        db.table("hands").update(undone["id"], {"deleted": None})
+        insert_hand_figures(db, match_id, [(undone["id"], result)])
+        update_summary(db, row, variant, after, undone["created"])
+        add_to_sides(db, match_id, after, result)
+        _revise(db, undone["id"], "restore", hand, version + 1)
+    return result.number
+
+
+def delete_match(db: Database, match_id: str, version: int) -> None:
+    """Mark a match deleted; it stays restorable and nothing in it is removed."""
+    with writing(db):
+        _begin_write(db, match_id, version)
+        db.table("matches").update(match_id, {"deleted": now()})
+        sync_summary_version(db, match_id)
+
+
+def restore_match(db: Database, match_id: str) -> None:
+    """Bring a deleted match back.
+
+    :raises NotFoundError: for an unknown id.
+    """
+    with writing(db):
+        match_row(db, match_id)
+        db.execute(
+            "update matches set deleted = null, version = version + 1, updated = ? where id = ?", [now(), match_id]
+        )
+        sync_summary_version(db, match_id)
+
+
+# --- helpers for writes ---------------------------------------------------------------------
+def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
+    """Claim the next version of the match, or explain why this writer is stale."""
+    cursor = db.execute(
+        "update matches set version = version + 1, updated = ? "
+        "where id = ? and version = ? and deleted is null and pending is null",
+        [now(), match_id, version],
+    )
+    if cursor.rowcount == 1:
+        row = match_row(db, match_id)
+        cached = list(select_rows(db, "select version from match_summaries where match_id = ?", [match_id]))
+        if not cached or cached[0]["version"] != version:
+            rescore_match(db, match_id)  # figures not written at this version: rebuild before building on them
+        return row
+    row = match_row(db, match_id)
+    if row["deleted"]:
+        raise StaleError([], row["version"], deleted=True)
+    raise StaleError(changes_since(db, row, version), row["version"])
+
+
+def _summary(db: Database, match_id: str) -> Standing:
+    rows = list(select_rows(db, "select * from match_summaries where match_id = ?", [match_id]))
+    if not rows:
+        raise NotFoundError(match_id)
+    return standing_of(rows[0])
+
+
+def _figure_rows(db: Database, match_id: str) -> list[dict[str, Any]]:
+    return list(
+        select_rows(
+            db,
+            "select f.hand_id, f.number, f.scores, f.minimums, f.totals, h.created from hand_figures f "
+            "join hands h on h.id = f.hand_id where f.match_id = ? order by f.number",
+            [match_id],
+        )
+    )
+
+
+def _start(row: dict[str, Any], variant: canasta.Variant) -> tuple[int, ...]:
+    return starting_of(row) or (0,) * variant.sides
+
+
+def _refuse(db: Database, row: dict[str, Any], hands: list[canasta.Hand]) -> None:
+    """Check the whole match as it would be: raises the core's InvalidError with every problem.
+
+    Reached only when the quick check from stored figures found a problem, so a refusal reads
+    exactly as it always has.
+    """
+    canasta.Match.validated(variant_of(row), hands, starting_of(row))
+    raise RuntimeError(f"Match {row['id']}: the stored figures and the rules disagree; run `scorepad rescore`.")
+
+
+def _set_finished(db: Database, row: dict[str, Any], after: Standing) -> None:
+    """Record when the match finished (or that a correction reopened it)."""
+    finished = (row["finished"] or now()) if after.is_finished else None
+    if finished != row["finished"]:
+        db.table("matches").update(row["id"], {"finished": finished})
+
+
+def _next_position(db: Database, match_id: str) -> int:
+    rows = list(
+        select_rows(db, "select coalesce(max(position), 0) + 1 as next from hands where match_id = ?", [match_id])
+    )
+    return rows[0]["next"]
+
+
+def _revise(
+    db: Database,
+    hand_id: int,
+    action: str,
+    hand: canasta.Hand | None,
+    match_version: int,
+    submission: str | None = None,
+) -> None:
+    rows = list(
+        select_rows(
+            db, "select coalesce(max(revision), 0) + 1 as next from hand_revisions where hand_id = ?", [hand_id]
+        )
+    )
+    db.table("hand_revisions").insert(
+        {
+            "hand_id": hand_id,
+            "revision": rows[0]["next"],
+            "action": action,
+            "data": hand_json(hand) if hand else None,
+            "match_version": match_version,
+            "created": now(),
+            "submission": submission or None,
+        }
+    )
+
+
+# --- what changed meanwhile ----------------------------------------------------------------
+def changes_since(db: Database, row: dict[str, Any], version: int) -> list[Change]:
+    """Each hand written after ``version``, with its scores before and after, in the order written."""
+    variant = variant_of(row)
+    names = tuple(side["name"] for side in json.loads(row["sides"]))
+    revisions = select_rows(
+        db,
+        "select r.*, h.position, (select count(*) from hands l where l.match_id = h.match_id "
+        "and l.deleted is null and l.position < h.position) as before "
+        "from hand_revisions r join hands h on h.id = r.hand_id "
+        "where h.match_id = ? and r.match_version > ? order by r.match_version, r.id",
+        [row["id"], version],
+    )
+    changes = []
+    for revision in list(revisions):
+        previous = list(
+            select_rows(
+                db,
+                "select data from hand_revisions where hand_id = ? and revision < ? and data is not null "
+                "order by revision desc limit 1",
+                [revision["hand_id"], revision["revision"]],
+            )
+        )
+        before = _revision_scores(variant, previous[0]["data"]) if previous else None
+        after = _revision_scores(variant, revision["data"])
+        changes.append(Change(revision["action"], revision["before"] + 1, names, before, after))
+    return changes
+
+
+def _revision_scores(variant: canasta.Variant, data: str | None) -> tuple[int, ...] | None:
+    return hand_scores(canasta.Hand.from_dict(json.loads(data)), variant) if data else None
