@@ -11,7 +11,8 @@ language in every template (Jinja's ``finalize``), in JSON answers, and by :func
 view joins or stores them. English needs none of this: a core message already *is* its English
 text, so every English request takes the fast path.
 
-Catalogues are loaded once per language and process (Flask-Babel's domain cache), never per request.
+Catalogues are loaded once per language and process (Flask-Babel's domain cache), never per
+request; a request looks its catalogue up once (:func:`translations`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,18 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale, support
-from flask import Blueprint, Flask, Response, g, has_request_context, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    g,
+    has_app_context,
+    has_request_context,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
 from werkzeug.datastructures import LanguageAccept
@@ -57,41 +69,28 @@ def select_locale() -> Locale:
         chosen = request.cookies.get(COOKIE)
         if chosen in _LOCALES:
             return _LOCALES[chosen]
-    header = request.headers.get("Accept-Language", "")
-    # A browser's header is a few dozen characters; a longer one is read but never kept.
-    return _asked_for(header) if len(header) <= KEPT_HEADER else _asked_for.__wrapped__(header)
+    return _asked_for(request.headers.get("Accept-Language", ""))
 
 
-KEPT_HEADER = 256  # characters of an Accept-Language header kept as a key by _asked_for
-
-
-@lru_cache(maxsize=256)
 def _asked_for(header: str) -> Locale:
-    """The shipped language an ``Accept-Language`` header asks for first (or English).
-
-    Browsers send a handful of distinct headers, so each is parsed once (~10 µs), not per page;
-    at most 256 headers of at most ``KEPT_HEADER`` characters are kept.
-    """
+    """The shipped language an ``Accept-Language`` header asks for first (or English)."""
     asked = parse_accept_header(header, LanguageAccept).best_match(_ASKED)
     return _LOCALES[_ASKED[asked]] if asked else _LOCALES[DEFAULT]
 
 
-_BY_LOCALE: dict[Locale, Any] = {}
-
-
 def translations() -> Any:
-    """The request's catalogue: Flask-Babel's, kept by locale so a lookup costs a dict access.
+    """The request's catalogue (Flask-Babel's, loaded once per language), looked up once per request.
 
-    Flask-Babel finds the catalogue again on every call (~10 µs); a page makes dozens of calls.
-    The locales are the objects made once in ``_LOCALES``, and the catalogues are the package's.
+    Flask-Babel finds the catalogue again on every call (~10 µs), and a page makes dozens of
+    calls, so the request keeps the one it found on ``g``, beside the locale it is for.
     """
+    if not has_app_context():
+        return get_translations()
     locale = get_locale()
-    found = _BY_LOCALE.get(locale)
-    if found is None:
-        found = get_translations()
-        if locale is not None:
-            _BY_LOCALE[locale] = found
-    return found
+    found = g.get("scorepad_translations")
+    if found is None or found[0] is not locale:
+        found = g.scorepad_translations = (locale, get_translations())
+    return found[1]
 
 
 def language() -> str:
