@@ -32,7 +32,6 @@ from flask import (
     Flask,
     Response,
     g,
-    has_app_context,
     has_request_context,
     redirect,
     render_template,
@@ -41,11 +40,13 @@ from flask import (
 )
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from .assets import vary
 from .canasta import VARIANTS
+from .fragments import fragments
 
 # The shipped languages, each named in its own language for the switch, in the switch's order.
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt_BR": "Português", "de": "Deutsch"}
@@ -82,15 +83,14 @@ def translations() -> Any:
     """The request's catalogue (Flask-Babel's, loaded once per language), looked up once per request.
 
     Flask-Babel finds the catalogue again on every call (~10 µs), and a page makes dozens of
-    calls, so the request keeps the one it found on ``g``, beside the locale it is for.
+    calls, so the request keeps the one it found.
     """
-    if not has_app_context():
+    if not has_request_context():
         return get_translations()
-    locale = get_locale()
-    found = g.get("scorepad_translations")
-    if found is None or found[0] is not locale:
-        found = g.scorepad_translations = (locale, get_translations())
-    return found[1]
+    found = getattr(request, "scorepad_translations", None)
+    if found is None:
+        found = request.scorepad_translations = get_translations()
+    return found
 
 
 def language() -> str:
@@ -283,6 +283,15 @@ def here() -> str:
     return request.full_path.rstrip("?") if request.method == "GET" else url_for("matches.index")
 
 
+def script_words() -> Markup:
+    """The words the page's scripts say (``_words.html``), in the page's language.
+
+    The same on every page of a language, and a page's largest share of messages, so kept in
+    the markup cache under the language alone.
+    """
+    return fragments().get(("words", language()), lambda: render_template("_words.html").strip())
+
+
 def language_name() -> str:
     return LANGUAGES.get(language(), LANGUAGES[DEFAULT])
 
@@ -317,6 +326,6 @@ def init_app(app: Flask) -> None:
         side_name=side_name,
         side_names=side_names,
     )
-    app.jinja_env.globals.update(language=language, language_name=language_name, here=here)
+    app.jinja_env.globals.update(language=language, language_name=language_name, here=here, script_words=script_words)
     app.register_blueprint(bp)
     app.after_request(_vary)

@@ -10,11 +10,10 @@ the rest of each page, and everything read from the request, is rendered per req
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import render_template, request
-from flask_babel import get_translations
 from markupsafe import Markup
 
 from . import formats, i18n, store
@@ -34,8 +33,8 @@ class Sheet:
     hands: int
     next_hand: int  # the number of the hand to enter next
     starting_totals: tuple[int, ...] | None
-    hand_rows: Markup  # matches/_hand_rows.html, from the cache
-    chart: Markup  # exports/_progress.html, from the cache (empty before the first hand)
+    top: Markup = Markup()  # matches/_sheet_top.html, from the cache
+    table: Markup = Markup()  # matches/_sheet_table.html (hand rows and chart), from the cache
 
 
 def piece_key(kind: str, match_id: str, version: int, *more: Hashable) -> tuple[Hashable, ...]:
@@ -48,28 +47,10 @@ def piece_key(kind: str, match_id: str, version: int, *more: Hashable) -> tuple[
     return (kind, match_id, version, i18n.language(), request.script_root, *more)
 
 
-def score_sheet(head: store.MatchHead, watching: bool) -> Sheet:
+def score_sheet(head: store.MatchHead, outcome: Any, watching: bool) -> Sheet:
     """The sheet of this version of the match, for a writer (links to each hand) or a watcher."""
     summary = head.summary
-    figures: list[store.HandFigures] = []
-
-    def rows() -> list[store.HandFigures]:
-        if not figures and summary.played:
-            figures.extend(store.hand_figures(get_db(), head.id))
-        return figures
-
-    hand_rows = fragments().get(
-        piece_key("rows", head.id, head.version, watching),
-        lambda: render_template(
-            "matches/_hand_rows.html",
-            rows=rows(),
-            match_id=head.id,
-            is_finished=summary.is_finished,
-            watching=watching,
-        ),
-    )
-    chart = fragments().get(piece_key("chart", head.id, head.version), lambda: _chart(head, rows()))
-    return Sheet(
+    figures = Sheet(
         variant_name=head.variant.name,  # the variant's own name, a core message: in the page's language
         totals=summary.totals,
         next_minimums=summary.next_minimums,
@@ -78,8 +59,30 @@ def score_sheet(head: store.MatchHead, watching: bool) -> Sheet:
         hands=summary.played,
         next_hand=summary.played + 1,
         starting_totals=head.starting_totals,
-        hand_rows=hand_rows,
+    )
+    context = {"stored": head, "sheet": figures, "sides": head.info.sides, "outcome": outcome, "watching": watching}
+    top = fragments().get(
+        piece_key("top", head.id, head.version, watching),
+        lambda: render_template("matches/_sheet_top.html", **context),
+    )
+    table = fragments().get(
+        piece_key("table", head.id, head.version, watching),
+        lambda: _table(head, context),
+    )
+    return replace(figures, top=top, table=table)
+
+
+def _table(head: store.MatchHead, context: dict[str, Any]) -> str:
+    """The table of hands, from the stored figures of each hand, and the chart."""
+    rows = store.hand_figures(get_db(), head.id) if head.summary.played else []
+    chart = fragments().get(piece_key("chart", head.id, head.version), lambda: _chart(head, rows))
+    return render_template(
+        "matches/_sheet_table.html",
+        rows=rows,
+        match_id=head.id,
+        is_finished=head.summary.is_finished,
         chart=chart,
+        **context,
     )
 
 
@@ -95,7 +98,7 @@ def _chart(head: store.MatchHead, rows: list[store.HandFigures]) -> str:
         head.starting_totals or (0,) * len(summary.totals),
         [row.totals for row in rows],
         i18n.shown_sides(head.info, head.variant_key),
-        get_translations(),
+        i18n.translations(),
         i18n.thousands,
     )
     chart = formats.Chart(Markup(svg), target)  # built from escaped text in formats.py
@@ -118,7 +121,7 @@ def context(head: store.MatchHead, outcome: Any, **extra: Any) -> dict[str, Any]
     watching = bool(extra.get("watching"))
     return {
         "stored": head,
-        "sheet": score_sheet(head, watching),
+        "sheet": score_sheet(head, outcome, watching),
         "sides": head.info.sides,
         "outcome": outcome,
         "watching": watching,
