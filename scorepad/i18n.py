@@ -39,7 +39,7 @@ from flask import (
     url_for,
 )
 from flask.json.provider import DefaultJSONProvider
-from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
+from flask_babel import Babel, LazyString, format_date, format_datetime, format_decimal, get_locale, get_translations
 from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
@@ -91,6 +91,35 @@ def translations() -> Any:
     if found is None:
         found = request.scorepad_translations = get_translations()
     return found
+
+
+def gettext(message: str, **variables: Any) -> str:
+    """A message of the web layer (``%(name)s`` placeholders) in the request's language.
+
+    With :func:`ngettext`, :func:`pgettext`, :func:`lazy_gettext` and :func:`text` (the core's
+    messages), the one way a message reaches a page: each looks the words up in
+    :func:`translations`, as the templates' ``_()`` does. Flask-Babel's own functions behave the
+    same, but look the catalogue up again on every call.
+    """
+    translated = translations().ugettext(message)
+    return translated % variables if variables else translated
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """:func:`gettext` for a message with a plural, which may say ``%(num)s``."""
+    variables.setdefault("num", num)
+    return translations().ungettext(singular, plural, num) % variables
+
+
+def pgettext(context: str, message: str, **variables: Any) -> str:
+    """:func:`gettext` for a message told apart by ``context`` (the same English, other words)."""
+    translated = translations().upgettext(context, message)
+    return translated % variables if variables else translated
+
+
+def lazy_gettext(message: str, **variables: Any) -> LazyString:
+    """:func:`gettext`, said when the message is shown: for messages made once, at import."""
+    return LazyString(gettext, message, **variables)
 
 
 def language() -> str:
@@ -311,7 +340,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.finalize = finalize  # before any template is compiled: finalize is compiled in
     # {% trans %} blocks are looked up as babel.cfg extracts them: whitespace trimmed, one line.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
-    app.jinja_env.install_gettext_callables(  # Flask-Babel's, with the catalogue looked up once per page
+    app.jinja_env.install_gettext_callables(  # the catalogue of translations(); Jinja fills the placeholders
         lambda message: translations().ugettext(message),
         lambda singular, plural, n: translations().ungettext(singular, plural, n),
         newstyle=True,

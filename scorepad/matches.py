@@ -28,8 +28,6 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext
 
 from . import access, canasta, i18n, sheets, store
 from .assets import SHELL, asset_url
@@ -37,6 +35,8 @@ from .canasta.match import Standing, game_ends, play_hand, settlement_for, stand
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
 from .htmx import wants_fragment
+from .i18n import gettext as _
+from .i18n import lazy_gettext
 from .security import form_checks_token
 
 bp = Blueprint("matches", __name__)
@@ -78,7 +78,7 @@ def hand_context(stored: store.StoredMatch, hand_number: int | None) -> dict[str
     """The hand form's page: the sheet's context plus the minimums in force for that hand."""
     match = stored.match
     needs = match.next_minimums if hand_number is None else match.results[hand_number - 1].minimums
-    return sheet_context(stored, hand_number=hand_number, needs=needs, hand_count=len(match.hands))
+    return sheet_context(stored, hand_number=hand_number, needs=needs, next_hand=len(match.hands) + 1)
 
 
 def sheet_context(stored: store.StoredMatch, **extra: Any) -> dict[str, Any]:
@@ -274,7 +274,7 @@ def _head_hand_context(head: store.MatchHead, hand_number: int | None) -> dict[s
         "sides": head.info.sides,
         "hand_number": hand_number,
         "needs": needs,
-        "hand_count": head.summary.played,
+        "next_hand": head.summary.played + 1,
     }
 
 

@@ -34,11 +34,12 @@ from flask import (
     url_for,
 )
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
-from flask_babel import gettext, lazy_gettext
 from flask_wtf import CSRFProtect
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .i18n import gettext, lazy_gettext
 
 csrf = CSRFProtect()
 

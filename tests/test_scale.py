@@ -5,6 +5,7 @@ the match's version without reading a hand, and lists page through the (updated,
 """
 
 import re
+import tracemalloc
 
 import pytest
 
@@ -296,3 +297,37 @@ def test_a_sheet_page_shows_a_message_once(app, client):
     after = client.get(url).get_data(as_text=True)
     assert "Nothing was undone." in with_message
     assert "Nothing was undone." not in after and 'class="flashes"' not in after
+
+
+# --- nothing kept per browser ---------------------------------------------------------------------
+def test_memory_stays_flat_under_requests_from_distinct_browsers(app):
+    """Browsers with no cookie, each with its own Accept-Language and query string, keep nothing.
+
+    Only what a page depends on (a match's version, a shipped language, the URL root) is a key of
+    anything kept, so after the first requests memory does not grow with the requests.
+    """
+    match_id = add_match(app, [HAND] * 3)
+    database = connect(app.config["DATABASE"])
+    token = store.match_head(database, match_id).watch_token
+    database.close()
+    urls = [f"/matches/{match_id}", f"/watch/{token}", "/", f"/matches/{match_id}/sheet"]
+    browser = app.test_client(use_cookies=False)  # every request a browser never seen before
+
+    def visit(first, count):
+        for n in range(first, first + count):
+            language = f"x-{n}, {['es', 'de', 'pt-BR', 'en'][n % 4]};q=0.{n % 9 + 1}"
+            response = browser.get(f"{urls[n % 4]}?from=browser-{n}", headers={"Accept-Language": language})
+            assert response.status_code == 200
+
+    visit(0, 100)  # templates compiled, pieces kept in each language
+    pieces = len(app.extensions["scorepad.fragments"])
+    tracemalloc.start()
+    try:
+        visit(100, 100)
+        after_few = tracemalloc.get_traced_memory()[0]
+        visit(200, 400)
+        after_many = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(app.extensions["scorepad.fragments"]) == pieces
+    assert after_many - after_few < 400 * 100, "less than 100 bytes a request"
