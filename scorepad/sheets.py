@@ -116,12 +116,21 @@ def match_lines(summaries: list[store.MatchSummary]) -> Markup:
     )
 
 
+def export_links(head: store.MatchHead) -> Markup:
+    """The ways to take the match away (``exports/_links.html``): the same for every version."""
+    return fragments().get(
+        ("links", head.id, i18n.language(), request.script_root),
+        lambda: render_template("exports/_links.html", info=head.info),
+    )
+
+
 def context(head: store.MatchHead, outcome: Any, **extra: Any) -> dict[str, Any]:
     """What ``_sheet.html`` (and the pages that include it) reads: the view model and the request's own parts."""
     watching = bool(extra.get("watching"))
     return {
         "stored": head,
         "sheet": score_sheet(head, outcome, watching),
+        "links": Markup("") if watching else export_links(head),
         "sides": head.info.sides,
         "outcome": outcome,
         "watching": watching,
