@@ -3,6 +3,7 @@
 Run from the repository root, with the project installed (``pip install -e '.[dev]'``):
 
     python bench/sheet.py              # medians, about half a minute
+    python bench/sheet.py --no-fragments   # the same with nothing kept in the markup cache
     python bench/sheet.py --profile b  # then cProfile of one case, busiest functions first
 
 Two ways a client asks for the sheet, both accepting gzip, each timed in turns with the floor
@@ -37,11 +38,14 @@ from scorepad import create_app  # noqa: E402
 GZIP = {"Accept-Encoding": "gzip"}
 
 
-def cases(folder: Path) -> dict[str, Callable[[], object]]:
-    """The floor and the two sheet requests, each ready to call."""
+def cases(folder: Path, budget: int | None = None) -> dict[str, Callable[[], object]]:
+    """The floor and the two sheet requests, each ready to call; ``budget`` 0 keeps no markup."""
     database = folder / "sheet.db"
     load.import_into(database, [load.match_pair([load.SMALL_HAND] * 100, 0)])
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "bench", "TESTING": True})
+    config = {"DATABASE": str(database), "SECRET_KEY": "bench", "TESTING": True}
+    if budget is not None:
+        config["FRAGMENT_BUDGET"] = budget
+    app = create_app(config)
     url = f"/matches/{load.match_with(database, 100)}"
     hello, phone, fresh = floor.create_app().test_client(), app.test_client(), app.test_client(use_cookies=False)
     return {
@@ -71,9 +75,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--batch", type=int, default=200)
     parser.add_argument("--profile", choices=["phone", "first visit", "a", "b"])
+    parser.add_argument("--no-fragments", action="store_true", help="keep nothing in the markup cache")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        actions = cases(Path(folder))
+        actions = cases(Path(folder), 0 if args.no_fragments else None)
         result = medians(actions, args.rounds, args.batch)
         for name, micros in result.items():
             print(f"{name:12s} {micros:7.1f} µs  {micros / result['hello']:4.1f}× hello")

@@ -99,13 +99,14 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
     )
     _configure(app, config, overrides)
 
-    from . import access, api, assets, checker, db, exports, i18n, matches, organiser, polls, store
+    from . import access, api, assets, checker, db, exports, fragments, i18n, matches, organiser, polls, store
 
     security.init_app(app)  # first: the body bound is set before anything reads a form
     db.init_app(app)
     api.init_app(app)
     access.init_app(app)
     assets.init_app(app)
+    fragments.init_app(app)  # the one cache of request-independent markup
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     for pages in (matches.bp, checker.bp, exports.bp, organiser.bp):

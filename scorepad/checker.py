@@ -14,15 +14,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import Blueprint, g, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext, pgettext
 
 from . import canasta
 from .board import ASKS, N_, SUIT_SYMBOLS, Board, BoardProblem, board_fields, play_options
 from .canasta.cards import RED_SUITS, Card, parse_card
 from .canasta.plays import Position, Verdict, check
 from .canasta.violations import InvalidError
-from .i18n import side_name, text, thousands
+from .i18n import gettext as _
+from .i18n import lazy_gettext, pgettext, side_name, text, thousands
 from .security import csrf
 
 bp = Blueprint("checker", __name__)

@@ -10,14 +10,14 @@ import re
 from datetime import UTC, datetime
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
-from flask_babel import get_translations, ngettext
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from . import access, backups, formats, i18n, store
 from .canasta import InvalidError, Match, Violation
 from .db import get_db
 from .documents import MatchInfo, match_document
+from .i18n import gettext as _
+from .i18n import ngettext, translations
 from .security import large_body
 
 bp = Blueprint("exports", __name__)
@@ -36,13 +36,13 @@ def chart_for(match: Match, info: MatchInfo) -> formats.Chart | None:
     """
     if not match.results:
         return None
-    svg = formats.progress_svg(match, i18n.shown_sides(info, match.variant.key), get_translations(), i18n.thousands)
+    svg = formats.progress_svg(match, i18n.shown_sides(info, match.variant.key), translations(), i18n.thousands)
     return formats.Chart(Markup(svg), match.variant.target)  # escaped in formats.py
 
 
 def _share_text(match: Match, info: MatchInfo) -> str:
     """The share line in the page's language, its figures written as the language writes them."""
-    return formats.share_text(match, i18n.shown_sides(info, match.variant.key), get_translations(), i18n.thousands)
+    return formats.share_text(match, i18n.shown_sides(info, match.variant.key), translations(), i18n.thousands)
 
 
 def download(body: str, mimetype: str, filename: str) -> Response:

@@ -6,9 +6,7 @@ page, and every answer that could differ says so with ``Vary: HX-Request``.
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Response, make_response, render_template, request
+from flask import request
 
 
 def wants_fragment() -> bool:
@@ -20,10 +18,3 @@ def wants_fragment() -> bool:
         and headers.get("HX-History-Restore-Request") != "true"  # back button: wants the page
         and headers.get("HX-Request-Type", "partial") == "partial"  # htmx 4 says this directly
     )
-
-
-def page_or_fragment(page: str, fragment: str, **context: Any) -> Response:
-    """Render the fragment for htmx swaps and the full page otherwise."""
-    response = make_response(render_template(fragment if wants_fragment() else page, **context))
-    response.vary.add("HX-Request")
-    return response

@@ -11,7 +11,8 @@ language in every template (Jinja's ``finalize``), in JSON answers, and by :func
 view joins or stores them. English needs none of this: a core message already *is* its English
 text, so every English request takes the fast path.
 
-Catalogues are loaded once per language and process (Flask-Babel's domain cache), never per request.
+Catalogues are loaded once per language and process (Flask-Babel's domain cache), never per
+request; a request looks its catalogue up once (:func:`translations`).
 """
 
 from __future__ import annotations
@@ -26,14 +27,26 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale, support
-from flask import Blueprint, Flask, Response, g, has_request_context, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    g,
+    has_request_context,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.json.provider import DefaultJSONProvider
-from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, get_translations
+from flask_babel import Babel, LazyString, format_date, format_datetime, format_decimal, get_locale, get_translations
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from .assets import vary
 from .canasta import VARIANTS
+from .fragments import fragments
 
 # The shipped languages, each named in its own language for the switch, in the switch's order.
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt_BR": "Português", "de": "Deutsch"}
@@ -57,41 +70,56 @@ def select_locale() -> Locale:
         chosen = request.cookies.get(COOKIE)
         if chosen in _LOCALES:
             return _LOCALES[chosen]
-    header = request.headers.get("Accept-Language", "")
-    # A browser's header is a few dozen characters; a longer one is read but never kept.
-    return _asked_for(header) if len(header) <= KEPT_HEADER else _asked_for.__wrapped__(header)
+    return _asked_for(request.headers.get("Accept-Language", ""))
 
 
-KEPT_HEADER = 256  # characters of an Accept-Language header kept as a key by _asked_for
-
-
-@lru_cache(maxsize=256)
 def _asked_for(header: str) -> Locale:
-    """The shipped language an ``Accept-Language`` header asks for first (or English).
-
-    Browsers send a handful of distinct headers, so each is parsed once (~10 µs), not per page;
-    at most 256 headers of at most ``KEPT_HEADER`` characters are kept.
-    """
+    """The shipped language an ``Accept-Language`` header asks for first (or English)."""
     asked = parse_accept_header(header, LanguageAccept).best_match(_ASKED)
     return _LOCALES[_ASKED[asked]] if asked else _LOCALES[DEFAULT]
 
 
-_BY_LOCALE: dict[Locale, Any] = {}
-
-
 def translations() -> Any:
-    """The request's catalogue: Flask-Babel's, kept by locale so a lookup costs a dict access.
+    """The request's catalogue (Flask-Babel's, loaded once per language), looked up once per request.
 
-    Flask-Babel finds the catalogue again on every call (~10 µs); a page makes dozens of calls.
-    The locales are the objects made once in ``_LOCALES``, and the catalogues are the package's.
+    Flask-Babel finds the catalogue again on every call (~10 µs), and a page makes dozens of
+    calls, so the request keeps the one it found.
     """
-    locale = get_locale()
-    found = _BY_LOCALE.get(locale)
+    if not has_request_context():
+        return get_translations()
+    found = getattr(request, "scorepad_translations", None)
     if found is None:
-        found = get_translations()
-        if locale is not None:
-            _BY_LOCALE[locale] = found
+        found = request.scorepad_translations = get_translations()
     return found
+
+
+def gettext(message: str, **variables: Any) -> str:
+    """A message of the web layer (``%(name)s`` placeholders) in the request's language.
+
+    With :func:`ngettext`, :func:`pgettext`, :func:`lazy_gettext` and :func:`text` (the core's
+    messages), the one way a message reaches a page: each looks the words up in
+    :func:`translations`, as the templates' ``_()`` does. Flask-Babel's own functions behave the
+    same, but look the catalogue up again on every call.
+    """
+    translated = translations().ugettext(message)
+    return translated % variables if variables else translated
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """:func:`gettext` for a message with a plural, which may say ``%(num)s``."""
+    variables.setdefault("num", num)
+    return translations().ungettext(singular, plural, num) % variables
+
+
+def pgettext(context: str, message: str, **variables: Any) -> str:
+    """:func:`gettext` for a message told apart by ``context`` (the same English, other words)."""
+    translated = translations().upgettext(context, message)
+    return translated % variables if variables else translated
+
+
+def lazy_gettext(message: str, **variables: Any) -> LazyString:
+    """:func:`gettext`, said when the message is shown: for messages made once, at import."""
+    return LazyString(gettext, message, **variables)
 
 
 def language() -> str:
@@ -284,6 +312,15 @@ def here() -> str:
     return request.full_path.rstrip("?") if request.method == "GET" else url_for("matches.index")
 
 
+def script_words() -> Markup:
+    """The words the page's scripts say (``_words.html``), in the page's language.
+
+    The same on every page of a language, and a page's largest share of messages, so kept in
+    the markup cache under the language alone.
+    """
+    return fragments().get(("words", language()), lambda: render_template("_words.html").strip())
+
+
 def language_name() -> str:
     return LANGUAGES.get(language(), LANGUAGES[DEFAULT])
 
@@ -303,7 +340,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.finalize = finalize  # before any template is compiled: finalize is compiled in
     # {% trans %} blocks are looked up as babel.cfg extracts them: whitespace trimmed, one line.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
-    app.jinja_env.install_gettext_callables(  # Flask-Babel's, with the catalogue looked up once per page
+    app.jinja_env.install_gettext_callables(  # the catalogue of translations(); Jinja fills the placeholders
         lambda message: translations().ugettext(message),
         lambda singular, plural, n: translations().ungettext(singular, plural, n),
         newstyle=True,
@@ -318,6 +355,6 @@ def init_app(app: Flask) -> None:
         side_name=side_name,
         side_names=side_names,
     )
-    app.jinja_env.globals.update(language=language, language_name=language_name, here=here)
+    app.jinja_env.globals.update(language=language, language_name=language_name, here=here, script_words=script_words)
     app.register_blueprint(bp)
     app.after_request(_vary)

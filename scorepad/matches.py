@@ -11,11 +11,7 @@ import dataclasses
 import hashlib
 import io
 import json
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass
 from typing import Any
 
 import segno
@@ -32,17 +28,16 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_translations, lazy_gettext
-from flask_babel import gettext as _
-from markupsafe import Markup
 
-from . import access, canasta, formats, i18n, meanwhile, store
+from . import access, canasta, i18n, meanwhile, sheets, store
 from .assets import SHELL, asset_url
 from .canasta.match import game_ends, play_hand, settlement_for
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
 from .htmx import wants_fragment
-from .security import form_checks_token, page_with_token, render_for_everyone, with_token
+from .i18n import gettext as _
+from .i18n import lazy_gettext
+from .security import form_checks_token
 
 bp = Blueprint("matches", __name__)
 NOTHING_ENTERED = lazy_gettext("Nothing is entered yet: type each side's points (or count its cards), then save.")
@@ -77,7 +72,7 @@ def hand_context(stored: store.StoredMatch, hand_number: int | None) -> dict[str
     """The hand form's page: the sheet's context plus the minimums in force for that hand."""
     match = stored.match
     needs = match.next_minimums if hand_number is None else match.results[hand_number - 1].minimums
-    return sheet_context(stored, hand_number=hand_number, needs=needs, hand_count=len(match.hands))
+    return sheet_context(stored, hand_number=hand_number, needs=needs, next_hand=len(match.hands) + 1)
 
 
 def sheet_context(stored: store.StoredMatch, **extra: Any) -> dict[str, Any]:
@@ -85,175 +80,9 @@ def sheet_context(stored: store.StoredMatch, **extra: Any) -> dict[str, Any]:
     return {"stored": stored, "match": stored.match, "sides": stored.info.sides, "outcome": outcome(stored), **extra}
 
 
-def rendering_key() -> tuple[Any, ...]:
-    """What, besides a match's version, changes the markup rendered once and kept.
-
-    The one place for it: the sheet and the match list's lines are kept under this key: the
-    URL root the app answers under (the links in them) and the page's language (its words,
-    numbers and dates).
-    """
-    return (request.script_root, i18n.language())
-
-
-@dataclass(frozen=True)
-class Sheet:
-    """What the score sheet shows, all from stored figures: `_sheet.html` calls no core function."""
-
-    variant_name: str
-    totals: tuple[int, ...]
-    next_minimums: tuple[int, ...]
-    opening: tuple[int, ...]  # the distinct minimums to open, for a sheet with no hands yet
-    is_finished: bool
-    hands: int
-    rows: tuple[store.HandFigures, ...]
-    starting_totals: tuple[int, ...] | None
-    chart: formats.Chart | None
-    # Markup rendered for this version, filled on first use: a version never changes.
-    rendered: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False)
-
-    def hand_rows(self, head: store.MatchHead, watching: bool) -> Markup:
-        """The table's rows, for a writer (links to each hand) or a watcher, rendered once."""
-        key = ("rows", watching, *rendering_key())
-        rows = self.rendered.get(key)
-        if rows is None:
-            rows = Markup(render_template("matches/_hand_rows.html", sheet=self, stored=head, watching=watching))
-            self.rendered[key] = rows
-        return rows
-
-    def kept(self, template: str, context: Callable[[], dict[str, Any]], watching: bool, undone: Any) -> Markup:
-        """``template`` (the sheet, or a page around it) for this version, rendered once for every browser.
-
-        What else it shows is part of the key: writer or watcher, and the hand that undo
-        would put back. Its forms get this browser's token on each request (security.py).
-        """
-        return with_token(self.kept_parts(template, context, watching, undone))
-
-    def kept_page(self, template: str, context: Callable[[], dict[str, Any]], watching: bool, undone: Any) -> bytes:
-        """:meth:`kept` for a whole page: the response body, in UTF-8."""
-        return page_with_token(self.kept_parts(template, context, watching, undone))
-
-    def kept_parts(
-        self, template: str, context: Callable[[], dict[str, Any]], watching: bool, undone: Any
-    ) -> tuple[str, ...]:
-        key = (template, watching, undone, *rendering_key())
-        parts = self.rendered.get(key)
-        if parts is None:
-            parts = self.rendered[key] = render_for_everyone(template, context)
-        return parts
-
-
-SHEET_CACHE_SIZE = 64
-# Kept sheets are bounded by the hands they hold too, so long matches cannot fill memory: a
-# 900-hand sheet (rows, chart and pages, ~6 KB a hand) weighs as nine of 100 hands; 6,400 hands
-# keep about 40 MB.
-SHEET_CACHE_HANDS = 6400
-_sheets: OrderedDict[tuple[Any, ...], Sheet] = OrderedDict()
-_sheets_lock = threading.Lock()
-
-
-def score_sheet(head: store.MatchHead) -> Sheet:
-    """The sheet of this version of the match, built once per version and then kept in memory.
-
-    A version never changes once written, so the key (database, match, version) is all a
-    cached sheet needs; every write makes a new version. Its chart is worded in the page's
-    language, so each language keeps its own.
-    """
-    key = (current_app.config["DATABASE"], head.id, head.version, *rendering_key())
-    with _sheets_lock:
-        if key in _sheets:
-            _sheets.move_to_end(key)
-            return _sheets[key]
-    rows = tuple(store.hand_figures(get_db(), head.id))
-    summary = head.summary
-    start = head.starting_totals or (0,) * len(summary.totals)
-    chart = None
-    if rows:
-        target = head.variant.target
-        totals = [row.totals for row in rows]
-        svg = formats.progress_chart(
-            head.variant.name,
-            target,
-            start,
-            totals,
-            i18n.shown_sides(head.info, head.variant_key),
-            get_translations(),
-            i18n.thousands,
-        )
-        chart = formats.Chart(Markup(svg), target)  # built from escaped text in formats.py
-    sheet = Sheet(
-        variant_name=head.variant.name,  # the variant's own name, a core message: in the page's language
-        totals=summary.totals,
-        next_minimums=summary.next_minimums,
-        opening=tuple(dict.fromkeys(summary.next_minimums)),
-        is_finished=summary.is_finished,
-        hands=summary.played,
-        rows=rows,
-        starting_totals=head.starting_totals,
-        chart=chart,
-    )
-    with _sheets_lock:
-        _sheets[key] = sheet
-        hands = sum(max(kept.hands, 1) for kept in _sheets.values())
-        while len(_sheets) > 1 and (len(_sheets) > SHEET_CACHE_SIZE or hands > SHEET_CACHE_HANDS):
-            hands -= max(_sheets.popitem(last=False)[1].hands, 1)
-    return sheet
-
-
 def score_sheet_context(head: store.MatchHead, **extra: Any) -> dict[str, Any]:
-    """What the score sheet (page or fragment, writer or watcher) shows; `sheet_html` is `_sheet.html`."""
-    sheet = score_sheet(head)
-    context = {
-        "stored": head,
-        "sheet": sheet,
-        "hand_rows": sheet.hand_rows(head, bool(extra.get("watching"))),
-        "chart": sheet.chart,
-        "sides": head.info.sides,
-        "outcome": outcome(head),
-        **extra,
-    }
-    watching, undone = bool(extra.get("watching")), extra.get("undone")
-    context["sheet_html"] = sheet.kept("matches/_sheet.html", lambda: context, watching, undone)
-    return context
-
-
-def sheet_page(page: str, head: store.MatchHead, **extra: Any) -> str | bytes:
-    """A page around the score sheet (``show.html``, ``watch.html``), kept per version like the sheet.
-
-    A page that shows a one-off message (a flash) is this request's alone, and is rendered afresh.
-    """
-    if "_flashes" in session:
-        return render_template(page, **score_sheet_context(head, **extra))
-    context = partial(score_sheet_context, head, **extra)
-    return score_sheet(head).kept_page(page, context, bool(extra.get("watching")), extra.get("undone"))
-
-
-# --- the match list and a new match -------------------------------------------------------
-LINE_CACHE_SIZE = 1024  # a few pages of the list, for every browser
-_lines: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
-_lines_lock = threading.Lock()
-
-
-def match_lines(summaries: list[store.MatchSummary]) -> Markup:
-    """The lines of the match list, each rendered once per match version and kept, joined.
-
-    Everything a line shows (names, totals, hands, state) is written with the version, so
-    the key is the database, the match, its version and :func:`rendering_key`.
-    """
-    where = (current_app.config["DATABASE"], *rendering_key())
-    return Markup("").join([_match_line(summary, (summary.id, summary.version, *where)) for summary in summaries])
-
-
-def _match_line(summary: store.MatchSummary, key: tuple[Any, ...]) -> Markup:
-    # A hit is one lookup (atomic without the lock); the oldest lines go first when it is full.
-    line = _lines.get(key)
-    if line is not None:
-        return line
-    line = Markup(render_template("matches/_match_line.html", summary=summary))
-    with _lines_lock:
-        _lines[key] = line
-        while len(_lines) > LINE_CACHE_SIZE:
-            _lines.popitem(last=False)
-    return line
+    """What the score sheet (page or fragment, writer or watcher) shows: see :mod:`scorepad.sheets`."""
+    return sheets.context(head, outcome(head), **extra)
 
 
 @bp.get("/")
@@ -268,7 +97,7 @@ def index() -> str:
     return render_template(
         "matches/index.html",
         matches=page.items,
-        match_lines=match_lines(page.items),
+        match_lines=sheets.match_lines(page.items),
         older=page.older,
         search=search,
         variant=variant,
@@ -318,7 +147,7 @@ def show(match_id: str) -> str | bytes:
     access.record(match_id)
     if head.deleted:
         return render_template("matches/deleted.html", stored=head)
-    return sheet_page("matches/show.html", head, undone=store.undone_hand(db, match_id))
+    return render_template("matches/show.html", **score_sheet_context(head, undone=store.undone_hand(db, match_id)))
 
 
 @bp.get("/matches/<match_id>/sheet")
@@ -343,10 +172,7 @@ def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any
         response = Response(status=304)
     else:
         flashes = "_flashes" in session  # a page that shows a message is not the same page again
-        if wants_fragment():
-            response = make_response(score_sheet_context(head(), undone=None, **extra)["sheet_html"])
-        else:
-            response = make_response(sheet_page(page, head(), undone=None, **extra))
+        response = make_response(render_template(template, **score_sheet_context(head(), undone=None, **extra)))
         response.vary.add("HX-Request")
         if flashes:
             response.cache_control.no_store = True
@@ -361,7 +187,7 @@ def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any
 def watch(token: str) -> str | bytes:
     """The read-only score sheet for everyone else at the table."""
     head = store.watched_head(get_db(), token)
-    return sheet_page("matches/watch.html", head, watching=True, token=token)
+    return render_template("matches/watch.html", **score_sheet_context(head, watching=True, token=token))
 
 
 @bp.get("/watch/<token>/sheet")
@@ -442,7 +268,7 @@ def _head_hand_context(head: store.MatchHead, hand_number: int | None) -> dict[s
         "sides": head.info.sides,
         "hand_number": hand_number,
         "needs": needs,
-        "hand_count": head.summary.played,
+        "next_hand": head.summary.played + 1,
     }
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext, ngettext
 
 from . import access
 from .forms import OrganiserForm
+from .i18n import gettext as _
+from .i18n import lazy_gettext, ngettext
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser")
 

@@ -18,38 +18,28 @@
 
 from __future__ import annotations
 
-import secrets
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import (
     Flask,
-    Request,
     Response,
     abort,
     current_app,
     flash,
-    g,
     jsonify,
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
-from flask_babel import gettext, lazy_gettext
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_wtf import CSRFProtect
-from flask_wtf.csrf import CSRFError, generate_csrf
-from itsdangerous import BadSignature, URLSafeTimedSerializer
-from markupsafe import Markup, escape
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets
+from .i18n import gettext, lazy_gettext
 
 csrf = CSRFProtect()
 
@@ -101,66 +91,14 @@ TOKEN_REFUSED = lazy_gettext(
 )
 
 
-VERIFIED_COOKIES = 4096  # session cookies whose signature is known good
-
-
 class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed cookie session, marked Secure whenever the request itself was HTTPS.
 
-    It does what Flask's does at less cost per request, since most requests (the API, a
-    phone's poll, static files) never touch the session: the signing serializer is built once
-    per secret key rather than twice a request, a cookie whose signature passed is not checked
-    again (:meth:`open_session`), and a response that never read or changed the
-    session sends nothing about it. Flask would re-sign and re-send a permanent session (the
-    organiser's) on every response; here it is renewed by the pages, which all read it.
+    A response that never read or changed the session sends nothing about it: most requests
+    (the API, a phone's poll, static files) never touch it. Flask would re-sign and re-send a
+    permanent session (the organiser's) on every response; here it is renewed by the pages,
+    which all read it.
     """
-
-    def __init__(self) -> None:
-        self._serializers: dict[tuple[Any, ...], URLSafeTimedSerializer | None] = {}
-        # A cookie already verified: its contents (as the session's JSON) and when it was signed.
-        self._verified: OrderedDict[tuple[URLSafeTimedSerializer, str], tuple[str, int]] = OrderedDict()
-        self._verified_lock = threading.Lock()
-
-    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
-        # The keys are part of the cache key, so a changed SECRET_KEY (or fallback) takes effect at once.
-        key = (app.secret_key, *(app.config["SECRET_KEY_FALLBACKS"] or ()))
-        serializer = self._serializers.get(key)
-        if serializer is None:
-            serializer = super().get_signing_serializer(app)
-            if len(self._serializers) > 8:
-                self._serializers.clear()
-            self._serializers[key] = serializer
-        return serializer
-
-    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
-        """Flask's ``open_session``, verifying each distinct cookie once rather than on every request.
-
-        A phone sends the same session cookie until its session changes. Checking its signature
-        again gives the same answer, so a cookie that passed is kept with its contents and the
-        time it was signed, under the serializer (the secret keys) that checked it: another
-        key, or another cookie, is checked in full. Its age is checked on every request, exactly
-        as itsdangerous does, and its contents are read afresh from JSON, so no request sees
-        another's changes.
-        """
-        serializer = self.get_signing_serializer(app)
-        if serializer is None:
-            return None
-        value = request.cookies.get(self.get_cookie_name(app))
-        if not value:
-            return self.session_class()
-        max_age = int(app.permanent_session_lifetime.total_seconds())
-        kept = self._verified.get((serializer, value))
-        if kept is not None and 0 <= int(time.time()) - kept[1] <= max_age:
-            return self.session_class(serializer.serializer.loads(kept[0]))
-        try:
-            data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
-        except BadSignature:
-            return self.session_class()
-        with self._verified_lock:
-            self._verified[(serializer, value)] = (serializer.serializer.dumps(data), int(signed.timestamp()))
-            while len(self._verified) > VERIFIED_COOKIES:
-                self._verified.popitem(last=False)
-        return self.session_class(data)
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
         if not session.accessed and not session.modified:
@@ -169,94 +107,6 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
-
-
-# Stands where a browser's form token goes in markup rendered once for every browser; random
-# per process, so no text a player types can imitate it.
-TOKEN_SLOT = f"csrf-token-slot-{secrets.token_hex(16)}"
-
-
-def render_for_everyone(template: str, context: Callable[[], dict[str, Any]]) -> tuple[str, ...]:
-    """Render markup to keep and serve to every browser: the text around each form token.
-
-    Forms on the page still carry this browser's token: :func:`with_token` puts it into the
-    slots on every request. Flask-WTF keeps the request's signed token in ``g.csrf_token``
-    (its documented place), so the slot is put there while ``context()`` is worked out and the
-    template renders: markup kept earlier and filled in with :func:`with_token` inside it
-    gets slots too, never this browser's token.
-    """
-    name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-    own = g.pop(name, None)
-    setattr(g, name, TOKEN_SLOT)
-    try:
-        html = render_template(template, **context())
-    finally:
-        g.pop(name, None)
-        if own is not None:
-            setattr(g, name, own)
-    return tuple(html.split(TOKEN_SLOT))
-
-
-def with_token(parts: tuple[str, ...]) -> Markup:
-    """Markup kept by :func:`render_for_everyone`, with this browser's form token in each slot.
-
-    When it is the whole answer (a fragment), the gzip of the parts is kept too (``assets.keep_body``).
-    """
-    token = _filler(parts)
-    assets.keep_body(parts, token)
-    return Markup(token.join(parts))
-
-
-def page_with_token(parts: tuple[str, ...]) -> bytes:
-    """A whole page kept by :func:`render_for_everyone`, with this browser's token in each slot, as the body.
-
-    The parts are encoded once and, for gzip, compressed once (``assets.kept_body``).
-    """
-    return assets.kept_body(parts, _filler(parts))
-
-
-def _filler(parts: tuple[str, ...]) -> str:
-    """What goes in the slots: this browser's token, escaped; for markup with no form, nothing."""
-    return "" if len(parts) == 1 else str(escape(form_token()))  # no form: no token, no session
-
-
-SIGNED_TOKENS = 4096  # browsers whose signed form token is kept
-_signed_tokens: OrderedDict[tuple[Any, str], str] = OrderedDict()
-_signed_tokens_lock = threading.Lock()
-
-
-def form_token() -> str:
-    """This browser's signed form token (Flask-WTF's ``generate_csrf``), signed once per session token.
-
-    Flask-WTF signs the session's raw token again on every request (an HMAC, a timestamp and
-    base64: ~25 µs), though with ``WTF_CSRF_TIME_LIMIT = None`` a token signed earlier stays
-    exactly as valid: validation checks the signature and that it names the session's raw
-    token, never the timestamp. So the signed token is kept under the secret and the raw
-    token, and is only ever handed to a request whose own signed session holds that raw
-    token: the one browser it was made for, which would be given an equally valid token
-    anyway. Another browser's session holds another raw token and so finds another entry, or
-    none. A server that sets a time limit signs afresh each time, as Flask-WTF does.
-    """
-    config = current_app.config
-    name = config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-    if name in g:  # this request's token, or the slot while markup for everyone renders
-        return g.get(name)
-    if config.get("WTF_CSRF_TIME_LIMIT") is not None:
-        return generate_csrf()
-    secret = config.get("WTF_CSRF_SECRET_KEY", current_app.secret_key)
-    raw = session.get(name)
-    signed = _signed_tokens.get((secret, raw)) if isinstance(raw, str) else None
-    if signed is not None:
-        setattr(g, name, signed)  # where generate_csrf and the forms look for it in this request
-        return signed
-    signed = generate_csrf()
-    raw = session.get(name)  # made just now for a browser without one
-    if isinstance(raw, str):
-        with _signed_tokens_lock:
-            _signed_tokens[(secret, raw)] = signed
-            while len(_signed_tokens) > SIGNED_TOKENS:
-                _signed_tokens.popitem(last=False)
-    return signed
 
 
 def form_checks_token(view: View) -> View:
@@ -354,7 +204,6 @@ def init_app(app: Flask) -> None:
     app.session_interface = SessionInterface()
     app.before_request(allow_large_bodies(app))  # before the CSRF check reads the form
     csrf.init_app(app)
-    app.jinja_env.globals["csrf_token"] = form_token  # Flask-WTF's global, signing once per session
     app.after_request(add_headers)
     app.register_error_handler(CSRFError, token_refused)
     app.register_error_handler(RequestEntityTooLarge, too_large)
@@ -368,8 +217,8 @@ def bounded_root() -> tuple[Response, int] | None:
     """Refuse a URL root longer than any real path (400), before anything renders under it.
 
     Behind a proxy the root comes from ``X-Forwarded-Prefix``; it is in every link, so it is
-    part of the key of kept markup (sheets, list lines, their gzip). A bounded root keeps
-    those caches bounded in size, not only in count.
+    part of the key of kept markup (:func:`sheets.piece_key`). A bounded root keeps that
+    cache's keys bounded in size.
     """
     if len(request.script_root) <= LONGEST_ROOT:
         return None

@@ -242,9 +242,10 @@ LAYERS = {
     "htmx": 1,
     "documents": 1,
     "limits": 1,
-    # The form token and the page's language, over the assets.
-    "security": 2,
+    "fragments": 1,
+    # The page's language over the assets and the markup cache; the form token, worded in it.
     "i18n": 2,
+    "security": 3,
     # Storage (rows) and file formats (documents): neither knows the other.
     "store": 3,
     "formats": 3,
@@ -257,6 +258,8 @@ LAYERS = {
     "meanwhile": 4,
     # Who sees what, from the browser's cookie.
     "access": 5,
+    # The sheet's and the list's figures and their kept pieces of markup, for the pages.
+    "sheets": 5,
     # The blueprints and the poll shortcut: nothing imports them but the app factory.
     "api": 6,
     "checker": 6,

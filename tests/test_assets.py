@@ -2,6 +2,7 @@
 
 import gzip
 import re
+import shutil
 
 import itsdangerous
 import pytest
@@ -45,17 +46,17 @@ def test_each_page_links_each_stylesheet_once(client, sheet):
         assert "print.css" in sheets, path
 
 
-def test_asset_urls_are_worked_out_once_per_file_outside_debug(app, client, monkeypatch):
-    hashed = []
-    digest = assets._digest
-    monkeypatch.setattr(assets, "_digest", lambda path, mtime: hashed.append(path) or digest(path, mtime))
+def test_an_edited_static_file_gets_a_new_url_in_debug_mode(app, client, tmp_path):
+    shutil.copytree(app.static_folder, tmp_path / "static")
+    app.static_folder = str(tmp_path / "static")
     first = client.get("/").get_data(as_text=True)
-    assert hashed and len(hashed) == len(set(hashed))  # each linked file hashed once
-    hashed.clear()
-    assert client.get("/").get_data(as_text=True) == first and hashed == []
+    css = re.search(r"/static/scorepad\.css\?v=(\w+)", first)[1]
+    with (tmp_path / "static" / "scorepad.css").open("a") as file:
+        file.write("\n/* edited */\n")
+    assert f"scorepad.css?v={css}" in client.get("/").get_data(as_text=True), "a running server's files are fixed"
     app.debug = True  # an edited file gets its new hash on the next page
-    client.get("/")
-    assert hashed
+    edited = client.get("/").get_data(as_text=True)
+    assert "scorepad.css?v=" in edited and f"scorepad.css?v={css}" not in edited
 
 
 def test_asset_urls_follow_the_url_root(client):
@@ -74,28 +75,7 @@ def test_pages_are_gzipped_fast_and_static_files_well(client):
     assert css.headers["Content-Encoding"] == "gzip" and css_bytes[8] == 2
 
 
-# --- kept markup, compressed once ---------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("parts", "filler"),
-    [
-        (('<p>Mano 1: Ñandú</p><input value="', '"><p>Hände – Übersicht</p>' * 50), "tok.en-1"),
-        (("", "middle", ""), "ä-token"),  # a slot first and last
-        (("only one part, no form " * 40,), ""),
-        (("a", "b", "c", "d"), ""),
-    ],
-)
-def test_kept_parts_gunzip_to_exactly_the_joined_text(parts, filler):
-    data = filler.join(parts).encode()
-    body = assets.kept_gzip(data, parts, filler)
-    assert gzip.decompress(body) == data
-
-
-def test_a_body_that_is_not_the_kept_parts_is_not_sent_from_them():
-    parts = ("<form>", "</form>" * 200)
-    assert assets.kept_gzip("other".join(parts).encode(), parts, "token") is None
-    assert assets.kept_gzip(b"token".join(part.encode() for part in parts) + b"!", parts, "token") is None
-
-
+# --- pages compressed per request ---------------------------------------------------------------
 @pytest.fixture
 def still_clock(monkeypatch):
     """Sign every form token at the same second, so two answers of one session are the same page."""
@@ -103,12 +83,12 @@ def still_clock(monkeypatch):
 
 
 @pytest.mark.parametrize("language", ["en", "es", "de", "pt_BR"])
-def test_the_kept_sheet_gunzips_to_the_page_sent_plain(app, client, still_clock, language):
+def test_the_sheet_gunzips_to_the_page_sent_plain(app, client, still_clock, language):
     match_id = add_match(app, [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}] * 3)
     headers = {"Accept-Language": language.replace("_", "-")}
     for url in (f"/matches/{match_id}", f"/matches/{match_id}/sheet"):
         plain = client.get(url, headers=headers).data
-        for _ in range(2):  # drawn and kept, then from what was kept
+        for _ in range(2):  # drawn, then with its pieces from the markup cache
             packed = client.get(url, headers={**headers, "Accept-Encoding": "gzip"})
             assert packed.headers["Content-Encoding"] == "gzip"
             assert gzip.decompress(packed.data) == plain

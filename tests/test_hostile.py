@@ -22,7 +22,6 @@ from scorepad import canasta, create_app, limits
 from scorepad.api import OPENAPI
 from scorepad.canasta.cards import _PARSED, parse_card
 from scorepad.canasta.text import unfit_text
-from scorepad.i18n import _asked_for
 from tests.support import DEFAULTS, add_match
 
 # RULES.md: a two-deck game holds 4 red threes, so 9 for a side is impossible in any hand.
@@ -250,27 +249,26 @@ def test_the_parsed_card_cache_keeps_only_card_spellings():
     assert all(len(key) <= 5 for key in _PARSED)
 
 
-def test_long_accept_language_headers_are_not_kept(client):
-    before = _asked_for.cache_info().currsize
+def test_long_accept_language_headers_are_answered_in_the_language_they_ask_for(client):
     for i in range(50):
         header = f"es;q=0.{i % 9 + 1}, " + "x-" * 200 + str(i)
-        assert client.get("/api/v1/variants", headers={"Accept-Language": header}).status_code == 200
-    assert _asked_for.cache_info().currsize == before
+        page = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+        assert '<html lang="es"' in page
 
 
 def test_asset_urls_behind_a_proxy_are_not_kept_per_prefix(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.db"), "SECRET_KEY": "x", "PROXY_HOPS": 1})
     client = app.test_client()
     client.get("/")
-    kept = dict(app.extensions["scorepad.asset_urls"])
+    kept = app.extensions["scorepad.static_files"]
+    files = len(kept)
     for i in range(100):
         page = client.get("/", headers={"X-Forwarded-Prefix": f"/club{i}"}).get_data(as_text=True)
         assert f'"/club{i}/static/scorepad.css?v=' in page
-    assert app.extensions["scorepad.asset_urls"] == kept and len(kept) <= 20
-    versions = dict(app.extensions["scorepad.asset_versions"])
+    assert len(kept) == files <= 20
     for i in range(20):  # the same file named another way: served, not kept
         client.get("/static/" + "./" * (i + 1) + "scorepad.css?v=1").close()
-    assert app.extensions["scorepad.asset_versions"] == versions
+    assert len(kept) == files
 
 
 # --- the shared test of text ----------------------------------------------------------------------------
@@ -370,28 +368,26 @@ HAND = {
 }
 
 
-def test_kept_sheets_are_bounded_by_the_hands_they_hold(app, client, monkeypatch):
-    from scorepad import matches
+def test_kept_markup_is_bounded_by_the_characters_it_holds(app, client):
+    from scorepad.fragments import Fragments
 
-    monkeypatch.setattr(matches, "SHEET_CACHE_HANDS", 10)
-    matches._sheets.clear()
+    kept = app.extensions["scorepad.fragments"] = Fragments(budget=6_000)
     ids = [add_match(app, [HAND] * 4, title=f"long {n}") for n in range(6)]  # 6 matches of 4 hands
     for match_id in ids:
         page = client.get(f"/matches/{match_id}").get_data(as_text=True)
         assert "4,880" in page and "660" in page  # the totals: 4 x 1220 and 4 x 165
-        assert sum(sheet.hands for sheet in matches._sheets.values()) <= 10
-    assert len(matches._sheets) == 2, "two sheets of 4 hands fit in 10, a third does not"
+        assert kept.size <= 6_000
+    assert 0 < len(kept) < 6 * 2, "the oldest pieces made room"
 
 
-def test_a_page_too_long_to_keep_is_compressed_per_request_and_not_kept(app, client, monkeypatch):
+def test_a_piece_larger_than_the_cache_is_drawn_and_not_kept(app, client):
     import gzip
 
-    from scorepad import assets
+    from scorepad.fragments import Fragments
 
-    monkeypatch.setattr(assets, "KEPT_CHARACTERS", 1_000)  # every sheet is longer than this
+    kept = app.extensions["scorepad.fragments"] = Fragments(budget=300)  # every hand-rows piece is larger
     match_id = add_match(app, [HAND] * 3)
-    before = assets._encoded.cache_info().currsize, assets._gzipped_with.cache_info().currsize
     plain = client.get(f"/matches/{match_id}").get_data()
     zipped = client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "gzip"})
     assert gzip.decompress(zipped.get_data()).count(b"<tr") == plain.count(b"<tr") > 3
-    assert (assets._encoded.cache_info().currsize, assets._gzipped_with.cache_info().currsize) == before
+    assert kept.size <= 300

@@ -4,11 +4,11 @@ The home page's queries do not grow with the number of matches, an unchanged pol
 the match's version without reading a hand, and lists page through the (updated, id) index.
 """
 
+import gc
 import re
-from contextlib import contextmanager
+import tracemalloc
 
 import pytest
-from flask import template_rendered
 
 from scorepad import canasta, db, store
 from scorepad.db import connect
@@ -216,22 +216,7 @@ def test_the_stats_sums_run_once_until_the_database_changes(app, client, stateme
     assert (figure(page, "Ann", "Played"), figure(page, "Ann", "Canastas")) == (4, 5)
 
 
-# --- work once per version: what an unchanged poll does, and what is rendered again ---------
-@contextmanager
-def rendered(app):
-    """The names of the templates the app renders inside the block."""
-    names: list[str] = []
-
-    def record(sender, template, context, **extra):
-        names.append(template.name)
-
-    template_rendered.connect(record, app)
-    try:
-        yield names
-    finally:
-        template_rendered.disconnect(record, app)
-
-
+# --- an unchanged poll, and pages that follow every write ------------------------------------
 def test_an_unchanged_poll_is_one_statement_and_touches_no_session(app, client, statements):
     match_id = add_match(app, [HAND])
     database = connect(app.config["DATABASE"])
@@ -248,35 +233,49 @@ def test_an_unchanged_poll_is_one_statement_and_touches_no_session(app, client, 
         assert "Set-Cookie" not in response.headers and "Cookie" not in response.vary
 
 
-def test_the_sheet_is_rendered_once_per_version(app, client):
+def version_of(page):
+    return re.search(r'name="version" value="(\d+)"', page)[1]
+
+
+def test_the_sheet_after_a_write_shows_the_new_hand(app, client):
     url = f"/matches/{add_match(app, [HAND])}"
-    with rendered(app) as names:
-        first = client.get(url).get_data(as_text=True)
-        again = client.get(url).get_data(as_text=True)
-    assert names.count("matches/_sheet.html") == 1 and names.count("matches/_hand_rows.html") == 1
-    assert names.count("matches/show.html") == 1  # the page around it is kept too
-    assert first == again and ">1220<" in first
-    version = re.search(r'name="version" value="(\d+)"', first)[1]
-    client.post(f"{url}/hands", data={**FORM_HAND, "version": version})
-    with rendered(app) as names:
-        changed = client.get(url).get_data(as_text=True)
-    assert names.count("matches/_sheet.html") == 1  # a new version: drawn again, with hand 2
-    assert ">2440<" in changed  # two hands of 1220
+    first = client.get(url).get_data(as_text=True)
+    assert first == client.get(url).get_data(as_text=True)  # the same version: the same page
+    assert re.findall(r"data-total>(-?\d+)<", first) == ["1220", "165"] and first.count('<td class="running">') == 2
+    client.post(f"{url}/hands", data={**FORM_HAND, "version": version_of(first)})
+    changed = client.get(url).get_data(as_text=True)
+    # Hand 2 as the form sent it: We 1220 + 1220 = 2440; They 165 + 165 = 330 (see FORM_HAND).
+    assert re.findall(r"data-total>(-?\d+)<", changed) == ["2440", "330"]
+    assert changed.count('<td class="running">') == 4 and "Enter hand 3" in changed
+    watcher = client.get(f"/matches/{url.rsplit('/', 1)[1]}/sheet", headers={"HX-Request": "true"})
+    assert ">2440<" in watcher.get_data(as_text=True)
 
 
-def test_list_lines_are_rendered_once_per_match_version(app, client):
+def test_the_list_after_a_write_shows_the_new_hand_on_that_line_only(app, client):
     first, second = store_matches(app, 2)
-    with rendered(app) as names:
-        page = client.get("/").get_data(as_text=True)
-        client.get("/")
-    assert names.count("matches/_match_line.html") == 2  # once each, not again on the second visit
+    page = client.get("/").get_data(as_text=True)
     assert f'href="/matches/{first}"' in page and f'href="/matches/{second}"' in page
-    version = re.search(r'name="version" value="(\d+)"', client.get(f"/matches/{first}").get_data(as_text=True))[1]
+    assert page.count("1 hand ·") == 2
+    version = version_of(client.get(f"/matches/{first}").get_data(as_text=True))
     client.post(f"/matches/{first}/hands", data={**FORM_HAND, "version": version})
-    with rendered(app) as names:
-        page = client.get("/").get_data(as_text=True)
-    assert names.count("matches/_match_line.html") == 1  # only the match that changed
-    assert "2 hands" in page and "1 hand ·" in page
+    page = client.get("/").get_data(as_text=True)
+    line = re.search(rf'href="/matches/{first}".*?</li>', page, re.S)[0]
+    assert "2 hands" in line and "<b>2440</b>" in line
+    assert page.count("1 hand ·") == 1
+
+
+def test_a_page_never_carries_another_browsers_address(app, client):
+    """Browser A's query string must not reach browser B's page (the language link reads the address)."""
+    match_id = add_match(app, [HAND])
+    database = connect(app.config["DATABASE"])
+    token = store.match_head(database, match_id).watch_token
+    database.close()
+    for url in (f"/matches/{match_id}", f"/watch/{token}", f"/matches/{match_id}/sheet", "/"):
+        joiner = "&" if "?" in url else "?"
+        mine = client.get(f"{url}{joiner}from=alice-private-note").get_data(as_text=True)
+        assert "alice-private-note" in mine  # A's own language link brings A back to A's address
+        other = app.test_client().get(url).get_data(as_text=True)
+        assert "alice-private-note" not in other, url
 
 
 def test_kept_markup_follows_the_url_root_it_is_served_under(app, client):
@@ -290,13 +289,48 @@ def test_kept_markup_follows_the_url_root_it_is_served_under(app, client):
     assert f'href="/club/matches/{match_id}"' in home and f'href="/matches/{match_id}"' not in home
 
 
-def test_a_kept_sheet_page_never_carries_a_message(app, client):
+def test_a_sheet_page_shows_a_message_once(app, client):
     url = f"/matches/{add_match(app, [HAND])}"
-    client.get(url)  # kept for this version
+    client.get(url)
     refused = client.post(f"{url}/hands/undo", data={"version": "1"})  # stale: the match is at version 2
     assert refused.status_code == 303
-    with rendered(app) as names:
-        with_message = client.get(url).get_data(as_text=True)
-        after = client.get(url).get_data(as_text=True)
-    assert "Nothing was undone." in with_message and names.count("matches/show.html") == 1  # drawn afresh
+    with_message = client.get(url).get_data(as_text=True)
+    after = client.get(url).get_data(as_text=True)
+    assert "Nothing was undone." in with_message
     assert "Nothing was undone." not in after and 'class="flashes"' not in after
+
+
+# --- nothing kept per browser ---------------------------------------------------------------------
+def test_memory_stays_flat_under_requests_from_distinct_browsers(app):
+    """Browsers with no cookie, each with its own Accept-Language and query string, keep nothing.
+
+    Only what a page depends on (a match's version, a shipped language, the URL root) is a key of
+    anything kept, so after the first requests memory does not grow with the requests.
+    """
+    match_id = add_match(app, [HAND] * 3)
+    database = connect(app.config["DATABASE"])
+    token = store.match_head(database, match_id).watch_token
+    database.close()
+    urls = [f"/matches/{match_id}", f"/watch/{token}", "/", f"/matches/{match_id}/sheet"]
+    browser = app.test_client(use_cookies=False)  # every request a browser never seen before
+
+    def visit(first, count):
+        for n in range(first, first + count):
+            language = f"x-{n}, {['es', 'de', 'pt-BR', 'en'][n % 4]};q=0.{n % 9 + 1}"
+            response = browser.get(f"{urls[n % 4]}?from=browser-{n}", headers={"Accept-Language": language})
+            assert response.status_code == 200
+
+    visit(0, 100)  # templates compiled, pieces kept in each language
+    pieces = len(app.extensions["scorepad.fragments"])
+    tracemalloc.start()
+    try:
+        visit(100, 100)
+        gc.collect()  # what is garbage already is not growth
+        after_few = tracemalloc.get_traced_memory()[0]
+        visit(200, 400)
+        gc.collect()
+        after_many = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(app.extensions["scorepad.fragments"]) == pieces
+    assert after_many - after_few < 400 * 100, "less than 100 bytes a request"

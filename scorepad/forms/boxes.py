@@ -6,13 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import IntegerField
 from wtforms.validators import NumberRange, StopValidation
 
-from ..i18n import text
+from ..i18n import gettext as _
+from ..i18n import lazy_gettext, text
 
 NUMERIC = {"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"}
 MAX_POINTS = 10_000

@@ -8,8 +8,6 @@ import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext
 from wtforms import BooleanField, Form, HiddenField, RadioField, SelectField
 from wtforms.fields import FieldList, FormField
 from wtforms.fields.choices import SelectChoice
@@ -18,7 +16,8 @@ from .. import canasta
 from ..canasta.cards import BLACK_THREE_VALUE, CARD_CLASSES, CARD_GROUPS
 from ..canasta.entries import held_set_cards
 from ..canasta.scoring import UNFINISHED
-from ..i18n import text
+from ..i18n import gettext as _
+from ..i18n import lazy_gettext, text
 from .boxes import CountField, TableForm
 
 # The card counter's classes: what players sort a pile into, with the API class each fills first

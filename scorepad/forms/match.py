@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext
 from wtforms import BooleanField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, Optional, ValidationError
@@ -15,7 +13,8 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional, Va
 from .. import canasta
 from ..canasta.text import unfit_text
 from ..documents import Side
-from ..i18n import text
+from ..i18n import gettext as _
+from ..i18n import lazy_gettext, text
 from .boxes import NUMERIC, TableForm, WholeNumberField, in_range
 
 TOO_LONG = lazy_gettext("Names and titles are at most 60 letters: shorten this one.")

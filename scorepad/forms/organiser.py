@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms.fields.simple import PasswordField
 from wtforms.validators import InputRequired, Length
+
+from ..i18n import lazy_gettext
 
 
 class OrganiserForm(FlaskForm):
