@@ -93,7 +93,7 @@ def translations() -> Any:
     return found
 
 
-def gettext(message: str, **variables: Any) -> str:
+def gettext(message: str, /, **variables: Any) -> str:
     """A message of the web layer (``%(name)s`` placeholders) in the request's language.
 
     With :func:`ngettext`, :func:`pgettext`, :func:`lazy_gettext` and :func:`text` (the core's
@@ -105,19 +105,19 @@ def gettext(message: str, **variables: Any) -> str:
     return translated % variables if variables else translated
 
 
-def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+def ngettext(singular: str, plural: str, num: int, /, **variables: Any) -> str:
     """:func:`gettext` for a message with a plural, which may say ``%(num)s``."""
     variables.setdefault("num", num)
     return translations().ungettext(singular, plural, num) % variables
 
 
-def pgettext(context: str, message: str, **variables: Any) -> str:
+def pgettext(context: str, message: str, /, **variables: Any) -> str:
     """:func:`gettext` for a message told apart by ``context`` (the same English, other words)."""
     translated = translations().upgettext(context, message)
     return translated % variables if variables else translated
 
 
-def lazy_gettext(message: str, **variables: Any) -> LazyString:
+def lazy_gettext(message: str, /, **variables: Any) -> LazyString:
     """:func:`gettext`, said when the message is shown: for messages made once, at import."""
     return LazyString(gettext, message, **variables)
 
