@@ -66,7 +66,7 @@ class MatchInfo:
 
 def score_document(match: Match) -> dict[str, Any]:
     """The scored hands and the state of the match (API.md, ``POST /api/v1/score``)."""
-    breakdowns: dict[tuple[int, ...], dict[str, Any]] = {}
+    breakdowns: dict[tuple[canasta.Part, ...], dict[str, Any]] = {}
     hands = [hand_document(result, breakdowns) for result in match.results]
     return {"variant": match.variant.key, "hands": hands, **state_fields(match, match.settlement)}
 
@@ -91,13 +91,13 @@ def state_fields(state: Any, settlement: dict[str, Any] | None) -> dict[str, Any
 
 
 def hand_document(
-    result: canasta.HandResult, breakdowns: dict[tuple[int, ...], dict[str, Any]] | None = None
+    result: canasta.HandResult, breakdowns: dict[tuple[canasta.Part, ...], dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     """One scored hand: entries as given, scores, totals, minimums in force, breakdown.
 
     ``breakdowns`` keeps each side's breakdown by the parts it is made of, for one document:
-    the core shares a Part between every hand that scores it, so a match's hands repeat the
-    same few breakdowns, and the document holds each one once (a reader sees equal objects).
+    a match's hands repeat the same few breakdowns (parts are values, equal when they say the
+    same), and the document holds each one once (a reader sees equal objects).
     """
     sides = result.sides
     hand = result.hand
@@ -114,10 +114,9 @@ def hand_document(
     else:
         breakdown = []
         for side in sides:
-            key = tuple(map(id, side.parts))  # the parts are alive while the match is, so ids are theirs
-            found = breakdowns.get(key)
+            found = breakdowns.get(side.parts)
             if found is None:
-                found = breakdowns[key] = side.to_dict()
+                found = breakdowns[side.parts] = side.to_dict()
             breakdown.append(found)
         document["breakdown"] = breakdown
     if result.warnings:

@@ -1,6 +1,6 @@
 """Checks the actions share: this turn's melds, the canastas to go out, red threes, going out by melding.
 
->>> from scorepad.canasta.variants import VARIANTS
+>>> from scorepad.canasta.presets import VARIANTS
 >>> [f.code for f in canasta_findings(VARIANTS["classic-2p"], [Laid("rank", "Q", before=(Card("Q"),) * 7)])]
 ['not-enough-canastas']
 """

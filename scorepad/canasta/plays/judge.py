@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..variants import DEFAULT_VARIANT, Variant, rules_for
+from ..presets import DEFAULT_VARIANT, rules_for
+from ..variants import Variant
 from ..violations import InvalidError, Violation
 from .discard import check_discard
 from .going_out import check_go_out
