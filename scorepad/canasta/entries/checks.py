@@ -51,10 +51,9 @@ def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
     if problems:
         return problems
     for index, entry in enumerate(hand.entries):
-        for check in ENTRY_CHECKS:
-            found = check(entry, variant, index)
-            if found:
-                problems += [v.under(f"entries[{index}]") for v in found]
+        found = [problem for check in ENTRY_CHECKS for problem in check(entry, variant, index)]
+        if found:
+            problems += [v.under(f"entries[{index}]") for v in found]
     for unit in hand.units():
         found = _check_side(hand.pooled(unit), variant, len(unit) > 1)
         if found:
@@ -346,10 +345,7 @@ def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Viola
         checks = GOING_OUT_SIDE_CHECKS
     else:
         checks = SIDE_CHECKS
-    problems: list[Violation] = []
-    for check in checks:
-        problems += check(entry, variant, partnership)
-    return problems
+    return [problem for check in checks for problem in check(entry, variant, partnership)]
 
 
 def _special_hand_alone(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:

@@ -12,7 +12,7 @@ Points are card values, counts are cards (API.md "ENTRY").
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -68,14 +68,19 @@ class Entry:
 
     def __post_init__(self) -> None:
         finish = object.__setattr__  # the documented way to finish a frozen dataclass
-        finish(self, "canastas", _frozen(self.canastas))
-        finish(self, "held_sets", _frozen(self.held_sets))
-        for name, points in CARD_FIELDS.items():
-            counts = getattr(self, name)
-            if counts is not None:
-                finish(self, name, _frozen(counts))
-                finish(self, points, counts_value(counts))
-        finish(self, "canasta_count", sum(self.canastas.values()))
+        canastas = _frozen(self.canastas)
+        finish(self, "canastas", canastas)
+        finish(self, "canasta_count", sum(canastas.values()) if canastas else 0)
+        if self.held_sets:
+            finish(self, "held_sets", _frozen(self.held_sets))
+        else:
+            finish(self, "held_sets", _NO_COUNTS)
+        if self.melded_cards is not None or self.hand_cards is not None:  # the side counted cards
+            for name, points in CARD_FIELDS.items():
+                counts = getattr(self, name)
+                if counts is not None:
+                    finish(self, name, _frozen(counts))
+                    finish(self, points, counts_value(counts))
 
     @property
     def has_melded(self) -> bool:
@@ -100,15 +105,18 @@ class Entry:
     def to_dict(self) -> dict[str, Any]:
         """The API ENTRY for this report, leaving out what is zero or empty."""
         out: dict[str, Any] = {}
-        for name, points in CARD_FIELDS.items():
-            counts = getattr(self, name)
-            if counts is not None:
-                out[name] = dict(counts)
-            elif getattr(self, points):
-                out[points] = getattr(self, points)
-        for name in ("canastas", "held_sets"):
-            if getattr(self, name):
-                out[name] = dict(getattr(self, name))
+        if self.melded_cards is not None:
+            out["melded_cards"] = dict(self.melded_cards)
+        elif self.melded_points:
+            out["melded_points"] = self.melded_points
+        if self.hand_cards is not None:
+            out["hand_cards"] = dict(self.hand_cards)
+        elif self.hand_points:
+            out["hand_points"] = self.hand_points
+        if self.canastas:
+            out["canastas"] = dict(self.canastas)
+        if self.held_sets:
+            out["held_sets"] = dict(self.held_sets)
         for name in _PLAIN_FIELDS:
             value = getattr(self, name)
             if value:
@@ -163,11 +171,11 @@ class Hand:
         rest = [(index,) for index in range(len(self.entries)) if index not in (first, second)]
         return [(first, second), *rest]
 
-    def pooled(self, unit: Iterable[int]) -> Entry:
+    def pooled(self, unit: tuple[int, ...]) -> Entry:
         """Partners' entries combined into one (melds, canastas, hand cards, going out)."""
+        if len(unit) == 1:
+            return self.entries[unit[0]]
         members = [self.entries[index] for index in unit]
-        if len(members) == 1:
-            return members[0]
         canastas: Counter[str] = Counter()
         held: Counter[str] = Counter()
         for entry in members:

@@ -39,7 +39,7 @@ def read_hand(data: Any) -> Hand:
 
     :raises InvalidError: with every problem, fields relative to the hand.
     """
-    if not isinstance(data, Mapping):
+    if not isinstance(data, (dict, Mapping)):  # a dict first: the ABC check costs more
         raise InvalidError([Violation("hand-not-object", t("Each hand is an object with its entries."))])
     problems: list[Violation] = []
     if not data.keys() <= _HAND_FIELD_SET:
@@ -58,7 +58,7 @@ def read_entry(data: Any) -> Entry:
 
     :raises InvalidError: listing every field that is of the wrong type or out of range.
     """
-    if not isinstance(data, Mapping):
+    if not isinstance(data, (dict, Mapping)):  # a dict first: the ABC check costs more
         raise InvalidError([Violation("entry-not-object", t("Each entry is an object of fields."))])
     problems: list[Violation] = []
     values = _read_fields(data, problems)
@@ -79,9 +79,14 @@ def _read_fields(data: Mapping[Any, Any], problems: list[Violation]) -> dict[str
     if not data.keys() <= _ENTRY_FIELD_SET:
         problems += _unknown_entry_fields(data)
     values = {}
-    for name, read in FIELD_READERS:
-        if name in data:
-            values[name] = read(data, name, problems)
+    found: list[Violation] = []
+    for name in data:
+        read = _READER_OF.get(name)
+        if read is not None:
+            values[name] = read(data, name, found)
+    if found:  # read in the order given; reported in the order of FIELD_READERS
+        found.sort(key=lambda violation: _FIELD_ORDER[violation.field.partition(".")[0]])
+        problems += found
     return values
 
 
@@ -153,6 +158,8 @@ FIELD_READERS = (
     ("special_hand", _read_special_hand),
     ("incomplete", _read_incomplete),
 )
+_READER_OF = dict(FIELD_READERS)
+_FIELD_ORDER = {name: order for order, (name, _) in enumerate(FIELD_READERS)}
 
 
 # --- reading a hand ----------------------------------------------------------------------------
@@ -261,7 +268,7 @@ def _points(value: Any, name: str, problems: list[Violation]) -> int:
 
 
 def _count_map(value: Any, name: str, problems: list[Violation]) -> dict[str, int]:
-    if not isinstance(value, Mapping):
+    if not isinstance(value, (dict, Mapping)):
         problems.append(Violation("not-object", t("{field} is an object of kind: count.", field=_label(name)), name))
         return {}
     return {str(key): _count(count, f"{name}.{key}", problems) for key, count in value.items()}

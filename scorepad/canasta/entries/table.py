@@ -46,10 +46,7 @@ def check_table(entries: tuple[Entry, ...], variant: Variant) -> list[Violation]
     (the last one contributing), as API.md's own example does.
     """
     table = _Table(entries)
-    problems: list[Violation] = []
-    for check in TABLE_CHECKS:
-        problems += check(table, variant)
-    return problems
+    return [problem for check in TABLE_CHECKS for problem in check(table, variant)]
 
 
 def side_name(variant: Variant, index: int) -> Text | str:
