@@ -34,7 +34,7 @@ _NO_COUNTS: Mapping[str, int] = MappingProxyType({})  # read-only, so every empt
 
 
 def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
-    """Counts as a read-only mapping without zeros: entries are shared values."""
+    """Counts as a read-only mapping without zeros: an entry is a value nothing may change."""
     if not mapping:
         return _NO_COUNTS
     return MappingProxyType({key: count for key, count in mapping.items() if count})

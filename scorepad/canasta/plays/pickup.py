@@ -368,7 +368,8 @@ class _Judge:
 
     The search tries a set of melds, trimming then tries it again without each extra meld
     (often the very set tried before it), and the answer is the trimmed set judged once more:
-    the same position with the same melds always gets the same verdict, so it is kept.
+    the same position with the same melds always gets the same verdict, so each is remembered
+    for this one question (nothing outlives the call).
     """
 
     def __init__(self, rules: Variant, play: PlayRules, position: Position) -> None:
