@@ -18,12 +18,14 @@ most are, so the usual hand costs little.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..cards import CLASS_NAMES, NATURAL_RANKS, RANK_VALUES
 from ..text import Text, t, tn
 from ..variants import Variant
 from ..violations import Violation
 from .entry import Entry, Hand
-from .table import check_table, side_name
+from .table import NOTHING, check_table, side_name
 
 # The least a set kept in hand (three of the rank) is worth, for checking hand points.
 HELD_SET_POINTS = {"sevens": 3 * RANK_VALUES["7"], "aces": 3 * RANK_VALUES["A"]}
@@ -47,9 +49,10 @@ def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
                 "entries",
             )
         ]
-    problems = _check_partnership(hand, variant)
-    if problems:
-        return problems
+    refused = _check_partnership(hand, variant)
+    if refused:
+        return list(refused)
+    problems: list[Violation] = []
     for index, entry in enumerate(hand.entries):
         found = [problem for check in ENTRY_CHECKS for problem in check(entry, variant, index)]
         if found:
@@ -76,9 +79,9 @@ def hand_warnings(hand: Hand, variant: Variant) -> list[Violation]:
     return warnings
 
 
-def _check_partnership(hand: Hand, variant: Variant) -> list[Violation]:
+def _check_partnership(hand: Hand, variant: Variant) -> Sequence[Violation]:
     if hand.partnership is None:
-        return []
+        return NOTHING
     if not variant.temporary_partnerships:
         return [
             Violation(
@@ -99,10 +102,10 @@ def _check_partnership(hand: Hand, variant: Variant) -> list[Violation]:
                 "partnership",
             )
         ]
-    return []
+    return NOTHING
 
 
-def _known_canasta_kinds(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+def _known_canasta_kinds(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """Every canasta is of a kind the variant has."""
     kinds = variant.canasta_kinds
     return [
@@ -122,11 +125,11 @@ def _known_canasta_kinds(entry: Entry, variant: Variant, index: int) -> list[Vio
     ]
 
 
-def _known_special_hand(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+def _known_special_hand(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """A special hand is one the variant has."""
     specials = variant.special_hand_values
     if entry.special_hand is None or entry.special_hand in specials:
-        return []
+        return NOTHING
     name = entry.special_hand
     if specials:
         # Translators: {known} are the API's names of special hands ("straight, pairs").
@@ -147,7 +150,7 @@ def _known_special_hand(entry: Entry, variant: Variant, index: int) -> list[Viol
     ]
 
 
-def _known_incomplete_kinds(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+def _known_incomplete_kinds(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """An unfinished meld costs a penalty only where the variant names one for its kind."""
     penalised = variant.incomplete_penalties
     problems = []
@@ -181,7 +184,7 @@ def held_set_cards(variant: Variant, kind: str) -> Text | str:
     return CLASS_NAMES[rank] if rank in CLASS_NAMES else kind
 
 
-def _known_held_sets(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+def _known_held_sets(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """Sets kept in hand are of a kind the variant penalises, at most one per player of the side."""
     held = variant.held_set_values
     players = variant.players_per_side[index]
@@ -211,10 +214,10 @@ def _known_held_sets(entry: Entry, variant: Variant, index: int) -> list[Violati
     return problems
 
 
-def _concealed_only_going_out(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+def _concealed_only_going_out(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """Only the side that went out can have gone out concealed."""
     if not (entry.concealed and not entry.went_out):
-        return []
+        return NOTHING
     return [
         Violation(
             "concealed-without-going-out",
@@ -224,10 +227,10 @@ def _concealed_only_going_out(entry: Entry, variant: Variant, index: int) -> lis
     ]
 
 
-def _concealed_has_bonus(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+def _concealed_has_bonus(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """Going out concealed is entered only where the variant pays for it."""
     if not (entry.concealed and variant.concealed is None):
-        return []
+        return NOTHING
     return [
         Violation(
             "no-concealed-bonus",
@@ -237,10 +240,10 @@ def _concealed_has_bonus(entry: Entry, variant: Variant, index: int) -> list[Vio
     ]
 
 
-def _red_threes_in_the_decks(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+def _red_threes_in_the_decks(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """A side cannot hold more red threes than the decks have."""
     if not entry.red_threes > variant.deck.red_threes:
-        return []
+        return NOTHING
     return [
         Violation(
             "too-many-red-threes",
@@ -255,10 +258,10 @@ def _red_threes_in_the_decks(entry: Entry, variant: Variant, index: int) -> list
     ]
 
 
-def _out_with_no_cards(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+def _out_with_no_cards(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """A player who went out alone holds no cards (partners may still hold theirs)."""
     if not (entry.went_out and variant.players_per_side[index] == 1 and entry.hand_points):
-        return []
+        return NOTHING
     return [
         Violation(
             "went-out-with-cards",
@@ -268,10 +271,10 @@ def _out_with_no_cards(entry: Entry, variant: Variant, index: int) -> list[Viola
     ]
 
 
-def _black_threes_fit_in_hand(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+def _black_threes_fit_in_hand(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """Black threes left in hand, 5 points each, are part of the points left in hand."""
     if not entry.black_threes_in_hand * 5 > entry.hand_points:
-        return []
+        return NOTHING
     return [
         Violation(
             "black-threes-exceed-hand",
@@ -287,13 +290,13 @@ def _black_threes_fit_in_hand(entry: Entry, variant: Variant, index: int) -> lis
     ]
 
 
-def _held_sets_fit_in_hand(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+def _held_sets_fit_in_hand(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """Sets kept in hand are part of the points left in hand."""
     held_points = (
         sum(HELD_SET_POINTS.get(kind, 0) * count for kind, count in entry.held_sets.items()) if entry.held_sets else 0
     )
     if not held_points > entry.hand_points:
-        return []
+        return NOTHING
     return [
         Violation(
             "held-sets-exceed-hand",
@@ -308,10 +311,10 @@ def _held_sets_fit_in_hand(entry: Entry, variant: Variant, index: int) -> list[V
     ]
 
 
-def _black_threes_counted(entry: Entry, variant: Variant, index: int) -> list[Violation]:
+def _black_threes_counted(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """A side that counted its hand's cards counts its black threes among them."""
     if not (entry.hand_cards and entry.black_threes_in_hand > entry.hand_cards.get("black3", 0)):
-        return []
+        return NOTHING
     return [
         Violation(
             "black-threes-not-counted",
@@ -337,7 +340,7 @@ ENTRY_CHECKS = (
 )
 
 
-def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
+def _check_side(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:
     """Rules about a scoring side as a whole (partners pooled in three-player canasta)."""
     if entry.special_hand is not None:
         checks = SPECIAL_HAND_CHECKS
@@ -348,10 +351,10 @@ def _check_side(entry: Entry, variant: Variant, partnership: bool) -> list[Viola
     return [problem for check in checks for problem in check(entry, variant, partnership)]
 
 
-def _special_hand_alone(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
+def _special_hand_alone(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:
     """A special hand is the side's only meld."""
     if not (entry.has_melded or entry.black_threes):
-        return []
+        return NOTHING
     return [
         Violation(
             "special-hand-with-melds",
@@ -361,10 +364,10 @@ def _special_hand_alone(entry: Entry, variant: Variant, partnership: bool) -> li
     ]
 
 
-def _special_hand_finished(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
+def _special_hand_finished(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:
     """A side that went out with a special hand has no other melds, so none unfinished."""
     if not entry.incomplete:
-        return []
+        return NOTHING
     return [
         Violation(
             "special-hand-with-melds",
@@ -374,7 +377,7 @@ def _special_hand_finished(entry: Entry, variant: Variant, partnership: bool) ->
     ]
 
 
-def _out_with_the_canastas_needed(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
+def _out_with_the_canastas_needed(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:
     """Going out needs the variant's number of canastas, of the kind it names, past a tough end."""
     count = entry.canasta_count
     needed = variant.canastas_to_go_out
@@ -431,7 +434,7 @@ def _canastas_needed_text(partnership: bool, needed: int, variant: Text | str, c
     )
 
 
-def _melds_hold_their_points(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
+def _melds_hold_their_points(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:
     """Melded points hold at least the cards of the canastas, unfinished melds and black threes."""
     kinds = variant.canasta_kinds
     needed = 0
@@ -443,7 +446,7 @@ def _melds_hold_their_points(entry: Entry, variant: Variant, partnership: bool) 
         needed += sum(INCOMPLETE_POINTS.get(kind, 0) for kind in entry.incomplete)
     needed += 0 if variant.black_threes_scored else 5 * entry.black_threes
     if not entry.melded_points < needed:
-        return []
+        return NOTHING
     return [
         Violation(
             "melded-points-too-low",
@@ -465,7 +468,7 @@ def _melds_hold_their_points(entry: Entry, variant: Variant, partnership: bool) 
     ]
 
 
-def _one_meld_per_rank(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
+def _one_meld_per_rank(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:
     """A side has one meld per rank: no more canastas of ranks than ranks, one of each rank."""
     kinds = variant.canasta_kinds
     problems = []
@@ -512,10 +515,10 @@ def _one_meld_text(cards: Text | str, count: int, unfinished: bool) -> Text:
     )
 
 
-def _black_threes_melded_going_out(entry: Entry, variant: Variant, partnership: bool) -> list[Violation]:
+def _black_threes_melded_going_out(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:
     """Where black threes are not scored, only the player going out melds them, three or four."""
     if variant.black_threes_scored or not entry.black_threes:
-        return []
+        return NOTHING
     problems = []
     if entry.black_threes not in BLACK_THREE_MELDS:
         problems.append(

@@ -104,11 +104,17 @@ def _unknown_entry_fields(data: Mapping[Any, Any]) -> list[Violation]:
 
 
 def _read_points(data: Mapping[Any, Any], name: str, problems: list[Violation]) -> int:
-    return _points(data[name], name, problems)
+    value = data[name]
+    if type(value) is int and 0 <= value <= MOST and not value % 5:  # what nearly every entry sends
+        return value
+    return _points(value, name, problems)
 
 
 def _read_count(data: Mapping[Any, Any], name: str, problems: list[Violation]) -> int:
-    return _count(data[name], name, problems)
+    value = data[name]
+    if type(value) is int and 0 <= value <= MOST:  # what nearly every entry sends
+        return value
+    return _count(value, name, problems)
 
 
 def _read_flag(data: Mapping[Any, Any], name: str, problems: list[Violation]) -> bool:

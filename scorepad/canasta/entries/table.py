@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..cards import CARD_GROUPS, CLASS_NAMES
 from ..text import Text, t
@@ -17,6 +17,7 @@ from ..variants import Variant
 from ..violations import Violation
 from .entry import CARD_FIELDS, Entry
 
+NOTHING: tuple[Violation, ...] = ()  # what a check that finds nothing returns, made once
 BOTH_SIDES = t("both sides")
 # What the canastas entered need more of than the decks hold, by sort of card: (need, decks, have).
 CANASTA_CARDS_SHORT = {
@@ -83,11 +84,11 @@ class _Table:
         return BOTH_SIDES if count == 2 else t("all {count} sides", count=count)
 
 
-def _one_side_out(table: _Table, variant: Variant) -> list[Violation]:
+def _one_side_out(table: _Table, variant: Variant) -> Sequence[Violation]:
     """Only one player goes out in a hand."""
     out = table.out
     if not len(out) > 1:
-        return []
+        return NOTHING
     second = table.entries[out[1]]
     first, second_name = (side_name(variant, index) for index in out[:2])
     return [
@@ -103,11 +104,11 @@ def _one_side_out(table: _Table, variant: Variant) -> list[Violation]:
     ]
 
 
-def _red_threes_in_the_decks_across(table: _Table, variant: Variant) -> list[Violation]:
+def _red_threes_in_the_decks_across(table: _Table, variant: Variant) -> Sequence[Violation]:
     """The sides together hold no more red threes than the decks have (one side alone is its own check)."""
     deck, red = variant.deck, table.red_threes
     if not (red > deck.red_threes and all(entry.red_threes <= deck.red_threes for entry in table.entries)):
-        return []
+        return NOTHING
     return [
         Violation(
             "too-many-red-threes",
@@ -123,11 +124,11 @@ def _red_threes_in_the_decks_across(table: _Table, variant: Variant) -> list[Vio
     ]
 
 
-def _black_threes_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
+def _black_threes_in_the_decks(table: _Table, variant: Variant) -> Sequence[Violation]:
     """The sides together hold no more black threes, melded or in hand, than the decks have."""
     deck, black = variant.deck, table.black_threes
     if not black > deck.black_threes:
-        return []
+        return NOTHING
     return [
         Violation(
             "too-many-black-threes",
@@ -143,11 +144,11 @@ def _black_threes_in_the_decks(table: _Table, variant: Variant) -> list[Violatio
     ]
 
 
-def _points_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
+def _points_in_the_decks(table: _Table, variant: Variant) -> Sequence[Violation]:
     """The sides' points add up to no more than all the cards are worth."""
     points, limit = table.points, _points_in_play(variant)
     if not points > limit:
-        return []
+        return NOTHING
     return [
         Violation(
             "too-many-points",
@@ -169,14 +170,14 @@ def _points_in_play(variant: Variant) -> int:
     return deck.points + (5 * deck.red_threes if variant.threes_in_hand_count else 0)
 
 
-def _counted_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
+def _counted_cards_in_the_decks(table: _Table, variant: Variant) -> Sequence[Violation]:
     """The decks must hold every card the sides counted, card class by card class.
 
     A group (``K-8``, ``7-4``) is checked against the cards its ranks hold together, with
     any of those ranks counted one by one; a rank is checked against its own cards.
     """
     if not table.counts_cards:
-        return []
+        return NOTHING
     counted: Counter[str] = Counter()
     for entry in table.entries:
         counted.update(entry.melded_cards or {})
@@ -230,7 +231,7 @@ def _last_field(
     return "entries"
 
 
-def _canasta_cards_in_the_decks(table: _Table, variant: Variant) -> list[Violation]:
+def _canasta_cards_in_the_decks(table: _Table, variant: Variant) -> Sequence[Violation]:
     """The decks must hold enough cards for every canasta entered, on all sides together."""
     entries = table.entries
     deck = variant.deck
