@@ -85,8 +85,8 @@ def settle(total: int, unit: int = 100) -> int:
 class Match:
     """Hands of one match under one set of rules; everything else is derived from them.
 
-    Every hand is checked and scored once, when the match is made: ``results`` holds the
-    scored hands and :meth:`problems` what stops the match being scored.
+    Every hand is checked and scored once, when the match is made: ``scored`` holds the
+    results when nothing is wrong, ``refused_for`` every problem otherwise.
 
     :raises InvalidError: (from :meth:`validated`) for hands that cannot be scored.
     """
@@ -94,26 +94,26 @@ class Match:
     variant: Variant
     hands: tuple[Hand, ...] = ()
     starting_totals: tuple[int, ...] | None = None
-    found: tuple[Violation, ...] = field(init=False, repr=False, compare=False)
-    scored: tuple[HandResult, ...] | None = field(init=False, repr=False, compare=False)  # when found is empty
+    refused_for: tuple[Violation, ...] = field(init=False, repr=False, compare=False)
+    scored: tuple[HandResult, ...] | None = field(init=False, repr=False, compare=False)  # None when refused
 
     def __post_init__(self) -> None:
-        found = self._start_problems()
-        scored = _check_and_play(self.variant, self.hands, self.start, found) if not found else None
-        object.__setattr__(self, "found", tuple(found))
-        object.__setattr__(self, "scored", scored if not found else None)
+        problems = self._start_problems()
+        scored = () if problems else _check_and_play(self.variant, self.hands, self.start, problems)
+        object.__setattr__(self, "refused_for", tuple(problems))
+        object.__setattr__(self, "scored", None if problems else scored)
 
     @classmethod
     def validated(cls, variant: Variant, hands: Sequence[Hand], starting_totals: Sequence[int] | None = None) -> Match:
         """Build a match, refusing it whole with every problem in every hand."""
         match = cls(variant, tuple(hands), tuple(starting_totals) if starting_totals is not None else None)
-        if match.found:
-            raise InvalidError(list(match.found))
+        if match.refused_for:
+            raise InvalidError(list(match.refused_for))
         return match
 
     def problems(self) -> list[Violation]:
         """Every reason this match cannot be scored, fields pointing at ``hands[i]``."""
-        return list(self.found)
+        return list(self.refused_for)
 
     def _start_problems(self) -> list[Violation]:
         if self.starting_totals is None:

@@ -3,8 +3,11 @@
 >>> hand = read_hand({"entries": [{"melded_points": 120, "canastas": {"natural": 1}}, {}]})
 >>> hand.entries[0].canasta_count, hand.entries[1] == Entry()
 (1, True)
->>> [v.field for v in read_entry_problems({"melded_points": 12, "bogus": 1})]
-['bogus', 'melded_points']
+>>> try:
+...     read_entry({"went_out": 1, "melded_points": 12, "bogus": 1})
+... except InvalidError as error:
+...     [v.field for v in error.violations]  # unknown fields first, then in the order of FIELD_READERS
+['bogus', 'melded_points', 'went_out']
 """
 
 from __future__ import annotations
@@ -30,7 +33,6 @@ FIELD_LABELS = {
     "penalty_points": t("Other penalties"), "restored_piles": t("Piles put back"),
     "melded_cards": t("Melded cards"), "hand_cards": t("Cards in hand"),
 }  # fmt: skip
-KNOWN_ENTRY_FIELDS = ", ".join(ENTRY_FIELDS)  # API keys, as the API writes them
 KNOWN_ENTRY_FIELDS = ", ".join(ENTRY_FIELDS)  # API keys, as the API writes them
 
 
@@ -65,13 +67,6 @@ def read_entry(data: Any) -> Entry:
     if problems:
         raise InvalidError(problems)
     return Entry(**values)
-
-
-def read_entry_problems(data: Mapping[Any, Any]) -> list[Violation]:
-    """Every problem reading this entry finds, in the order they are reported."""
-    problems: list[Violation] = []
-    _read_fields(data, problems)
-    return problems
 
 
 def _read_fields(data: Mapping[Any, Any], problems: list[Violation]) -> dict[str, Any]:
