@@ -59,6 +59,6 @@ def score_match(
 __all__ = [
     "DEFAULT_VARIANT", "OPTIONS", "VARIANTS", "Card", "CardError", "Decks", "Entry", "Hand", "HandResult",
     "InvalidError", "Match", "Option", "OptionError", "Part", "SideScore", "UnknownVariantError",
-    "Variant", "Violation", "check_hand", "find_variant", "hand_warnings", "check_and_score", "parse_card",
+    "Variant", "Violation", "check_and_score", "check_hand", "find_variant", "hand_warnings", "parse_card",
     "parse_cards", "read_hand", "rules_for", "score_hand", "score_match", "settle",
 ]  # fmt: skip
