@@ -23,7 +23,7 @@ from .verdict import Verdict
 
 
 def check(rules: Variant, position: Position) -> Verdict:
-    """Judge one play under ``rules``: every rule that decides it, kept or broken.
+    """Judge one play under ``rules``: every rule that decides it, obeyed or broken.
 
     :raises InvalidError: when the position cannot occur (cards the decks don't hold, melded or
         discarded cards not in the hand, table melds no side could have).

@@ -142,7 +142,7 @@ def _top_meld_findings(rules: Variant, play: PlayRules, position: Position, touc
         return [_top_unmelded(rules, top, touched)]
     # The top card may be any card of its rank laid this turn: the meld where it takes the pile.
     ways = [first_applied(TAKING_WAYS, _TopMeld.of(rules, play, position, meld)) for meld in melds]
-    return next((found for found in ways if all(f.kept for f in found)), ways[0])
+    return next((found for found in ways if all(f.obeyed for f in found)), ways[0])
 
 
 def _holds_rank(cards: Sequence[Card], rank: str) -> bool:
