@@ -5,10 +5,8 @@ Run: python bench/core.py   (about ten seconds; ``--quick`` for a rougher figure
 Each figure is the median over several ``timeit`` repeats of the time one call takes, so a
 moment when another process holds the CPU moves it little. It is given twice: as wall time,
 what a caller waits on an idle machine, and as this process's CPU time, which other processes
-on a busy machine disturb much less. "First read" is a hand the process has not seen (the
-hands read before are forgotten before each call); "seen before" is the same call again, when
-``read_hand`` gives back the hand it read and ``judge`` its verdict (a client sending its match
-whole after every hand, the same request repeated). The hands are what players enter at the table: melded
+on a busy machine disturb much less. The core keeps nothing between calls, so every call reads,
+checks and scores its hands afresh. The hands are what players enter at the table: melded
 points, points left in hand, a canasta or two, red threes, who went out.
 """
 
@@ -21,7 +19,6 @@ import time
 import timeit
 
 from scorepad import canasta
-from scorepad.canasta.entries import forget_read_hands
 
 CLASSIC_HAND = {
     "entries": [
@@ -89,20 +86,14 @@ def main(argv: list[str]) -> None:
     print(f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}")
     print(f"median of {repeat} timeit repeats, microseconds per call")
     print()
-    print("| what | first read: wall µs | first read: CPU µs | seen before: wall µs |")
-    print("|---|---:|---:|---:|")
+    print("| what | wall µs | CPU µs |")
+    print("|---|---:|---:|")
     for name, action, number in cases():
         calls = max(1, int(number * scale))
-
-        def first_read(action=action) -> object:
-            forget_read_hands()  # every hand read, checked and scored as if never seen
-            return action()
-
-        first_read()  # warm up: the first call may fill other caches (variants, card texts)
-        wall = median_us(first_read, calls, repeat)
-        cpu = median_us(first_read, calls, repeat, timer=time.process_time)
-        seen = median_us(action, calls, repeat)
-        print(f"| {name} | {wall:,.1f} | {cpu:,.1f} | {seen:,.1f} |")
+        action()  # warm up
+        wall = median_us(action, calls, repeat)
+        cpu = median_us(action, calls, repeat, timer=time.process_time)
+        print(f"| {name} | {wall:,.1f} | {cpu:,.1f} |")
 
 
 if __name__ == "__main__":

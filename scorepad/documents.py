@@ -77,7 +77,7 @@ def score_fields(
 
 
 def _hand_documents(match: Match) -> list[dict[str, Any]]:
-    breakdowns: dict[tuple[int, ...], dict[str, Any]] = {}
+    breakdowns: dict[tuple[canasta.Part, ...], dict[str, Any]] = {}
     return [hand_document(result, breakdowns) for result in match.results]
 
 
@@ -101,13 +101,13 @@ def state_fields(state: Any, settlement: dict[str, Any] | None) -> dict[str, Any
 
 
 def hand_document(
-    result: canasta.HandResult, breakdowns: dict[tuple[int, ...], dict[str, Any]] | None = None
+    result: canasta.HandResult, breakdowns: dict[tuple[canasta.Part, ...], dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     """One hand scored by the core, as :func:`hand_fields` writes it.
 
     ``breakdowns`` keeps each side's breakdown by the parts it is made of, for one document:
-    the core shares a Part between every hand that scores it, so a match's hands repeat the
-    same few breakdowns, and the document holds each one once (a reader sees equal objects).
+    a match's hands repeat the same few breakdowns (parts are values, equal when they say the
+    same), and the document holds each one once (a reader sees equal objects).
     """
     sides = result.sides
     if breakdowns is None:
@@ -115,10 +115,9 @@ def hand_document(
     else:
         breakdown = []
         for side in sides:
-            key = tuple(map(id, side.parts))  # the parts are alive while the match is, so ids are theirs
-            found = breakdowns.get(key)
+            found = breakdowns.get(side.parts)
             if found is None:
-                found = breakdowns[key] = side.to_dict()
+                found = breakdowns[side.parts] = side.to_dict()
             breakdown.append(found)
     scores = [side.score for side in sides]
     return hand_fields(result.hand, scores, result.totals, result.minimums, breakdown, result.warnings, result.number)
@@ -139,8 +138,7 @@ def hand_fields(
     Written from a hand the core just scored (:func:`hand_document`) or from the figures stored
     with it (``store.match_documents``), so both read alike.
     """
-    # Hand.to_dict's fields, written here in one step with the scores after them; the entries'
-    # dicts are the hand's own, shared by every document that holds it, and never changed.
+    # Hand.to_dict's fields, written here in one step with the scores after them.
     document: dict[str, Any] = {"entries": list(hand.entry_dicts())}
     if hand.partnership:
         document["partnership"] = list(hand.partnership)

@@ -22,19 +22,7 @@ from scorepad.canasta.plays import check_request
 from scorepad.canasta.text import Text
 
 CORE = Path(__file__).parents[1] / "scorepad" / "canasta"
-CONVERTED = sorted(CORE.glob("plays/*.py")) + [
-    CORE / name
-    for name in (
-        "__init__.py",
-        "cards.py",
-        "entries.py",
-        "match.py",
-        "scoring.py",
-        "text.py",
-        "variants.py",
-        "violations.py",
-    )
-]
+CONVERTED = sorted(CORE.rglob("*.py"))  # every module of the rules core
 MAKERS = {"t": 1, "tn": 2, "tp": 2}  # how many leading arguments are message literals
 # Where messages go: the callee, and the positional index and keyword name of each message it takes.
 MESSAGE_ARGUMENTS = {

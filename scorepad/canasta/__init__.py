@@ -18,20 +18,12 @@ from typing import Any
 
 from .cards import Card, CardError, Decks, parse_card, parse_cards
 from .entries import Entry, Hand, check_hand, hand_warnings, read_hand
-from .match import HandResult, Match, judge, settle
+from .match import HandResult, Match, check_and_score, settle
+from .options import OPTIONS, Option, OptionError
+from .presets import DEFAULT_VARIANT, VARIANTS, UnknownVariantError, find_variant, rules_for
 from .scoring import Part, SideScore, score_hand
 from .text import t
-from .variants import (
-    DEFAULT_VARIANT,
-    OPTIONS,
-    VARIANTS,
-    Option,
-    OptionError,
-    UnknownVariantError,
-    Variant,
-    find_variant,
-    rules_for,
-)
+from .variants import Variant
 from .violations import InvalidError, Violation
 
 STARTING_TOTALS_LIST = t("Starting totals are a list, one per side.")
@@ -67,6 +59,6 @@ def score_match(
 __all__ = [
     "DEFAULT_VARIANT", "OPTIONS", "VARIANTS", "Card", "CardError", "Decks", "Entry", "Hand", "HandResult",
     "InvalidError", "Match", "Option", "OptionError", "Part", "SideScore", "UnknownVariantError",
-    "Variant", "Violation", "check_hand", "find_variant", "hand_warnings", "judge", "parse_card",
+    "Variant", "Violation", "check_and_score", "check_hand", "find_variant", "hand_warnings", "parse_card",
     "parse_cards", "read_hand", "rules_for", "score_hand", "score_match", "settle",
 ]  # fmt: skip

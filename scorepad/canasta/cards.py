@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from .text import Text, t, tn
 
@@ -84,27 +84,35 @@ class CardError(ValueError):
 
 @dataclass(frozen=True, order=True)
 class Card:
-    """One card; ``suit`` is None when the notation left it out."""
+    """One card; ``suit`` is None when the notation left it out.
+
+    What the checker asks of a card many times a request (is it wild, natural, a three, what
+    is it worth) is worked out when the card is made, beside the fields; it takes no part in
+    equality, ordering or hashing.
+    """
 
     rank: str
     suit: str | None = None
+    is_wild: bool = field(init=False, repr=False, compare=False)  # jokers and twos, in every variant
+    is_three: bool = field(init=False, repr=False, compare=False)
+    is_natural: bool = field(init=False, repr=False, compare=False)  # aces down to fours: melded on their own
+    value: int = field(init=False, repr=False, compare=False)  # a red three is worth nothing as a card
 
-    # The checker asks each card what it is many times a request (a pickup search, ~100 times):
-    # is_wild, is_natural, is_three and value are worked out once per card, kept in the
-    # instance dict beside the fields (cached_property), so equality and hashing are unchanged.
+    def __post_init__(self) -> None:
+        rank = self.rank
+        is_three = rank == "3"
+        if is_three:
+            value = 0 if self.suit in RED_SUITS else BLACK_THREE_VALUE
+        else:
+            value = RANK_VALUES.get(rank, 0)
+        object.__setattr__(self, "is_wild", rank in (JOKER, "2"))
+        object.__setattr__(self, "is_three", is_three)
+        object.__setattr__(self, "is_natural", rank in NATURAL_RANKS)
+        object.__setattr__(self, "value", value)
 
     @property
     def is_joker(self) -> bool:
         return self.rank == JOKER
-
-    @cached_property
-    def is_wild(self) -> bool:
-        """Jokers and twos are wild in every variant scorepad knows."""
-        return self.rank in (JOKER, "2")
-
-    @cached_property
-    def is_three(self) -> bool:
-        return self.rank == "3"
 
     @property
     def is_red_three(self) -> bool:
@@ -113,18 +121,6 @@ class Card:
     @property
     def is_black_three(self) -> bool:
         return self.rank == "3" and self.suit not in RED_SUITS
-
-    @cached_property
-    def is_natural(self) -> bool:
-        """Aces down to fours: the ranks that can be melded on their own."""
-        return self.rank in NATURAL_RANKS
-
-    @cached_property
-    def value(self) -> int:
-        """The card's point value; a red three is worth nothing as a card."""
-        if self.rank == "3":
-            return BLACK_THREE_VALUE if self.is_black_three else 0
-        return RANK_VALUES[self.rank]
 
     @property
     def card_class(self) -> str:
@@ -139,11 +135,20 @@ class Card:
         return self.rank + (self.suit or "")
 
 
-# Cards read, by their spelling once normalised (stripped, upper case): a card never changes,
-# so every "K" read is the same Card, and what it has worked out (is_wild, value) is worked out
-# once. Only a text that is a card is kept, so the keys are the few spellings of the cards
-# ("K", "KS", "10H", "T", "JK", "*", "JOKER", ...): under a hundred, whatever clients send.
-_PARSED: dict[str, Card] = {}
+def _spellings() -> dict[str, Card]:
+    """Every way of writing a card, normalised (stripped, upper case), with the card it names."""
+    cards = {spelling: Card(JOKER) for spelling in ("JK", "*", "JOKER")}
+    for rank in RANKS:
+        for written in ("T", "10") if rank == "10" else (rank,):
+            if rank != "3":
+                cards[written] = Card(rank)
+            for suit in SUITS:
+                cards[written + suit] = Card(rank, suit)
+    return cards
+
+
+# The deck's cards by their spellings: a constant like RANK_VALUES, so reading a card is one look-up.
+CARD_SPELLINGS: Mapping[str, Card] = MappingProxyType(_spellings())
 
 
 def parse_card(text: str) -> Card:
@@ -151,30 +156,14 @@ def parse_card(text: str) -> Card:
 
     :raises CardError: for anything that is not a card, or a three without its suit.
     """
-    if type(text) is str:
-        key = text.strip().upper()
-        card = _PARSED.get(key)
-        if card is None:
-            card = _PARSED[key] = _parse_card(text)  # raises before keeping what is not a card
-        return card
-    return _parse_card(text)
-
-
-def _parse_card(text: str) -> Card:
     if not isinstance(text, str):
         raise CardError(t("A card is written as text like 'K' or '3H', not {value}.", value=repr(text)))
-    raw = text.strip().upper()  # as parse_card's key
-    if raw in ("JK", "*", "JOKER"):
-        return Card(JOKER)
-    suit = None
-    if len(raw) >= 2 and raw[-1] in SUITS:
-        raw, suit = raw[:-1], raw[-1]
-    rank = "10" if raw == "T" else raw
-    if rank not in RANKS:
-        raise CardError(t("'{text}' is not a card: use A K Q J 10 9 8 7 6 5 4 3 2 or JK.", text=text))
-    if rank == "3" and suit is None:
+    card = CARD_SPELLINGS.get(text.strip().upper())
+    if card is not None:
+        return card
+    if text.strip().upper() == "3":
         raise CardError(t("'{text}' needs its suit: 3H or 3D is a red three, 3S or 3C a black three.", text=text))
-    return Card(rank, suit)
+    raise CardError(t("'{text}' is not a card: use A K Q J 10 9 8 7 6 5 4 3 2 or JK.", text=text))
 
 
 def parse_cards(texts: Iterable[str]) -> list[Card]:
@@ -228,10 +217,20 @@ class Decks:
     1180
     >>> Decks(3).red_threes, Decks(3, jokers_per_deck=3).jokers
     (6, 9)
+    >>> Decks(2).canasta_cards
+    (88, 12, 4, 8)
     """
 
     count: int
     jokers_per_deck: int = 2
+    # Natural cards, wild cards, jokers and twos: what canastas are made of (checked per hand).
+    canasta_cards: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)
+    points: int = field(init=False, repr=False, compare=False)  # every card but the red threes
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "canasta_cards", (self.natural_cards, self.wild_cards, self.jokers, self.twos))
+        points = sum(self.holds(name) * value for name, value in CARD_CLASSES.items() if name not in CARD_GROUPS)
+        object.__setattr__(self, "points", points)
 
     @property
     def per_rank(self) -> int:
@@ -261,15 +260,6 @@ class Decks:
     def black_threes(self) -> int:
         return 2 * self.count
 
-    @cached_property
-    def canasta_cards(self) -> tuple[int, int, int, int]:
-        """Natural cards, wild cards, jokers and twos: what canastas are made of.
-
-        >>> Decks(2).canasta_cards
-        (88, 12, 4, 8)
-        """
-        return (self.natural_cards, self.wild_cards, self.jokers, self.twos)
-
     def holds(self, card_class: str) -> int:
         """How many cards of one class the decks hold; a group holds all its ranks' cards.
 
@@ -281,11 +271,6 @@ class Decks:
         if card_class in ("black3", "red3"):
             return self.black_threes
         return self.per_rank * len(CARD_GROUPS.get(card_class, (card_class,)))
-
-    @cached_property
-    def points(self) -> int:
-        """The value of every card but the red threes."""
-        return sum(self.holds(name) * value for name, value in CARD_CLASSES.items() if name not in CARD_GROUPS)
 
     def copies(self, card: Card) -> int:
         """How many copies of this exact card the decks hold (suit counted when given)."""

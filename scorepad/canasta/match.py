@@ -11,8 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from operator import add, attrgetter
+from dataclasses import dataclass, field
 
 from .entries import Hand, check_hand, hand_warnings
 from .scoring import SideScore, score_hand
@@ -20,12 +19,10 @@ from .text import Text, t, tn
 from .variants import Variant
 from .violations import InvalidError, Violation
 
-# A side's score for a hand, read without the property call (SideScore adds it up once).
-_SCORE = attrgetter("_score")
 STARTING_TOTALS_BY_FIVE = t("Starting totals are multiples of 5, like every score.")
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class HandResult:
     """One scored hand with the state of the match around it."""
 
@@ -36,50 +33,30 @@ class HandResult:
     totals: tuple[int, ...]  # running totals after this hand
     warnings: tuple[Violation, ...] = ()
 
-    def __init__(
-        self,
-        number: int,
-        hand: Hand,
-        sides: tuple[SideScore, ...],
-        minimums: tuple[int, ...],
-        totals: tuple[int, ...],
-        warnings: tuple[Violation, ...] = (),
-    ) -> None:
-        # Written out for speed, like scoring.Part's: one of these per hand of every match.
-        state = self.__dict__
-        state["number"], state["hand"], state["sides"] = number, hand, sides
-        state["minimums"], state["totals"], state["warnings"] = minimums, totals, warnings
-
     @property
     def scores(self) -> tuple[int, ...]:
         return tuple(side.score for side in self.sides)
 
 
-def judge(hand: Hand, variant: Variant) -> tuple[list[Violation], tuple[SideScore, ...], tuple[Violation, ...]]:
-    """What ``hand`` breaks under ``variant`` and, when nothing, its scores and warnings.
+def check_and_score(
+    hand: Hand, variant: Variant
+) -> tuple[list[Violation], tuple[SideScore, ...], tuple[Violation, ...]]:
+    """What ``hand`` breaks under ``variant`` and, when it breaks nothing, its scores and warnings.
 
-    None of it depends on the hands around it (the minimums and totals do, and are worked out
-    by the match), so it is worked out once and kept on the hand for the last variant asked:
-    a hand shared by :func:`~scorepad.canasta.entries.read_hand` is judged once, whatever
-    match or request holds it. Lists returned are shared: do not change them.
+    None of it depends on the hands around it (the minimums and totals do, and the match
+    works them out).
 
-    >>> from .variants import VARIANTS
+    >>> from .presets import VARIANTS
     >>> from .entries import Entry
     >>> hand = Hand((Entry(melded_points=90, hand_points=15), Entry(melded_points=50)))
-    >>> problems, sides, warnings = judge(hand, VARIANTS["classic"])
-    >>> problems, [side.score for side in sides], judge(hand, VARIANTS["classic"])[1] is sides
-    ([], [75, 50], True)
+    >>> problems, sides, warnings = check_and_score(hand, VARIANTS["classic"])
+    >>> problems, [side.score for side in sides], warnings
+    ([], [75, 50], ())
     """
-    kept = hand.__dict__.get("_judged")
-    if kept is not None and kept[0] is variant:
-        return kept[1]
     problems = check_hand(hand, variant)
     if problems:
-        verdict: tuple[list[Violation], tuple[SideScore, ...], tuple[Violation, ...]] = (problems, (), ())
-    else:
-        verdict = (problems, tuple(score_hand(hand, variant)), tuple(hand_warnings(hand, variant)))
-    hand.__dict__["_judged"] = (variant, verdict)  # not a field: equality and the fields are as they were
-    return verdict
+        return problems, (), ()
+    return problems, tuple(score_hand(hand, variant)), tuple(hand_warnings(hand, variant))
 
 
 def _after_game_over(ended: int, first: int, last: int) -> Text:
@@ -108,58 +85,35 @@ def settle(total: int, unit: int = 100) -> int:
 class Match:
     """Hands of one match under one set of rules; everything else is derived from them.
 
+    Every hand is checked and scored once, when the match is made: ``scored`` holds the
+    results when nothing is wrong, ``refused_for`` every problem otherwise.
+
     :raises InvalidError: (from :meth:`validated`) for hands that cannot be scored.
     """
 
     variant: Variant
     hands: tuple[Hand, ...] = ()
     starting_totals: tuple[int, ...] | None = None
+    refused_for: tuple[Violation, ...] = field(init=False, repr=False, compare=False)
+    scored: tuple[HandResult, ...] | None = field(init=False, repr=False, compare=False)  # None when refused
 
-    def __init__(
-        self, variant: Variant, hands: tuple[Hand, ...] = (), starting_totals: tuple[int, ...] | None = None
-    ) -> None:
-        # Written out for speed, like scoring.Part's.
-        state = self.__dict__
-        state["variant"], state["hands"], state["starting_totals"] = variant, hands, starting_totals
+    def __post_init__(self) -> None:
+        problems = self._start_problems()
+        scored = () if problems else _check_and_play(self.variant, self.hands, self.start, problems)
+        object.__setattr__(self, "refused_for", tuple(problems))
+        object.__setattr__(self, "scored", None if problems else scored)
 
     @classmethod
     def validated(cls, variant: Variant, hands: Sequence[Hand], starting_totals: Sequence[int] | None = None) -> Match:
         """Build a match, refusing it whole with every problem in every hand."""
         match = cls(variant, tuple(hands), tuple(starting_totals) if starting_totals is not None else None)
-        problems = match.problems()
-        if problems:
-            raise InvalidError(problems)
+        if match.refused_for:
+            raise InvalidError(list(match.refused_for))
         return match
 
     def problems(self) -> list[Violation]:
         """Every reason this match cannot be scored, fields pointing at ``hands[i]``."""
-        problems = self._start_problems() if self.starting_totals is not None else []
-        if problems:
-            return problems
-        hands = self.hands
-        totals = self.start
-        variant = self.variant
-        minimum_for = variant.minimum_for
-        # Checking a hand needs its score (did the game end?), so the results are gathered on
-        # the way; they are kept when every hand passes, and :attr:`results` reads them.
-        results = []
-        for index, hand in enumerate(hands):
-            found, sides, warnings = judge(hand, variant)
-            if found:
-                where = f"hands[{index}]"
-                problems += [v.under(where) for v in found]
-                continue
-            minimums = tuple(map(minimum_for, totals))
-            # As many scores as totals: the start and the hand were checked against the sides.
-            totals = tuple(map(add, totals, map(_SCORE, sides)))
-            results.append(HandResult(index + 1, hand, sides, minimums, totals, warnings))
-            if index + 1 < len(hands) and self._ends(totals, index + 1):
-                message = _after_game_over(index + 1, index + 2, len(hands))
-                problems.append(Violation("hand-after-game-over", message, f"hands[{index + 1}]"))
-                break
-        if not problems:
-            self.__dict__["_results"] = tuple(results)
-        return problems
+        return list(self.refused_for)
 
     def _start_problems(self) -> list[Violation]:
         if self.starting_totals is None:
@@ -198,36 +152,12 @@ class Match:
     def start(self) -> tuple[int, ...]:
         return self.starting_totals or (0,) * self.variant.sides
 
-    def _ends(self, totals: tuple[int, ...], played: int) -> bool:
-        target = self.variant.target
-        for total in totals:
-            if total >= target:
-                return True
-        return self.variant.max_hands is not None and played >= self.variant.max_hands
-
     @property
     def results(self) -> tuple[HandResult, ...]:
-        """Every hand scored in order, worked out once; assumes :meth:`problems` found nothing."""
-        # Kept in the instance dict, where :meth:`problems` leaves them when every hand passed
-        # (so a validated match never scores a hand twice); otherwise worked out on first read.
-        results = self.__dict__.get("_results")
-        if results is None:
-            results = self.__dict__["_results"] = self._results()
-        return results
-
-    def _results(self) -> tuple[HandResult, ...]:
-        results = []
-        totals = self.start
-        variant = self.variant
-        minimum_for = variant.minimum_for
-        for number, hand in enumerate(self.hands, start=1):
-            minimums = tuple(map(minimum_for, totals))
-            _, sides, warnings = judge(hand, variant)
-            if not sides:  # a hand that breaks a rule: scored as it stands, as before
-                sides, warnings = tuple(score_hand(hand, variant)), tuple(hand_warnings(hand, variant))
-            totals = tuple([t + side.score for t, side in zip(totals, sides, strict=True)])
-            results.append(HandResult(number, hand, sides, minimums, totals, warnings))
-        return tuple(results)
+        """Every hand scored in order; a match that breaks a rule is scored as it stands."""
+        if self.scored is not None:
+            return self.scored
+        return _play_as_it_stands(self.variant, self.hands, self.start)
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -242,7 +172,7 @@ class Match:
     @property
     def is_finished(self) -> bool:
         """A side reached the target, or the hand limit was played."""
-        return bool(self.results) and self._ends(self.totals, len(self.results))
+        return bool(self.results) and game_ends(self.variant, self.totals, len(self.results))
 
     @property
     def winner(self) -> int | None:
@@ -275,6 +205,50 @@ class Match:
         return settlement_for(self.totals, self.variant.settlement_unit)
 
 
+def _check_and_play(
+    variant: Variant, hands: tuple[Hand, ...], start: tuple[int, ...], found: list[Violation]
+) -> tuple[HandResult, ...]:
+    """Check and score each hand in turn from ``start``; every problem goes into ``found``.
+
+    Checking a hand needs the totals before it (did the game end?), so the results are gathered
+    on the way and hold when nothing is found. Hands after the one that ended the game are one
+    problem, and nothing after them is reported.
+    """
+    results = []
+    totals = start
+    for index, hand in enumerate(hands):
+        problems, sides, warnings = check_and_score(hand, variant)
+        if problems:
+            found += [v.under(f"hands[{index}]") for v in problems]
+            continue
+        minimums = tuple(map(variant.minimum_for, totals))
+        # As many scores as totals: the start and the hand were checked against the sides.
+        totals = tuple([total + side.score for total, side in zip(totals, sides, strict=True)])
+        results.append(HandResult(index + 1, hand, sides, minimums, totals, warnings))
+        if index + 1 < len(hands) and game_ends(variant, totals, index + 1):
+            found.append(
+                Violation(
+                    "hand-after-game-over", _after_game_over(index + 1, index + 2, len(hands)), f"hands[{index + 1}]"
+                )
+            )
+            break
+    return tuple(results)
+
+
+def _play_as_it_stands(variant: Variant, hands: tuple[Hand, ...], start: tuple[int, ...]) -> tuple[HandResult, ...]:
+    """Every hand scored whatever it breaks, for a stored match the rules now refuse."""
+    results = []
+    totals = start
+    for number, hand in enumerate(hands, start=1):
+        minimums = tuple(map(variant.minimum_for, totals))
+        _, sides, warnings = check_and_score(hand, variant)
+        if not sides:  # a hand that breaks a rule: scored as it stands
+            sides, warnings = tuple(score_hand(hand, variant)), tuple(hand_warnings(hand, variant))
+        totals = tuple([total + side.score for total, side in zip(totals, sides, strict=True)])
+        results.append(HandResult(number, hand, sides, minimums, totals, warnings))
+    return tuple(results)
+
+
 # --- a match carried forward from stored figures --------------------------------------------
 # For callers that keep each hand's scores and totals (the store) and must not replay a whole
 # match to add one hand: the same rules as :class:`Match`, applied from the totals before a hand.
@@ -283,7 +257,7 @@ class Match:
 def game_ends(variant: Variant, totals: Sequence[int], played: int) -> bool:
     """A side reached the target, or the hand limit was played (the rule :class:`Match` applies).
 
-    >>> from .variants import VARIANTS
+    >>> from .presets import VARIANTS
     >>> game_ends(VARIANTS["classic"], (5010, 200), 7), game_ends(VARIANTS["classic"], (4990, 200), 7)
     (True, False)
     """
@@ -307,7 +281,7 @@ def carry_forward(
 ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Minimums in force and totals after each of hands already scored ``scores``, from ``totals``.
 
-    >>> from .variants import VARIANTS
+    >>> from .presets import VARIANTS
     >>> carry_forward(VARIANTS["classic"], (1400, 0), [(200, 100), (-100, 50)])
     [((50, 50), (1600, 100)), ((90, 50), (1500, 150))]
     """
@@ -336,7 +310,7 @@ class Standing:
 def standing(variant: Variant, totals: Sequence[int], played: int) -> Standing:
     """The state of a match with these totals after ``played`` hands.
 
-    >>> from .variants import VARIANTS
+    >>> from .presets import VARIANTS
     >>> standing(VARIANTS["classic"], (5100, 4200), 9).winner
     0
     """

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .entries import Entry, Hand
 from .text import Text, t
@@ -67,27 +67,8 @@ THREES_LABELS = {
     ("black_threes", "melded"): lambda count, needed: t("Black threes ({count}, minus: not melded)", count=count),
 }
 
-# Parts already made, by what makes them: scoring runs for every hand of every match, and most
-# hands score the same few parts (the same canastas, threes, bonuses), so each is made once, its
-# label with it, and shared (a Part never changes). Bounded: a full cache starts over.
-_PARTS: dict[tuple[object, ...], Part] = {}
-PARTS_CACHE_SIZE = 4096
 
-
-def _remember(key: tuple[object, ...], part: Part) -> Part:
-    if len(_PARTS) >= PARTS_CACHE_SIZE:
-        _PARTS.clear()
-    _PARTS[key] = part
-    return part
-
-
-# Part, SideScore (and Hand, HandResult, Match) have their own __init__, which writes the
-# fields straight into the instance dict (item by item: cheaper than ``update`` with keyword
-# arguments, which builds a dict first): a frozen dataclass's generated one sets each field through
-# object.__setattr__, which cost more than the scoring itself when each side of each hand
-# builds half a dozen parts. They are frozen dataclasses all the same: equality, repr,
-# hashing and fields are generated, and setting an attribute afterwards raises.
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Part:
     """One labelled item of a side's score for a hand."""
 
@@ -95,32 +76,19 @@ class Part:
     label: str
     points: int
 
-    def __init__(self, id: str, label: str, points: int) -> None:
-        state = self.__dict__
-        state["id"], state["label"], state["points"] = id, label, points
-
     def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "label": self.label, "points": self.points}
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class SideScore:
-    """A side's score for one hand, itemised."""
+    """A side's score for one hand, itemised; ``score`` is their sum, added up when it is made."""
 
     parts: tuple[Part, ...]
+    score: int = field(init=False, compare=False)
 
-    def __init__(self, parts: tuple[Part, ...]) -> None:
-        # The score is added up once: totals, the sheet and the API all read it. Not a field,
-        # so equality and the dataclass's fields are as they were.
-        score = 0
-        for part in parts:
-            score += part.points
-        state = self.__dict__
-        state["parts"], state["_score"] = parts, score
-
-    @property
-    def score(self) -> int:
-        return self._score
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "score", sum(part.points for part in self.parts))
 
     def to_dict(self) -> dict[str, object]:
         return {"score": self.score, "parts": [part.to_dict() for part in self.parts]}
@@ -168,8 +136,7 @@ def side_parts(entry: Entry, variant: Variant, *, with_red_threes: bool = True) 
 
 def _hand_part(points: int) -> Part:
     """The cards left in a hand count minus."""
-    key = ("hand_points", points)
-    return _PARTS.get(key) or _remember(key, Part("hand_points", IN_HAND, -points))
+    return Part("hand_points", IN_HAND, -points)
 
 
 def _special_hand_parts(entry: Entry, variant: Variant) -> list[Part]:
@@ -189,12 +156,9 @@ def _canasta_parts(entry: Entry, variant: Variant) -> list[Part]:
     for kind, count in entry.canastas.items():
         spec = kinds[kind]
         if kind in forfeited:
-            key = ("forfeited", kind, spec.label, count)
-            part = _PARTS.get(key) or _remember(key, _forfeited_part(kind, spec.label, count))
+            parts.append(_forfeited_part(kind, spec.label, count))
         else:
-            key = ("canastas", kind, spec.label, spec.bonus, count)
-            part = _PARTS.get(key) or _remember(key, _canasta_part(kind, spec.label, spec.bonus, count))
-        parts.append(part)
+            parts.append(_canasta_part(kind, spec.label, spec.bonus, count))
     return parts
 
 
@@ -211,8 +175,7 @@ def _forfeited_part(kind: str, label: Text, count: int) -> Part:
 
 def _going_out_parts(entry: Entry, variant: Variant) -> list[Part]:
     """The bonus for going out, and the extra for going out concealed."""
-    key = ("going_out", variant.going_out)
-    parts = [_PARTS.get(key) or _remember(key, Part("going_out", GOING_OUT, variant.going_out))]
+    parts = [Part("going_out", GOING_OUT, variant.going_out)]
     if entry.concealed:
         parts.append(Part("concealed", CONCEALED, variant.concealed or 0))
     return parts
@@ -224,8 +187,7 @@ def _melded_part(entry: Entry, variant: Variant, short: bool) -> Part:
     if negative:
         label = MELDED_SHORT if short else MELDED_NO_CANASTA
         return Part("melded_points", label, -entry.melded_points)
-    key = ("melded_points", entry.melded_points)
-    return _PARTS.get(key) or _remember(key, Part("melded_points", MELDED, entry.melded_points))
+    return Part("melded_points", MELDED, entry.melded_points)
 
 
 def _threes_part(part_id: str, count: int, side: Entry, variant: Variant) -> Part | None:
@@ -244,11 +206,7 @@ def _threes_part(part_id: str, count: int, side: Entry, variant: Variant) -> Par
         why, points = "plus", value  # enough canastas, or where none are asked: melded, or went out
     else:
         why, points = "canastas" if needed else "melded", -value
-    key = (part_id, why, count, points, needed)
-    part = _PARTS.get(key)
-    if part is None:
-        part = _remember(key, Part(part_id, THREES_LABELS[part_id, why](count, needed), points))
-    return part
+    return Part(part_id, THREES_LABELS[part_id, why](count, needed), points)
 
 
 def _penalty_parts(entry: Entry, variant: Variant) -> list[Part]:

@@ -31,7 +31,7 @@ class Violation:
 class InvalidError(ValueError):
     """Input that cannot be scored or judged; carries every violation found.
 
-    The violations are kept as a flat list, each worded once. Nothing joins them into one
+    The violations are held as a flat list, each worded once. Nothing joins them into one
     message when the error is made: a request with thousands of problems costs memory in
     proportion to them, never to their square (nesting each message in the next did). ``str``
     of the error, for a log or a traceback, lists them one a line.

@@ -1,6 +1,6 @@
 """Checks the actions share: this turn's melds, the canastas to go out, red threes, going out by melding.
 
->>> from scorepad.canasta.variants import VARIANTS
+>>> from scorepad.canasta.presets import VARIANTS
 >>> [f.code for f in canasta_findings(VARIANTS["classic-2p"], [Laid("rank", "Q", before=(Card("Q"),) * 7)])]
 ['not-enough-canastas']
 """
@@ -219,7 +219,7 @@ def going_out_by_melding(
 ) -> list[Finding]:
     """Melding down to one card or none is going out, with everything that asks."""
     findings = canasta_findings(rules, melds)
-    if findings[0].kept is False:
+    if findings[0].obeyed is False:
         _, wanted, listed = canasta_count(rules, merged(rules, melds)[0])
         text = tn(
             "Melding these leaves you {count} card, which is going out, and to go out your side needs {wanted}; "

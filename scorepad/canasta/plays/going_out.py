@@ -75,11 +75,11 @@ def check_go_out(rules: Variant, play: PlayRules, position: Position) -> Verdict
     return Verdict.from_findings(findings, count=count, minimum=rules.minimum_for(position.score))
 
 
-def _melds_kept(going: _GoingOut) -> list[Finding]:
+def _melds_laid(going: _GoingOut) -> list[Finding]:
     return melds_findings(going.touched, going.turn)
 
 
-def _cards_kept(going: _GoingOut) -> list[Finding]:
+def _cards_left(going: _GoingOut) -> list[Finding]:
     """Every card is melded, with at most one discard."""
     others = [card for card in going.left if card not in going.red_threes_left]
     if not others:
@@ -93,7 +93,7 @@ def _cards_kept(going: _GoingOut) -> list[Finding]:
     ]
 
 
-def _red_threes_kept(going: _GoingOut) -> list[Finding]:
+def _red_threes_left(going: _GoingOut) -> list[Finding]:
     reds = going.red_threes_left
     if not reds:
         return []
@@ -109,7 +109,7 @@ def _last_discard(going: _GoingOut) -> list[Finding]:
     return _going_out_discard(going.rules, going.play, going.position)
 
 
-GOING_OUT_CHECKS = (_melds_kept, _cards_kept, _red_threes_kept, _canastas, _last_discard)
+GOING_OUT_CHECKS = (_melds_laid, _cards_left, _red_threes_left, _canastas, _last_discard)
 
 
 def _opening(going: _GoingOut) -> tuple[list[Finding], int | None]:
@@ -138,7 +138,7 @@ def _opening(going: _GoingOut) -> tuple[list[Finding], int | None]:
 def _concealed_notes(going: _GoingOut, findings: list[Finding]) -> list[Finding]:
     """A legal going out that is, or may be, concealed: what it scores."""
     rules, position = going.rules, going.position
-    if rules.concealed is None or any(f.kept is False for f in findings):
+    if rules.concealed is None or any(f.obeyed is False for f in findings):
         return []
     if going.concealed:
         text = t(

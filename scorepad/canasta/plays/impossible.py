@@ -149,7 +149,7 @@ def _table_problems(rules: Variant, play: PlayRules, table: Sequence[Sequence[Ca
                     text = t("A side has only one meld of {cards}.", cards=CARDS[laid.rank].plural)
                 problems.append(Violation("two-melds-of-a-rank", text, where))
             seen.add((laid.kind, laid.rank))
-        broken = [f for f in meld_findings(Laid(laid.kind, laid.rank, added=laid.before), turn) if f.kept is False]
+        broken = [f for f in meld_findings(Laid(laid.kind, laid.rank, added=laid.before), turn) if f.obeyed is False]
         problems += [
             Violation("table-meld-impossible", t("On the table: {reason}", reason=f.text), where) for f in broken
         ]

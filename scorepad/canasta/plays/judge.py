@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..variants import DEFAULT_VARIANT, Variant, rules_for
+from ..presets import DEFAULT_VARIANT, rules_for
+from ..variants import Variant
 from ..violations import InvalidError, Violation
 from .discard import check_discard
 from .going_out import check_go_out
@@ -22,7 +23,7 @@ from .verdict import Verdict
 
 
 def check(rules: Variant, position: Position) -> Verdict:
-    """Judge one play under ``rules``: every rule that decides it, kept or broken.
+    """Judge one play under ``rules``: every rule that decides it, obeyed or broken.
 
     :raises InvalidError: when the position cannot occur (cards the decks don't hold, melded or
         discarded cards not in the hand, table melds no side could have).

@@ -26,7 +26,7 @@ def meld_findings(meld: Laid, turn: Turn) -> list[Finding]:
     """Every meld rule this meld keeps or breaks, for its variant (RULES.md §5 "Melds")."""
     judge = {"rank": _rank_meld, "wild": _wild_meld, "threes": _three_meld, "run": _run_meld}[meld.kind]
     findings = judge(meld, turn)
-    if not any(f.kept is False for f in findings):
+    if not any(f.obeyed is False for f in findings):
         findings.append(Finding("meld", _meld_sentence(meld, turn.play.canasta), True))
     return findings
 

@@ -1,6 +1,6 @@
 """What the cards on the table become this turn: each group of cards classified and joined to the side's melds.
 
->>> from scorepad.canasta.variants import VARIANTS
+>>> from scorepad.canasta.presets import VARIANTS
 >>> touched, untouched = side_melds([[Card("K")] * 3], [[Card("K")]], VARIANTS["classic"])
 >>> str(touched[0]), untouched
 ('K on your K-K-K', [])

@@ -142,7 +142,7 @@ def _top_meld_findings(rules: Variant, play: PlayRules, position: Position, touc
         return [_top_unmelded(rules, top, touched)]
     # The top card may be any card of its rank laid this turn: the meld where it takes the pile.
     ways = [first_applied(TAKING_WAYS, _TopMeld.of(rules, play, position, meld)) for meld in melds]
-    return next((found for found in ways if all(f.kept for f in found)), ways[0])
+    return next((found for found in ways if all(f.obeyed for f in found)), ways[0])
 
 
 def _holds_rank(cards: Sequence[Card], rank: str) -> bool:
@@ -368,7 +368,8 @@ class _Judge:
 
     The search tries a set of melds, trimming then tries it again without each extra meld
     (often the very set tried before it), and the answer is the trimmed set judged once more:
-    the same position with the same melds always gets the same verdict, so it is kept.
+    the same position with the same melds always gets the same verdict, so each is remembered
+    for this one question (nothing outlives the call).
     """
 
     def __init__(self, rules: Variant, play: PlayRules, position: Position) -> None:

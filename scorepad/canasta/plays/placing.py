@@ -92,7 +92,7 @@ def _refused_everywhere(position: Position, rules: Variant, tried: list[tuple[di
     if not open_wilds:
         return first
     distinct = list({tuple(way[i] for i in open_wilds): (way, verdict) for way, verdict in reversed(tried)}.values())
-    distinct.reverse()  # one try per placement of the open wild cards, the first kept, in the order tried
+    distinct.reverse()  # one try per placement of the open wild cards, the first of each, in the order tried
     common = set.intersection(*({str(problem.message) for problem in verdict.problems} for _, verdict in distinct))
     anywhere = and_list([codes(position.melds[i]) for i in open_wilds])
     found: dict[str, Violation] = {}

@@ -1,6 +1,6 @@
 """The search for a way to take the pile: candidate melds, simplest first.
 
->>> from scorepad.canasta.variants import VARIANTS
+>>> from scorepad.canasta.presets import VARIANTS
 >>> classic = VARIANTS["classic"]
 >>> hand = [Card("A"), Card("A"), Card("2"), Card("5"), Card("5"), Card("5")]
 >>> ["-".join(map(str, meld)) for meld in best_melds(classic, classic.play_rules, hand)]

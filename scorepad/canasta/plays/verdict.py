@@ -17,11 +17,11 @@ from ..violations import Violation
 
 @dataclass(frozen=True)
 class Finding:
-    """One rule applied to the position: kept (True), broken (False) or worth knowing (None)."""
+    """One rule applied to the position: obeyed (True), broken (False) or worth knowing (None)."""
 
     code: str
     text: str
-    kept: bool | None = True
+    obeyed: bool | None = True
 
 
 @dataclass(frozen=True)
@@ -48,13 +48,13 @@ class Verdict:
 
     @classmethod
     def from_findings(cls, findings: Sequence[Finding], **numbers: Any) -> Verdict:
-        """The verdict these findings give: broken rules first, else the rules kept; notes last."""
-        broken = [f for f in findings if f.kept is False]
-        notes = [f.text for f in findings if f.kept is None]
+        """The verdict these findings give: broken rules first, else the rules obeyed; notes last."""
+        broken = [f for f in findings if f.obeyed is False]
+        notes = [f.text for f in findings if f.obeyed is None]
         if broken:
             reasons = [f.text for f in broken] + notes
         else:
-            reasons = [f.text for f in findings if f.kept] + notes
+            reasons = [f.text for f in findings if f.obeyed] + notes
         return cls(
             legal=not broken,
             reasons=tuple(_dedupe(reasons)),
