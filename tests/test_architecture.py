@@ -197,7 +197,7 @@ def scorepad_modules(source: str) -> set[str]:
 
 
 WEB = {"flask", "flask_wtf", "wtforms", "jinja2", "markupsafe", "werkzeug"}
-BLUEPRINTS = {"api", "matches", "checker", "exports", "organiser"}
+BLUEPRINTS = {"api", "matches", "checker", "exports", "organiser", "nights"}
 
 
 @pytest.mark.parametrize(
@@ -210,6 +210,8 @@ BLUEPRINTS = {"api", "matches", "checker", "exports", "organiser"}
         ("documents", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "formats", "backups", *BLUEPRINTS}),
         # Backups join formats and store for the pages and the CLI; nothing web in them.
         ("backups", WEB, {"forms", "access", *BLUEPRINTS}),
+        # The club night's rows: the core, clubnight and sqlite only (it joins the store at merge).
+        ("clubstore", WEB, {"store", "formats", "backups", "forms", "nightforms", "access", *BLUEPRINTS}),
     ],
 )
 def test_imports_run_one_way(module, not_outside, not_inside):
@@ -227,7 +229,7 @@ def test_every_blueprint_is_registered_by_name(tmp_path):
     from scorepad import create_app
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "t"})
-    assert set(app.blueprints) == {"api", "matches", "checker", "exports", "organiser", "i18n"}
+    assert set(app.blueprints) == {"api", "matches", "checker", "exports", "organiser", "nights", "i18n"}
     # No importlib loop that skips a missing module in silence: a page that fails to import stops the app.
     assert "importlib" not in (SCOREPAD / "__init__.py").read_text()
 

@@ -1,0 +1,269 @@
+"""Club night pages: the organiser runs a night of two rounds; tables confirm; anyone with the link watches.
+
+The numbers are worked by hand from CLUB_NIGHT.md. support.HAND scores 1220 for the side that
+melds 620 with a natural canasta and goes out, and 260 - 95 = 165 for the other: a difference
+of 1055, which the default victory-point table (1,005-1,300) splits 15-5.
+"""
+
+import re
+
+import pytest
+from support import HAND
+
+from scorepad import clubstore, create_app
+from scorepad.db import connect
+
+PASSPHRASE = "long table long night"
+# The same hand the other way round: East-West (side 1) scores 1220, North-South 165.
+HAND_EW = {
+    "sides-1-melded_points": "620",
+    "sides-1-canasta_natural": "1",
+    "sides-1-went_out": "y",
+    "sides-0-melded_points": "260",
+    "sides-0-hand_points": "95",
+}
+SETTINGS = {
+    "name": "Thursday club",
+    "date": "2026-11-26",
+    "variant": "classic",
+    "rounds": "2",
+    "round_length": "minutes",
+    "length_value": "50",
+    "warning": "10",
+    "at_time": "finish_hand",
+    "first_round": "as_entered",
+    "movement": "mitchell",
+    "scoring": "victory_points",
+    "victory_points": "100: 10\n300: 11\n500: 12\n750: 13\n1000: 14\n1300: 15\n1600: 16\n2000: 17\n2500: 18\n3000: 19",
+    "bye_score": "12",
+    "no_show_margin": "1500",
+}
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "test.db"),
+            "SECRET_KEY": "test-only",
+            "WTF_CSRF_ENABLED": False,
+            "ORGANISER_PASSPHRASE": PASSPHRASE,
+        }
+    )
+
+
+@pytest.fixture
+def organiser(app):
+    client = app.test_client()
+    assert client.post("/organiser", data={"passphrase": PASSPHRASE}).status_code == 303
+    return client
+
+
+def new_night(organiser, **changes):
+    response = organiser.post("/nights/new", data={**SETTINGS, **changes})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def night_rows(app, event_id):
+    db = connect(app.config["DATABASE"])
+    try:
+        return clubstore.get_event(db, event_id), clubstore.rounds(db, event_id), clubstore.cards(db, event_id)
+    finally:
+        db.close()
+
+
+def enter(organiser, event_id, *names):
+    for name in names:
+        assert organiser.post(f"/nights/{event_id}/entrants", data={"name": name}).status_code == 303
+
+
+def play(client, match_id, hand):
+    response = client.post(f"/matches/{match_id}/hands", data={**hand, "version": "1"})
+    assert response.status_code == 303, response.get_data(as_text=True)
+
+
+def standings_of(client, token):
+    """(place, entrant, score) read from the standings page's rows."""
+    page = client.get(f"/standings/{token}").get_data(as_text=True)
+    rows = re.findall(
+        r'<td class="place">([^<]+)</td>\s*<td class="entrant">([^<]+?)(?:\s*<small>.*?</small>)?</td>\s*'
+        r'<td class="num score">(-?\d+)</td>',
+        page,
+        re.S,
+    )
+    return [(place, entrant.strip(), int(score)) for place, entrant, score in rows]
+
+
+def test_only_the_organiser_runs_nights(app, organiser):
+    stranger = app.test_client()
+    assert stranger.get("/nights").status_code == 403
+    assert "Only the organiser" in stranger.get("/nights/new").get_data(as_text=True)
+    assert stranger.post("/nights/new", data=SETTINGS).status_code == 403
+    event_id = new_night(organiser)
+    assert stranger.get(f"/nights/{event_id}").status_code == 403
+    assert stranger.get(f"/nights/{event_id}/export.json").status_code == 403
+    assert organiser.get("/nights").status_code == 200
+
+
+def test_the_new_night_form_starts_at_the_defaults_and_names_a_refused_field(organiser):
+    page = organiser.get("/nights/new").get_data(as_text=True)
+    assert 'value="3"' in page and 'value="50"' in page and 'value="1500"' in page and "1300: 15" in page
+    refused = organiser.post("/nights/new", data={**SETTINGS, "rounds": "31", "victory_points": "100: 10\n50: 11"})
+    text = refused.get_data(as_text=True)
+    assert refused.status_code == 200
+    assert 'id="rounds-error"><span class="error">' in text and 'value="Thursday club"' in text
+    assert 'id="victory_points-error"><span class="error">' in text
+
+
+def test_settings_are_stored_in_full(app, organiser):
+    event_id = new_night(organiser, scoring="match_points", bye_score="1")
+    event, _, _ = night_rows(app, event_id)
+    assert event.settings.scoring == "match_points" and event.settings.bye.score == 1
+    assert event.settings.round_length.value == 50 and event.settings.tie_breaks[0] == "matches_won"
+
+
+def test_a_night_of_two_rounds_with_a_late_arrival_a_dispute_and_a_correction(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    assert organiser.post(f"/nights/{event_id}/rounds").status_code == 303
+    event, rounds, cards = night_rows(app, event_id)
+    # As entered: table 1 A v B, table 2 C v D.
+    assert [t.entrants for t in rounds[0].tables] == [("A", "B"), ("C", "D")]
+    phone = app.test_client()  # a table's phone: no organiser, only the card's address
+    waiting = phone.get(f"/tables/{cards[1]}").get_data(as_text=True)
+    assert 'id="table-waits"' in waiting and "A" in waiting
+
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    first, second = (t.match_id for t in rounds[0].tables)
+    opened = phone.get(f"/tables/{cards[1]}")
+    assert opened.status_code == 303 and opened.headers["Location"].endswith(f"/matches/{first}")
+    sheet = phone.get(f"/matches/{first}").get_data(as_text=True)
+    assert 'id="club-banner"' in sheet and "50 minutes left" in sheet
+    play(phone, first, HAND)  # A 1220 v B 165: 15-5
+    play(phone, second, HAND)  # C 1220 v D 165: 15-5
+    # Provisional until confirmed: A and C level on everything and never met, so they share first.
+    assert standings_of(phone, event.standings_token) == [
+        ("=1", "A", 15), ("=1", "C", 15), ("=3", "B", 5), ("=3", "D", 5),
+    ]  # fmt: skip
+    assert "Provisional" in phone.get(f"/standings/{event.standings_token}").get_data(as_text=True)
+
+    # Table 1: both sides confirm; table 2: East-West disputes.
+    for side in ("0", "1"):
+        phone.post(f"/tables/{cards[1]}/confirm", data={"side": side, "version": "2"})
+    phone.post(f"/tables/{cards[2]}/dispute", data={"note": "We counted 100 less"})
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Finished', board, re.S) and re.search(r'id="table-2">.*?Disputed', board, re.S)
+    # A disputed table holds the next round back until the director settles it.
+    organiser.post(f"/nights/{event_id}/rounds")
+    assert len(night_rows(app, event_id)[1]) == 1
+    _, rounds, _ = night_rows(app, event_id)
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[1].id}/accept")
+    organiser.post(f"/nights/{event_id}/rounds")
+    _, rounds, cards = night_rows(app, event_id)
+    # Mitchell: East-West move up one table: A v D, C v B.
+    assert [t.entrants for t in rounds[1].tables] == [("A", "D"), ("C", "B")]
+
+    # E comes late, before round 2 starts: no bye table to fill, so a table of their own (a bye).
+    enter(organiser, event_id, "E")
+    _, rounds, cards = night_rows(app, event_id)
+    assert [t.entrants for t in rounds[1].tables] == [("A", "D"), ("C", "B"), ("E", None)]
+    organiser.post(f"/nights/{event_id}/rounds/2/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(phone, rounds[1].tables[0].match_id, HAND)  # A 15, D 5
+    play(phone, rounds[1].tables[1].match_id, HAND_EW)  # C 5, B 15
+    # A 30; B and C 20 each, one win each, balance 0 each; they met: B won, so B is second.
+    # E's bye: 12. D 10.
+    assert standings_of(phone, event.standings_token) == [
+        ("1", "A", 30), ("2", "B", 20), ("3", "C", 20), ("4", "E", 12), ("5", "D", 10),
+    ]  # fmt: skip
+
+    # Round 1 is closed now: the table's phone can no longer change its sheet ...
+    correction = {**HAND, "sides-1-hand_points": "0", "version": "2"}
+    refused = phone.post(f"/matches/{first}/hands/1", data=correction)
+    assert refused.status_code == 403 and 'id="round-closed"' in refused.get_data(as_text=True)
+    # ... the organiser can: B had no cards left in hand, 260: a difference of 960 is 14-6.
+    assert organiser.post(f"/matches/{first}/hands/1", data=correction).status_code == 303
+    organiser.post(f"/nights/{event_id}/corrections", data={"correction-round": "1", "correction-table": "1",
+                                                           "correction-text": "B had no cards in hand"})  # fmt: skip
+    assert standings_of(phone, event.standings_token) == [
+        ("1", "A", 29), ("2", "B", 21), ("3", "C", 20), ("4", "E", 12), ("5", "D", 10),
+    ]  # fmt: skip
+    assert "B had no cards in hand" in organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+
+
+def test_an_adjustment_needs_a_reason_and_counts(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)  # A 15, B 5
+    refused = organiser.post(f"/nights/{event_id}/adjustments", data={"entrant": "A", "round": "1", "amount": "-2"})
+    assert refused.status_code == 200 and 'id="reason-error"><span class="error">' in refused.get_data(as_text=True)
+    organiser.post(
+        f"/nights/{event_id}/adjustments", data={"entrant": "A", "round": "1", "amount": "-2", "reason": "Late"}
+    )
+    assert standings_of(organiser, event.standings_token) == [("1", "A", 13), ("2", "B", 5)]
+
+
+def test_announcements_reach_the_sheet_and_the_screen(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    organiser.post(f"/nights/{event_id}/announcements", data={"announcement-text": "Coffee is ready"})
+    event, rounds, cards = night_rows(app, event_id)
+    phone = app.test_client()
+    assert "Coffee is ready" in phone.get(f"/matches/{rounds[0].tables[0].match_id}").get_data(as_text=True)
+    screen = phone.get(f"/standings/{event.standings_token}/screen").get_data(as_text=True)
+    assert "Coffee is ready" in screen and 'class="screen' in screen and 'http-equiv="refresh"' in screen
+    live = phone.get(f"/standings/{event.standings_token}/live").get_data(as_text=True)
+    assert live.strip().startswith("<section") and "<html" not in live
+
+
+def test_unknown_addresses_are_404(app):
+    client = app.test_client()
+    assert client.get("/standings/" + "0" * 32).status_code == 404
+    assert client.get("/tables/" + "0" * 32).status_code == 404
+
+
+def test_the_table_card_has_a_qr_code(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C")
+    organiser.post(f"/nights/{event_id}/rounds")
+    page = organiser.get(f"/nights/{event_id}/cards").get_data(as_text=True)
+    assert page.count('class="table-card"') == 2  # A v B, and C's bye table
+    code = organiser.get(f"/nights/{event_id}/cards/1.svg")
+    assert code.mimetype == "image/svg+xml" and b"<svg" in code.data
+
+
+def test_the_export_holds_the_settings_the_matches_and_the_standings(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    document = organiser.get(f"/nights/{event_id}/export.json").get_json()
+    assert document["settings"]["victory_points"]["bands"][5] == [1300, 15]
+    assert [row["score"] for row in document["standings"]] == [15, 5]
+    assert document["rounds"][0]["tables"][0]["match"]["hands"]
+    csv_text = organiser.get(f"/nights/{event_id}/export.csv").get_data(as_text=True)
+    assert csv_text.splitlines()[1].startswith("1,A,,15,1,1055,1220,15,0")
+
+
+def test_the_season_table_gives_placement_points(app, organiser):
+    for _ in range(2):
+        event_id = new_night(organiser)
+        enter(organiser, event_id, "A", "B")
+        organiser.post(f"/nights/{event_id}/rounds")
+        organiser.post(f"/nights/{event_id}/rounds/1/start")
+        _, rounds, _ = night_rows(app, event_id)
+        play(organiser, rounds[0].tables[0].match_id, HAND)
+    page = organiser.get("/nights/season").get_data(as_text=True)
+    # A first of two both nights: 2 + 2 = 4; B 1 + 1 = 2.
+    assert re.search(r"<td>A</td><td class=\"num score\">4</td>", page)
+    assert re.search(r"<td>B</td><td class=\"num score\">2</td>", page)
