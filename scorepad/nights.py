@@ -142,11 +142,13 @@ class Night:
         return time_rule(self.settings)
 
 
-def load_night(event: clubstore.Event) -> Night:
-    """Everything a page of this night reads, in a few queries."""
+def load_night(event: clubstore.Event, with_standings: bool = True) -> Night:
+    """Everything a page of this night reads, in a few queries (the sheet's banner needs no standings)."""
     db = get_db()
     entrants = clubstore.entrants(db, event.id)
     rounds = clubstore.rounds(db, event.id)
+    if not with_standings:
+        return Night(event, entrants, rounds, Standings((), provisional=False), [])
     adjustments = clubstore.adjustments(db, event.id)
     names = [entrant.name for entrant in entrants]
     table = standings(names, clubstore.results(rounds), event.settings, adjustments)
@@ -338,6 +340,24 @@ def _without_withdrawn(seating: Seating, names: list[str]) -> Seating:
     return seating  # withdrawals are not offered yet: every entrant seated stays active
 
 
+@bp.post("/nights/<event_id>/rounds/<int:number>/swap")
+def swap_seats(event_id: str, number: int) -> Response:
+    """The organiser's change before a round starts: two entrants change seats."""
+    night = load_night(_event(event_id))
+    current = night.current
+    if current is None or current.number != number or current.started:
+        flash(_("Only a round that has not started can be changed."))
+    else:
+        try:
+            seating = current.seating.swapped(request.form.get("first", ""), request.form.get("second", ""))
+        except MovementError as error:
+            flash(error.violations[0].message)
+        else:
+            clubstore.save_seating(get_db(), event_id, seating)
+            flash(_("Seats swapped."))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
 @bp.post("/nights/<event_id>/rounds/<int:number>/start")
 def start_round(event_id: str, number: int) -> Response:
     """Start the round's clock; each played table gets an ordinary match with the night's rules."""
@@ -454,12 +474,12 @@ def card_code(event_id: str, number: int) -> Response:
 
 
 # --- a table's phones ----------------------------------------------------------------------
-def _card(token: str) -> tuple[Night, int]:
+def _card(token: str, with_standings: bool = True) -> tuple[Night, int]:
     try:
         event_id, number = clubstore.card(get_db(), token)
     except clubstore.NotFoundError:
         abort(404)
-    return load_night(clubstore.get_event(get_db(), event_id)), number
+    return load_night(clubstore.get_event(get_db(), event_id), with_standings), number
 
 
 def _table_in(played: clubstore.Round | None, number: int) -> clubstore.ClubTable | None:
@@ -471,7 +491,7 @@ def _table_in(played: clubstore.Round | None, number: int) -> clubstore.ClubTabl
 @bp.get("/tables/<token>")
 def table_card(token: str) -> Any:
     """The table card's address: the table's match in the round being played, or what the table waits for."""
-    night, number = _card(token)
+    night, number = _card(token, with_standings=False)
     table = _table_in(night.playing, number)
     if table is not None and table.match_id:
         return redirect(url_for("matches.show", match_id=table.match_id), 303)
@@ -532,7 +552,7 @@ def dispute_result(token: str) -> Any:
 @bp.get("/tables/<token>/banner")
 def table_banner(token: str) -> str:
     """The part of a table's sheet that says the round, its clock and the announcements (htmx refreshes it)."""
-    night, number = _card(token)
+    night, number = _card(token, with_standings=False)
     return render_template("nights/_banner.html", banner=banner_context(night, number, token))
 
 
@@ -555,7 +575,7 @@ def club_banner(match_id: str) -> dict[str, Any] | None:
     if found is None:
         return None
     event_id, _round, number, token = found
-    return banner_context(load_night(clubstore.get_event(get_db(), event_id)), number, token)
+    return banner_context(load_night(clubstore.get_event(get_db(), event_id), with_standings=False), number, token)
 
 
 # --- watching -------------------------------------------------------------------------------

@@ -267,3 +267,45 @@ def test_the_season_table_gives_placement_points(app, organiser):
     # A first of two both nights: 2 + 2 = 4; B 1 + 1 = 2.
     assert re.search(r"<td>A</td><td class=\"num score\">4</td>", page)
     assert re.search(r"<td>B</td><td class=\"num score\">2</td>", page)
+
+
+def test_two_entrants_swap_seats_before_the_round_starts(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/swap", data={"first": "B", "second": "C"})
+    assert [t.entrants for t in night_rows(app, event_id)[1][0].tables] == [("A", "C"), ("B", "D")]
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    refused = organiser.post(
+        f"/nights/{event_id}/rounds/1/swap", data={"first": "A", "second": "D"}, follow_redirects=True
+    )
+    assert "Only a round that has not started can be changed." in refused.get_data(as_text=True)
+    assert [t.entrants for t in night_rows(app, event_id)[1][0].tables] == [("A", "C"), ("B", "D")]
+
+
+def run_out_the_clock(app, event_id, number):
+    """The round's 50 minutes are over (the test moves its end into the past rather than wait)."""
+    db = connect(app.config["DATABASE"])
+    try:
+        db.execute("update club_rounds set ends = ? where event_id = ? and number = ?",
+                   ["2000-01-01T00:00:00+00:00", event_id, number])  # fmt: skip
+        db.conn.commit()
+    finally:
+        db.close()
+
+
+def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organiser):
+    event_id = new_night(organiser, at_time="score_as_it_stands")
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    for side in ("0", "1"):  # table 1 is done and confirmed before time
+        organiser.post(f"/tables/{night_rows(app, event_id)[2][1]}/confirm", data={"side": side, "version": "2"})
+    run_out_the_clock(app, event_id, 1)
+    sheet = app.test_client().get(f"/matches/{rounds[0].tables[1].match_id}").get_data(as_text=True)
+    assert "Time!" in sheet
+    assert "At time the hand in progress is scored as it stands, with no going-out bonus." in sheet
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Finished', board, re.S) and re.search(r'id="table-2">.*?Late', board, re.S)
