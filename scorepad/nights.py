@@ -237,7 +237,7 @@ def dashboard(event_id: str) -> str:
 
 def _dashboard(night: Night, **forms: Any) -> str:
     moment = now()
-    adjustment = forms.pop("adjustment", None) or AdjustmentForm()
+    adjustment = forms.pop("adjustment", None) or AdjustmentForm(prefix="adjustment")
     adjustment.entrant.choices = entrant_choices(night.active_names)
     return render_template(
         "nights/dashboard.html",
@@ -416,7 +416,7 @@ def accept_result(event_id: str, table_id: int) -> Response:
 def add_adjustment(event_id: str) -> Any:
     """A penalty or an adjustment with its reason, in the round's units."""
     night = load_night(_event(event_id))
-    form = AdjustmentForm()
+    form = AdjustmentForm(prefix="adjustment")
     form.entrant.choices = entrant_choices(night.active_names)
     if form.validate_on_submit():
         adjustment = Adjustment(form.round.data, form.entrant.data, form.amount.data, form.reason.data.strip())
@@ -512,7 +512,13 @@ def _result_page(night: Night, number: int, token: str, form: DisputeForm | None
     played = night.playing or (night.rounds[-1] if night.rounds and night.rounds[-1].started else None)
     table = _table_in(played, number)
     return render_template(
-        "nights/result.html", night=night, number=number, table=table, token=token, form=form or DisputeForm()
+        "nights/result.html",
+        night=night,
+        number=number,
+        table=table,
+        token=token,
+        form=form or DisputeForm(),
+        live=banner_context(night, number, token),
     )
 
 
@@ -551,9 +557,9 @@ def dispute_result(token: str) -> Any:
 
 @bp.get("/tables/<token>/banner")
 def table_banner(token: str) -> str:
-    """The part of a table's sheet that says the round, its clock and the announcements (htmx refreshes it)."""
+    """What changes above a table's sheet: the clock, the next round's seats, the announcements (htmx polls it)."""
     night, number = _card(token, with_standings=False)
-    return render_template("nights/_banner.html", banner=banner_context(night, number, token))
+    return render_template("nights/_banner_live.html", live=banner_context(night, number, token))
 
 
 def banner_context(night: Night, number: int, token: str) -> dict[str, Any]:
@@ -565,17 +571,35 @@ def banner_context(night: Night, number: int, token: str) -> dict[str, Any]:
         "played": night.playing,
         "clock": clock(night, night.playing, moment),
         "announcements": clubstore.announcements(get_db(), night.event.id)[:3],
+        "next": _table_in(night.current, number) if night.current and not night.current.started else None,
     }
 
 
+@dataclass(frozen=True)
+class Banner:
+    """What a club table's sheet says above the hands that never changes for its match.
+
+    The sheet page is rendered once per match version and kept for every browser (matches.py),
+    so only this goes into it; the clock and the announcements are fetched into it by htmx
+    (:func:`table_banner`), and without JavaScript the result page shows them.
+    """
+
+    token: str
+    event_name: str
+    number: int
+    round: int
+    rounds: int
+
+
 @bp.app_template_global()
-def club_banner(match_id: str) -> dict[str, Any] | None:
-    """For a match played at a club night's table: what its sheet shows above the hands."""
+def club_banner(match_id: str) -> Banner | None:
+    """For a match played at a club night's table: the banner above its sheet; None for any other match."""
     found = clubstore.table_of_match(get_db(), match_id)
     if found is None:
         return None
-    event_id, _round, number, token = found
-    return banner_context(load_night(clubstore.get_event(get_db(), event_id), with_standings=False), number, token)
+    event_id, round_number, number, token = found
+    event = clubstore.get_event(get_db(), event_id)
+    return Banner(token, event.name, number, round_number, event.settings.rounds)
 
 
 # --- watching -------------------------------------------------------------------------------
