@@ -57,7 +57,8 @@ NIGHT = {
     "round_length": "minutes", "length_value": "50", "warning": "10", "at_time": "finish_hand",
     "first_round": "as_entered", "movement": "mitchell", "scoring": "victory_points",
     "victory_points": "100: 10\n300: 11\n500: 12\n750: 13\n1000: 14\n1300: 15\n1600: 16\n2000: 17\n2500: 18\n3000: 19",
-    "bye_score": "12", "no_show_margin": "1500",
+    "bye_score": "12", "no_show_margin": "1500", "tie_break_1": "matches_won", "tie_break_2": "point_balance",
+    "tie_break_3": "head_to_head", "tie_break_4": "", "season_points": "placement", "season_best": "8",
 }  # fmt: skip
 
 

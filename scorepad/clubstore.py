@@ -239,6 +239,13 @@ def add_entrant(db: Database, event_id: str, name: str, players: Sequence[str], 
         touch(db, event_id)
 
 
+def withdraw(db: Database, event_id: str, name: str) -> None:
+    """An entrant leaves the night: seated no more; their later opponents get the bye."""
+    with writing(db):
+        db.execute("update club_entrants set withdrawn = ? where event_id = ? and name = ?", [now(), event_id, name])
+        touch(db, event_id)
+
+
 # --- rounds and tables --------------------------------------------------------------------
 TABLES_SQL = """
 select t.*, s.version as match_version, s.totals, s.hands, s.is_finished
@@ -345,6 +352,13 @@ def dispute(db: Database, table_id: int, note: str) -> None:
         _touch_table(db, table_id)
 
 
+def mark_no_show(db: Database, table_id: int, entrant: str | None) -> None:
+    """An entrant never came to the table (they lose by the night's margin); None takes it back."""
+    with writing(db):
+        db.execute("update club_tables set no_show = ? where id = ?", [entrant, table_id])
+        _touch_table(db, table_id)
+
+
 def accept(db: Database, table_id: int) -> None:
     """The director settles the table's result as it stands (a dispute, or a table that cannot confirm)."""
     with writing(db):
@@ -419,8 +433,12 @@ def results(played: Sequence[Round]) -> list[TableResult]:
         if each.started is None:
             continue
         for table in each.tables:
+            if not any(table.entrants):
+                continue  # both seats emptied by withdrawals
             if table.is_bye:
                 found.append(TableResult(each.number, table.number, table.entrants))
+            elif table.no_show is not None:
+                found.append(TableResult(each.number, table.number, table.entrants, no_show=table.no_show))
             elif table.totals is not None and len(table.totals) == 2:
                 done = table.is_finished or table.is_confirmed or each.closed is not None
                 found.append(TableResult(each.number, table.number, table.entrants, table.totals, finished=done))

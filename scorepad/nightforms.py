@@ -42,6 +42,10 @@ class LazyLabel:
         return str(escape(str(self)))
 
 
+def _tie_breaks() -> list[SelectChoice]:
+    return [SelectChoice("", lazy_gettext("nothing more")), *_choices(defaults.TIE_BREAKS)]
+
+
 def entrant_choices(names: list[str]) -> list[SelectChoice]:
     return [SelectChoice(name, name) for name in names]
 
@@ -101,6 +105,16 @@ class EventForm(FlaskForm):
     bye_score = IntegerField(lazy_gettext("A bye scores"), [Optional()], default=12)
     no_show_margin = IntegerField(lazy_gettext("A no-show loses by"), [InputRequired()], default=1500)
     final_table = IntegerField(lazy_gettext("Final table for the top (leave empty for none)"), [Optional()])
+    tie_break_1 = SelectField(lazy_gettext("First tie-break"), choices=_tie_breaks, default="matches_won")
+    tie_break_2 = SelectField(lazy_gettext("Second tie-break"), choices=_tie_breaks, default="point_balance")
+    tie_break_3 = SelectField(lazy_gettext("Third tie-break"), choices=_tie_breaks, default="head_to_head")
+    tie_break_4 = SelectField(lazy_gettext("Fourth tie-break"), choices=_tie_breaks, default="")
+    season_points = SelectField(
+        lazy_gettext("Toward the season, each night gives"), choices=_choices(defaults.SEASON_POINTS)
+    )
+    season_best = IntegerField(
+        lazy_gettext("Best nights that count (leave empty for every night)"), [Optional()], default=8
+    )
 
     def to_settings_data(self) -> dict[str, Any]:
         """What was typed as :meth:`EventSettings.from_dict` reads it."""
@@ -121,15 +135,22 @@ class EventForm(FlaskForm):
             "victory_points": {"total": 20, "bands": read_bands(self.victory_points.data or "")},
             "no_show_margin": self.no_show_margin.data,
             "final_table": self.final_table.data,
+            "tie_breaks": [box.data for box in self.tie_break_boxes if box.data],
+            "season": {"points": self.season_points.data, "best": self.season_best.data},
         }
         if self.bye_score.data is not None:
             kind = "average" if self.scoring.data == "points" else "fixed"
             data["bye"] = {"kind": kind, "score": self.bye_score.data}
         return data
 
+    @property
+    def tie_break_boxes(self) -> list[SelectField]:
+        return [self.tie_break_1, self.tie_break_2, self.tie_break_3, self.tie_break_4]
+
     def attach(self, error: canasta.InvalidError) -> None:
         """Each refusal under the box its field names (``round_length.value`` under the minutes)."""
-        boxes = {"round_length.value": self.length_value, "round_length.warning": self.warning, "bye": self.bye_score}
+        boxes = {"round_length.value": self.length_value, "round_length.warning": self.warning, "bye": self.bye_score,
+                 "tie_breaks": self.tie_break_1, "season": self.season_best}  # fmt: skip
         for violation in error.violations:
             where = violation.field or "name"
             box = boxes.get(where) or boxes.get(where.partition(".")[0]) or getattr(self, where.split(".")[0], None)

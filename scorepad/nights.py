@@ -38,6 +38,7 @@ from .clubnight import (
     seat_next_round,
     standings,
     time_rule,
+    withdraw,
 )
 from .db import get_db
 from .documents import Side, match_document
@@ -163,7 +164,7 @@ def table_state(table: clubstore.ClubTable, played: clubstore.Round, moment: dat
         return SEATED
     if table.disputed:
         return DISPUTED
-    if table.is_confirmed or played.closed:
+    if table.is_confirmed or played.closed or table.no_show:
         return FINISHED
     if table.is_finished or any(table.confirmed):
         return WAITING
@@ -337,7 +338,10 @@ def _seat(night: Night) -> None:
 
 
 def _without_withdrawn(seating: Seating, names: list[str]) -> Seating:
-    return seating  # withdrawals are not offered yet: every entrant seated stays active
+    """A withdrawn entrant's seat is emptied: their opponent has the bye (a Mitchell keeps the empty seat moving)."""
+    for name in sorted(set(seating.entrants) - set(names)):
+        seating = withdraw(seating, name)
+    return seating
 
 
 @bp.post("/nights/<event_id>/rounds/<int:number>/swap")
@@ -408,6 +412,41 @@ def accept_result(event_id: str, table_id: int) -> Response:
         abort(404)
     clubstore.accept(get_db(), table.id)
     flash(_("Round %(round)s, table %(table)s: the result stands.", round=table.round, table=table.number))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+@bp.post("/nights/<event_id>/tables/<int:table_id>/no-show")
+def no_show(event_id: str, table_id: int) -> Response:
+    """An entrant never came to the table: they lose by the night's no-show margin (or it is taken back)."""
+    _event(event_id)
+    try:
+        table = clubstore.table_by_id(get_db(), event_id, table_id)
+    except clubstore.NotFoundError:
+        abort(404)
+    entrant = request.form.get("entrant") or None
+    if entrant is not None and (table.is_bye or entrant not in table.entrants):
+        abort(400)
+    clubstore.mark_no_show(get_db(), table.id, entrant)
+    if entrant:
+        flash(_("%(entrant)s did not come: they lose this round by the night's margin.", entrant=entrant))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+@bp.post("/nights/<event_id>/entrants/withdraw")
+def withdraw_entrant(event_id: str) -> Response:
+    """An entrant leaves: seated no more, and the round not yet started loses them (their opponent has a bye)."""
+    night = load_night(_event(event_id))
+    name = request.form.get("name", "")
+    if name not in night.active_names:
+        abort(400)
+    db = get_db()
+    with clubstore.writing(db):
+        clubstore.withdraw(db, event_id, name)
+        upcoming = night.current if night.current is not None and not night.current.started else None
+        if upcoming is not None:
+            staying = [other for other in night.active_names if other != name]
+            clubstore.save_seating(db, event_id, _without_withdrawn(upcoming.seating, staying))
+    flash(_("%(name)s has left the night.", name=name))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
 
 

@@ -37,6 +37,12 @@ SETTINGS = {
     "victory_points": "100: 10\n300: 11\n500: 12\n750: 13\n1000: 14\n1300: 15\n1600: 16\n2000: 17\n2500: 18\n3000: 19",
     "bye_score": "12",
     "no_show_margin": "1500",
+    "tie_break_1": "matches_won",
+    "tie_break_2": "point_balance",
+    "tie_break_3": "head_to_head",
+    "tie_break_4": "",
+    "season_points": "placement",
+    "season_best": "8",
 }
 
 
@@ -318,3 +324,54 @@ def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organi
     assert "At time the hand in progress is scored as it stands, with no going-out bonus." in sheet
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Finished', board, re.S) and re.search(r'id="table-2">.*?Late', board, re.S)
+
+
+def test_a_no_show_loses_by_the_nights_margin(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event, rounds, _ = night_rows(app, event_id)
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={"entrant": "B"})
+    # A wins 1500-0: a difference of 1500 is in the 1,305-1,600 band, 16-4.
+    assert standings_of(organiser, event.standings_token) == [("1", "A", 16), ("2", "B", 4)]
+    assert "Provisional" not in organiser.get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={})  # both came after all
+    # back to the match as it stands, 0-0: an even split while it is played
+    assert standings_of(organiser, event.standings_token) == [("=1", "A", 10), ("=1", "B", 10)]
+
+
+def test_a_withdrawn_entrants_opponent_gets_the_bye(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    organiser.post(f"/nights/{event_id}/rounds")  # Mitchell: A v D, C v B
+    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "D"})
+    event, rounds, _ = night_rows(app, event_id)
+    assert [t.entrants for t in rounds[1].tables] == [("A", None), ("C", "B")]
+    page = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert 'class="withdrawn">D' in page and "left the night" in page
+
+
+def test_tie_breaks_and_season_rules_come_from_the_form(app, organiser):
+    event_id = new_night(organiser, tie_break_1="head_to_head", tie_break_2="points_won", tie_break_3="",
+                         tie_break_4="", season_points="score", season_best="")  # fmt: skip
+    event, _, _ = night_rows(app, event_id)
+    assert event.settings.tie_breaks == ("head_to_head", "points_won")
+    assert event.settings.season.points == "score" and event.settings.season.best is None
+    refused = organiser.post("/nights/new", data={**SETTINGS, "tie_break_1": "points_won", "tie_break_2": "points_won"})
+    assert 'id="tie_break_1-error"><span class="error">' in refused.get_data(as_text=True)
+
+
+def test_a_swiss_round_is_paired_from_the_standings(app, organiser):
+    event_id = new_night(organiser, movement="swiss")
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND_EW)  # B beats A 15-5
+    play(organiser, rounds[0].tables[1].match_id, HAND)  # C beats D 15-5
+    organiser.post(f"/nights/{event_id}/rounds")
+    # B and C share first (never met, level on everything), then A and D: 1 v 2 is B v C, 3 v 4 A v D.
+    assert [set(t.entrants) for t in night_rows(app, event_id)[1][1].tables] == [{"B", "C"}, {"A", "D"}]
