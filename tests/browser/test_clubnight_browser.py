@@ -269,3 +269,77 @@ def test_a_night_runs_without_javascript(no_js_page, live_server):
     expect(page.locator("table.standings tbody tr")).to_have_count(3)
     expect(page.locator(".provisional")).to_contain_text("Provisional: a table is still playing.")
     expect(page.locator("table.standings tbody tr").first).to_contain_text("Ed & Flo")  # the bye's 12 so far
+
+
+LANGUAGES = ["en", "es", "pt-BR", "de"]
+FITS = "document.documentElement.scrollWidth <= window.innerWidth"
+
+
+@pytest.fixture
+def seeded_night(live_app, live_server):
+    """A night in its second round, seeded through the pages: the addresses every club page has."""
+    client = create_app({**live_app.config, "TESTING": True, "WTF_CSRF_ENABLED": False}).test_client()
+    client.post("/organiser", data={"passphrase": PASSPHRASE})
+    event_id = client.post(
+        "/nights/new",
+        data={"name": "Donnerstagsclub im Gemeindehaus", "date": "2026-11-26", "variant": "classic", "rounds": "3",
+              "round_length": "minutes", "length_value": "50", "warning": "10", "at_time": "score_as_it_stands",
+              "first_round": "as_entered", "movement": "mitchell", "scoring": "victory_points",
+              "victory_points": "100: 10\n300: 11\n3000: 19", "bye_score": "12", "no_show_margin": "1500",
+              "tie_break_1": "matches_won", "tie_break_2": "point_balance", "tie_break_3": "head_to_head",
+              "tie_break_4": "", "season_points": "placement", "season_best": "8"},
+    ).headers["Location"].rsplit("/", 1)[1]  # fmt: skip
+    for name in ("Wolfeschlegelsteinhausen & Bergerdorff", "Ana & Ben", "Cy & Di", "Ed & Flo", "Gil"):
+        client.post(f"/nights/{event_id}/entrants", data={"name": name, "players": name.replace("&", ",")})
+    client.post(f"/nights/{event_id}/rounds")
+    client.post(f"/nights/{event_id}/rounds/1/start")
+    client.post(f"/nights/{event_id}/announcements", data={"announcement-text": "Kaffee und Kuchen in der Pause"})
+    page = client.get(f"/nights/{event_id}").get_data(as_text=True)
+    match_id = re.search(r"/matches/([0-9a-f]{32})", page)[1]
+    client.post(f"/matches/{match_id}/hands", data={**HAND, "version": "1"})
+    db = connect(live_app.config["DATABASE"])
+    try:
+        from scorepad import clubstore
+
+        event = clubstore.get_event(db, event_id)
+        card = clubstore.cards(db, event_id)[1]
+    finally:
+        db.close()
+    return {
+        "dashboard": f"/nights/{event_id}",
+        "new night": "/nights/new",
+        "table cards": f"/nights/{event_id}/cards",
+        "season": "/nights/season",
+        "standings": f"/standings/{event.standings_token}",
+        "screen": f"/standings/{event.standings_token}/screen",
+        "result": f"/tables/{card}/result",
+        "sheet": f"/matches/{match_id}",
+    }
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_club_page_fits_a_phone_and_a_projector_in_every_language(browser, live_server, seeded_night, language):
+    problems = []
+    for viewport in (PHONE_VIEWPORT, LAPTOP):
+        context = browser.new_context(viewport=viewport, locale=language)
+        page = context.new_page()
+        sign_in_quietly(page, live_server)
+        for name, path in seeded_night.items():
+            page.goto(f"{live_server}{path}")
+            settled(page)
+            if not page.evaluate(FITS):
+                problems.append(
+                    f"{name} at {viewport['width']}px: {page.evaluate('document.documentElement.scrollWidth')}"
+                )
+        context.close()
+    assert not problems, problems
+
+
+PHONE_VIEWPORT = {"width": 390, "height": 844}
+
+
+def sign_in_quietly(page, live_server):
+    page.goto(f"{live_server}/organiser")
+    page.fill("#passphrase", PASSPHRASE)
+    page.locator("form button.primary").click()
+    expect(page.locator(".flash")).to_be_visible()
