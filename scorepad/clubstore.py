@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from .clubimport import ImportedNight
 from .clubnight import Adjustment, EventSettings, Seating, Table, TableResult
 
 ORGANISER = "organiser"  # who made a correction: only the organiser runs a night
@@ -497,3 +498,38 @@ def announcements(db: Database, event_id: str) -> list[Note]:
     """The night's announcements, newest first."""
     rows = _rows(db, "select * from club_announcements where event_id = ? order by id desc", [event_id])
     return [Note(r["text"], r["created"]) for r in rows]
+
+
+# --- a night read back from its export -----------------------------------------------------
+def save_imported_night(db: Database, night: ImportedNight, match_ids: dict[tuple[int, int], str]) -> str:
+    """Store an exported night as a new one; ``match_ids`` are its tables' matches, stored already."""
+    with writing(db):
+        event_id = create_event(db, night.settings)
+        if night.draw:
+            set_draw(db, event_id, night.draw)
+        for name, players, joined in night.entrants:
+            add_entrant(db, event_id, name, players, joined)
+        for each in night.rounds:
+            _save_imported_round(db, event_id, each, match_ids)
+        for adjustment in night.adjustments:
+            add_adjustment(db, event_id, adjustment)
+        for round_number, table, reason in night.corrections:
+            add_correction(db, event_id, round_number, table, reason)
+        for text in night.announcements:
+            announce(db, event_id, text)
+    return event_id
+
+
+def _save_imported_round(db: Database, event_id: str, each: Any, match_ids: dict[tuple[int, int], str]) -> None:
+    save_seating(db, event_id, each.seating)
+    db.execute(
+        "update club_rounds set started = ?, ends = ?, closed = ? where event_id = ? and number = ?",
+        [each.started, each.ends, each.closed, event_id, each.number],
+    )
+    for table in each.tables:
+        db.execute(
+            "update club_tables set match_id = ?, accepted = ?, disputed = ? where event_id = ? and round = ?"
+            " and number = ?",
+            [match_ids.get((each.number, table.number)), table.accepted, table.disputed, event_id, each.number,
+             table.number],
+        )  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import Any
@@ -23,6 +23,7 @@ from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_t
 from flask_babel import gettext as _
 
 from . import access, canasta, clubstore, store
+from .clubimport import ImportedNight, read_night
 from .clubnight import (
     Adjustment,
     EventSettings,
@@ -42,6 +43,7 @@ from .clubnight import (
 )
 from .db import get_db
 from .documents import Side, match_document
+from .formats import parse_json
 from .nightforms import (
     AdjustmentForm,
     AnnouncementForm,
@@ -52,7 +54,7 @@ from .nightforms import (
     entrant_choices,
     settings_from,
 )
-from .security import form_checks_token
+from .security import form_checks_token, large_body
 
 bp = Blueprint("nights", __name__)
 
@@ -699,6 +701,7 @@ def export_document(night: Night) -> dict[str, Any]:
         "format": "scorepad-club-night",
         "format_version": 1,
         "settings": night.settings.to_dict(),
+        "draw": list(night.event.draw),
         "entrants": [
             {"name": e.name, "players": list(e.players), "joined_round": e.joined_round} for e in night.entrants
         ],
@@ -724,6 +727,35 @@ def _round_document(db: Any, played: clubstore.Round) -> dict[str, Any]:
                        "match": match, "accepted": table.accepted, "disputed": table.disputed})  # fmt: skip
     return {"number": played.number, "started": played.started, "ends": played.ends, "closed": played.closed,
             "tables": tables}  # fmt: skip
+
+
+@bp.post("/nights/import")
+@large_body()
+def import_night() -> Any:
+    """A night's JSON export read back as a new night, with its matches (new ids: the file can come in twice)."""
+    upload = request.files.get("file")
+    try:
+        night = read_night(parse_json(upload.read() if upload else b""))
+        event_id = _store_imported(night)
+    except canasta.InvalidError as error:
+        problems = [f"{v.field}: {v.message}" if v.field else v.message for v in error.violations[:5]]
+        return render_template("nights/index.html", events=clubstore.list_events(get_db()), problems=problems), 200
+    flash(_("The night is imported with its matches."))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+def _store_imported(night: ImportedNight) -> str:
+    db = get_db()
+    with clubstore.writing(db):
+        match_ids = {}
+        for each in night.rounds:
+            for table in each.tables:
+                if table.match is not None:
+                    match, info = table.match
+                    info = replace(info, id=store.new_token(), origin=info.id)
+                    store.save_imported_match(db, match, info)
+                    match_ids[(each.number, table.number)] = info.id
+        return clubstore.save_imported_night(db, night, match_ids)
 
 
 @bp.get("/nights/<event_id>/export.json")

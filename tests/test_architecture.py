@@ -212,6 +212,8 @@ BLUEPRINTS = {"api", "matches", "checker", "exports", "organiser", "nights"}
         ("backups", WEB, {"forms", "access", *BLUEPRINTS}),
         # The club night's rows: the core, clubnight and sqlite only (it joins the store at merge).
         ("clubstore", WEB, {"store", "formats", "backups", "forms", "nightforms", "access", *BLUEPRINTS}),
+        # Reading a night's export back is pure: no rows, no web.
+        ("clubimport", WEB | {"sqlite_utils", "sqlite3"}, {"store", "db", "clubstore", "formats", *BLUEPRINTS}),
     ],
 )
 def test_imports_run_one_way(module, not_outside, not_inside):

@@ -5,6 +5,7 @@ melds 620 with a natural canasta and goes out, and 260 - 95 = 165 for the other:
 of 1055, which the default victory-point table (1,005-1,300) splits 15-5.
 """
 
+import io
 import re
 
 import pytest
@@ -375,3 +376,44 @@ def test_a_swiss_round_is_paired_from_the_standings(app, organiser):
     organiser.post(f"/nights/{event_id}/rounds")
     # B and C share first (never met, level on everything), then A and D: 1 v 2 is B v C, 3 v 4 A v D.
     assert [set(t.entrants) for t in night_rows(app, event_id)[1][1].tables] == [{"B", "C"}, {"A", "D"}]
+
+
+def test_a_nights_json_export_imports_back_as_a_new_night_with_its_matches(app, organiser):
+    event_id = new_night(organiser, scoring="match_points", bye_score="1")
+    enter(organiser, event_id, "A", "B", "C")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)  # A wins: 2 match points, B 0; C's bye: 1
+    organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(entrant="B", amount="1", reason="Fair play"))
+    exported = organiser.get(f"/nights/{event_id}/export.json").data
+    response = organiser.post("/nights/import", data={"file": (io.BytesIO(exported), "night.json")})
+    assert response.status_code == 303
+    copy_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert copy_id != event_id
+    copy, copy_rounds, _ = night_rows(app, copy_id)
+    assert copy.settings.scoring == "match_points"
+    assert copy_rounds[0].tables[0].match_id != rounds[0].tables[0].match_id
+    assert copy_rounds[0].tables[0].totals == (1220, 165)
+    # B (0 + the adjustment's 1) and C (the bye's 1) are level; C's balance is 0, B's -1055.
+    assert standings_of(organiser, copy.standings_token) == [("1", "A", 2), ("2", "C", 1), ("3", "B", 1)]
+    # The same document exported again from the copy holds the same night.
+    again = organiser.get(f"/nights/{copy_id}/export.json").get_json()
+    assert again["standings"] == organiser.get(f"/nights/{event_id}/export.json").get_json()["standings"]
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        (b"{", "The file is not JSON"),
+        (b'{"format": "scorepad"}', "This is not a club night export from scorepad."),
+        (b'{"format": "scorepad-club-night", "format_version": 1, "settings": {"name": "X", "date": "2026-11-26",'
+         b' "rounds": 99}}', "rounds"),
+        (b'{"format": "scorepad-club-night", "format_version": 1, "settings": {"name": "X", "date": "2026-11-26"},'
+         b' "entrants": [{"name": "A"}], "rounds": [{"number": 1, "tables": [{"number": 1, "north_south": "Z"}]}]}',
+         "rounds[0].tables[0].north_south names no entrant of the night."),
+    ],
+)  # fmt: skip
+def test_a_broken_night_export_is_refused_saying_where(organiser, document, message):
+    response = organiser.post("/nights/import", data={"file": (io.BytesIO(document), "night.json")})
+    assert response.status_code == 200 and message in response.get_data(as_text=True)
