@@ -97,8 +97,13 @@ def closed_rounds_are_the_organisers() -> Any:
     if request.method != "POST" or request.endpoint not in MATCH_WRITES:
         return None
     match_id = (request.view_args or {}).get("match_id", "")
-    if clubstore.is_closed_table_match(get_db(), match_id) and not access.is_organiser():
-        return render_template("nights/closed.html"), 403
+    if access.is_organiser():
+        return None
+    deleting = request.endpoint == "matches.delete_match"
+    if (deleting and clubstore.table_of_match(get_db(), match_id)) or clubstore.is_closed_table_match(
+        get_db(), match_id
+    ):
+        return render_template("nights/closed.html", deleting=deleting), 403
     return None
 
 

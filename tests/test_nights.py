@@ -417,3 +417,17 @@ def test_a_nights_json_export_imports_back_as_a_new_night_with_its_matches(app, 
 def test_a_broken_night_export_is_refused_saying_where(organiser, document, message):
     response = organiser.post("/nights/import", data={"file": (io.BytesIO(document), "night.json")})
     assert response.status_code == 200 and message in response.get_data(as_text=True)
+
+
+def test_a_tables_phone_cannot_delete_its_match_and_each_entrant_has_a_history(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event, rounds, _ = night_rows(app, event_id)
+    match_id = rounds[0].tables[0].match_id
+    play(organiser, match_id, HAND)
+    refused = app.test_client().post(f"/matches/{match_id}/delete", data={"version": "2"})
+    assert refused.status_code == 403 and "only the organiser can delete it" in refused.get_data(as_text=True)
+    page = app.test_client().get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    assert "against B, 1220 to 165 → <b>15</b>" in page and "Bye → <b>12</b>" in page
