@@ -24,12 +24,14 @@ P3, P6 and P7 are level on 25, on one win each and on a balance of -1055 each, a
 met: they share sixth place.
 """
 
+import json
 import re
 
 import pytest
 from playwright.sync_api import expect
 from support import HAND
 
+from browser.test_axe_browser import axe_script  # noqa: F401  (axe-core's path, a fixture)
 from browser.test_match_flow_browser import open_form, settled
 from scorepad import create_app
 from scorepad.db import connect
@@ -343,3 +345,24 @@ def sign_in_quietly(page, live_server):
     page.fill("#passphrase", PASSPHRASE)
     page.locator("form button.primary").click()
     expect(page.locator(".flash")).to_be_visible()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_axe_violations_on_the_club_pages(browser, live_server, seeded_night, axe_script, scheme):  # noqa: F811
+    # The pages' policy allows no inline script; axe is injected as one, so this context bypasses it.
+    context = browser.new_context(viewport=PHONE_VIEWPORT, color_scheme=scheme, bypass_csp=True)
+    page = context.new_page()
+    sign_in_quietly(page, live_server)
+    found = {}
+    for name, path in seeded_night.items():
+        page.goto(live_server + path)
+        settled(page)
+        page.add_script_tag(path=str(axe_script))
+        result = page.evaluate(
+            "axe.run(document).then(r => r.violations.map(v => ({id: v.id, "
+            "nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary)})))"
+        )
+        if result:
+            found[name] = result
+    context.close()
+    assert not found, json.dumps(found, indent=1, ensure_ascii=False)
