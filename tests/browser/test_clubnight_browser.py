@@ -366,3 +366,30 @@ def test_no_axe_violations_on_the_club_pages(browser, live_server, seeded_night,
             found[name] = result
     context.close()
     assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+
+
+def test_a_long_standings_list_rolls_itself_on_the_projector(browser, live_app, live_server):
+    client = create_app({**live_app.config, "TESTING": True, "WTF_CSRF_ENABLED": False}).test_client()
+    client.post("/organiser", data={"passphrase": PASSPHRASE})
+    response = client.post(
+        "/nights/new",
+        data={"name": "Big night", "date": "2026-11-26", "variant": "classic", "rounds": "3",
+              "round_length": "minutes", "length_value": "50", "warning": "10", "at_time": "finish_hand",
+              "first_round": "random", "movement": "mitchell", "scoring": "victory_points",
+              "victory_points": "100: 10", "no_show_margin": "1500", "tie_break_1": "matches_won",
+              "tie_break_2": "point_balance", "tie_break_3": "head_to_head", "tie_break_4": "",
+              "season_points": "placement", "season_best": "8"},
+    )  # fmt: skip
+    event_id = response.headers["Location"].rsplit("/", 1)[1]
+    for number in range(40):
+        client.post(f"/nights/{event_id}/entrants", data={"name": f"Pair {number + 1}"})
+    token = re.search(r"/standings/([0-9a-f]{32})", client.get(f"/nights/{event_id}").get_data(as_text=True))[1]
+    context = browser.new_context(viewport=LAPTOP)
+    screen = context.new_page()
+    screen.goto(f"{live_server}/standings/{token}/screen")
+    expect(screen.locator("table.standings tbody tr")).to_have_count(40)
+    # The page itself never scrolls: the list inside it rolls up and back by CSS.
+    assert screen.evaluate("document.documentElement.scrollHeight <= window.innerHeight + 1")
+    assert screen.evaluate("getComputedStyle(document.querySelector('.screen-roll')).animationName") == "roll"
+    assert screen.evaluate("document.querySelector('.screen-roll').scrollHeight > window.innerHeight")
+    context.close()
