@@ -41,6 +41,7 @@ from .clubnight import (
     time_rule,
     withdraw,
 )
+from .clubnight.settings import MOST_TABLES
 from .db import get_db
 from .documents import Side, match_document
 from .formats import parse_json
@@ -272,6 +273,8 @@ def add_entrant(event_id: str) -> Any:
         name = form.name.data.strip()
         if name in night.players:
             form.name.errors.append(_("%(name)s is already entered tonight.", name=name))
+        elif len(night.entrants) >= MOST_TABLES * 2:
+            form.name.errors.append(_("A night has at most %(count)s entrants.", count=MOST_TABLES * 2))
         elif night.current is not None and night.current.started and night.current.number >= night.settings.rounds:
             form.name.errors.append(_("Every round has started: nobody can join now."))
         else:
@@ -315,9 +318,19 @@ def _cannot_seat(night: Night) -> str | None:
         return _("Round %(number)s is seated already: start it first.", number=current.number)
     if current is not None and current.number >= night.settings.rounds:
         return _("Every round of the night has been seated.")
-    override = request.form.get("override") == "yes"
-    if current is not None and not override and any(t.disputed for t in current.tables):
+    if current is None or request.form.get("override") == "yes":
+        return None
+    if any(table.disputed for table in current.tables):
         return _("A table of round %(number)s is disputed: settle it first.", number=current.number)
+    moment = now()
+    missing = [t.number for t in current.tables if table_state(t, current, moment) not in (FINISHED, BYE)]
+    if missing:
+        return _(
+            "Round %(number)s has no result yet at table %(tables)s: close the round, "
+            "or tick the box to seat it anyway.",
+            number=current.number,
+            tables=", ".join(map(str, missing)),
+        )
     return None
 
 

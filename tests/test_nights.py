@@ -347,7 +347,7 @@ def test_a_withdrawn_entrants_opponent_gets_the_bye(app, organiser):
     enter(organiser, event_id, "A", "B", "C", "D")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
-    organiser.post(f"/nights/{event_id}/rounds")  # Mitchell: A v D, C v B
+    organiser.post(f"/nights/{event_id}/rounds", data={"override": "yes"})  # Mitchell: A v D, C v B
     organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "D"})
     event, rounds, _ = night_rows(app, event_id)
     assert [t.entrants for t in rounds[1].tables] == [("A", None), ("C", "B")]
@@ -373,6 +373,9 @@ def test_a_swiss_round_is_paired_from_the_standings(app, organiser):
     _, rounds, _ = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND_EW)  # B beats A 15-5
     play(organiser, rounds[0].tables[1].match_id, HAND)  # C beats D 15-5
+    refused = organiser.post(f"/nights/{event_id}/rounds", follow_redirects=True).get_data(as_text=True)
+    assert "Round 1 has no result yet at table 1, 2: close the round" in refused
+    organiser.post(f"/nights/{event_id}/rounds/1/close")
     organiser.post(f"/nights/{event_id}/rounds")
     # B and C share first (never met, level on everything), then A and D: 1 v 2 is B v C, 3 v 4 A v D.
     assert [set(t.entrants) for t in night_rows(app, event_id)[1][1].tables] == [{"B", "C"}, {"A", "D"}]
