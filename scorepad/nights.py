@@ -44,7 +44,7 @@ from .clubnight import (
 from .clubnight.settings import MOST_TABLES
 from .db import get_db
 from .documents import Side, match_document
-from .formats import parse_json
+from .formats import parse_json, safe_text
 from .nightforms import (
     AdjustmentForm,
     AnnouncementForm,
@@ -795,7 +795,8 @@ def export_csv(event_id: str) -> Response:
                      *[f"round_{n}" for n in numbers], "adjustments"])  # fmt: skip
     for row in night.standings.rows:
         by_round = {r.round: r.score for r in row.rounds}
-        writer.writerow([row.place, row.entrant, ", ".join(night.players.get(row.entrant, ())), row.score,
+        players = ", ".join(night.players.get(row.entrant, ()))
+        writer.writerow([safe_text(row.place), safe_text(row.entrant), safe_text(players), row.score,
                          row.matches_won, row.point_balance, row.points_won,
                          *[by_round.get(n, "") for n in numbers], sum(a.amount for a in row.adjustments)])  # fmt: skip
     response = Response(out.getvalue(), mimetype="text/csv")

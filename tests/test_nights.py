@@ -434,3 +434,16 @@ def test_a_tables_phone_cannot_delete_its_match_and_each_entrant_has_a_history(a
     assert refused.status_code == 403 and "only the organiser can delete it" in refused.get_data(as_text=True)
     page = app.test_client().get(f"/standings/{event.standings_token}").get_data(as_text=True)
     assert "against B, 1220 to 165 → <b>15</b>" in page and "Bye → <b>12</b>" in page
+
+
+def test_hostile_names_stay_text_everywhere(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "<script>alert(1)</script>", '=HYPERLINK("x")')
+    organiser.post(f"/nights/{event_id}/rounds")
+    event, _, _ = night_rows(app, event_id)
+    page = app.test_client().get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    csv_text = organiser.get(f"/nights/{event_id}/export.csv").get_data(as_text=True)
+    assert "'=HYPERLINK" in csv_text  # a spreadsheet reads it as text, not a formula
+    long = organiser.post(f"/nights/{event_id}/entrants", data={"name": "x" * 101})
+    assert long.status_code == 200 and 'id="name-error"><span class="error">' in long.get_data(as_text=True)
