@@ -147,6 +147,12 @@ class Night:
         """Whose season an entrant's points go to: a pair's two players, or the entrant named alone."""
         return {name: players or (name,) for name, players in self.players.items()}
 
+    @property
+    def hands_per_round(self) -> int | None:
+        """The round's number of hands when rounds are played by hands, else None."""
+        length = self.settings.round_length
+        return length.value if length.kind == "hands" else None
+
     def time_sentence(self) -> Any:
         return time_rule(self.settings)
 
@@ -164,8 +170,12 @@ def load_night(event: clubstore.Event, with_standings: bool = True) -> Night:
     return Night(event, entrants, rounds, table, adjustments)
 
 
-def table_state(table: clubstore.ClubTable, played: clubstore.Round, moment: datetime) -> str:
-    """What the dashboard says of a table: playing, waiting for confirmation, finished, disputed or late."""
+def table_state(table: clubstore.ClubTable, played: clubstore.Round, moment: datetime, hands: int | None = None) -> str:
+    """What the dashboard says of a table: playing, waiting for confirmation, finished, disputed or late.
+
+    ``hands`` is the round's number of hands when rounds are played by hands: a table that has
+    played them waits for its confirmation.
+    """
     if table.is_bye:
         return BYE
     if played.started is None:
@@ -174,7 +184,7 @@ def table_state(table: clubstore.ClubTable, played: clubstore.Round, moment: dat
         return DISPUTED
     if table.is_confirmed or played.closed or table.no_show:
         return FINISHED
-    if table.is_finished or any(table.confirmed):
+    if table.is_finished or any(table.confirmed) or (hands is not None and table.hands >= hands):
         return WAITING
     if played.ends and moment >= datetime.fromisoformat(played.ends):
         return LATE
@@ -251,7 +261,9 @@ def _dashboard(night: Night, **forms: Any) -> str:
     return render_template(
         "nights/dashboard.html",
         night=night,
-        states={table.id: table_state(table, r, moment) for r in night.rounds for table in r.tables},
+        states={
+            table.id: table_state(table, r, moment, night.hands_per_round) for r in night.rounds for table in r.tables
+        },
         clock=clock(night, night.playing, moment),
         entrant_form=forms.pop("entrant", None) or EntrantForm(),
         adjustment_form=adjustment,
@@ -323,7 +335,11 @@ def _cannot_seat(night: Night) -> str | None:
     if any(table.disputed for table in current.tables):
         return _("A table of round %(number)s is disputed: settle it first.", number=current.number)
     moment = now()
-    missing = [t.number for t in current.tables if table_state(t, current, moment) not in (FINISHED, BYE)]
+    missing = [
+        t.number
+        for t in current.tables
+        if table_state(t, current, moment, night.hands_per_round) not in (FINISHED, BYE)
+    ]
     if missing:
         return _(
             "Round %(number)s has no result yet at table %(tables)s: close the round, "
@@ -631,6 +647,7 @@ def banner_context(night: Night, number: int, token: str) -> dict[str, Any]:
         "clock": clock(night, night.playing, moment),
         "announcements": clubstore.announcements(get_db(), night.event.id)[:3],
         "next": _table_in(night.current, number) if night.current and not night.current.started else None,
+        "table": _table_in(night.playing, number),
     }
 
 

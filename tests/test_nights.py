@@ -447,3 +447,16 @@ def test_hostile_names_stay_text_everywhere(app, organiser):
     assert "'=HYPERLINK" in csv_text  # a spreadsheet reads it as text, not a formula
     long = organiser.post(f"/nights/{event_id}/entrants", data={"name": "x" * 101})
     assert long.status_code == 200 and 'id="name-error"><span class="error">' in long.get_data(as_text=True)
+
+
+def test_a_round_of_a_set_number_of_hands_counts_them_on_the_sheet_and_the_dashboard(app, organiser):
+    event_id = new_night(organiser, round_length="hands", length_value="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    assert "Hand 1 of 1" in organiser.get(f"/tables/{cards[1]}/banner").get_data(as_text=True)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    assert "Every hand of the round is played" in organiser.get(f"/tables/{cards[1]}/banner").get_data(as_text=True)
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Waiting for confirmation', board, re.S) and "minutes left" not in board
