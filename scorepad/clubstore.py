@@ -240,10 +240,11 @@ def add_entrant(db: Database, event_id: str, name: str, players: Sequence[str], 
         touch(db, event_id)
 
 
-def withdraw(db: Database, event_id: str, name: str) -> None:
-    """An entrant leaves the night: seated no more; their later opponents get the bye."""
+def withdraw(db: Database, event_id: str, name: str, back: bool = False) -> None:
+    """An entrant leaves the night (seated no more; their later opponents get the bye), or comes ``back``."""
     with writing(db):
-        db.execute("update club_entrants set withdrawn = ? where event_id = ? and name = ?", [now(), event_id, name])
+        stamp = None if back else now()
+        db.execute("update club_entrants set withdrawn = ? where event_id = ? and name = ?", [stamp, event_id, name])
         touch(db, event_id)
 
 

@@ -486,6 +486,23 @@ def withdraw_entrant(event_id: str) -> Response:
     return redirect(url_for(".dashboard", event_id=event_id), 303)
 
 
+@bp.post("/nights/<event_id>/entrants/back")
+def entrant_back(event_id: str) -> Response:
+    """A withdrawal taken back: the entrant is seated again from the next round seated (a late arrival's way)."""
+    night = load_night(_event(event_id))
+    name = request.form.get("name", "")
+    if not any(entrant.name == name and entrant.withdrawn for entrant in night.entrants):
+        abort(400)
+    db = get_db()
+    with clubstore.writing(db):
+        clubstore.withdraw(db, event_id, name, back=True)
+        upcoming = night.current if night.current is not None and not night.current.started else None
+        if upcoming is not None and name not in upcoming.seating.entrants:
+            clubstore.save_seating(db, event_id, late_arrival(upcoming.seating, name))
+    flash(_("%(name)s is back in the night.", name=name))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
 @bp.post("/nights/<event_id>/adjustments")
 @form_checks_token
 def add_adjustment(event_id: str) -> Any:

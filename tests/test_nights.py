@@ -353,6 +353,9 @@ def test_a_withdrawn_entrants_opponent_gets_the_bye(app, organiser):
     assert [t.entrants for t in rounds[1].tables] == [("A", None), ("C", "B")]
     page = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert 'class="withdrawn">D' in page and "left the night" in page
+    # A withdrawal is undone as a late arrival comes: D takes the bye's empty seat again.
+    organiser.post(f"/nights/{event_id}/entrants/back", data={"name": "D"})
+    assert [t.entrants for t in night_rows(app, event_id)[1][1].tables] == [("A", "D"), ("C", "B")]
 
 
 def test_tie_breaks_and_season_rules_come_from_the_form(app, organiser):
