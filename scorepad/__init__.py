@@ -99,7 +99,7 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
     )
     _configure(app, config, overrides)
 
-    from . import access, api, assets, checker, db, exports, fragments, i18n, matches, organiser, polls, store
+    from . import access, api, assets, checker, db, exports, fragments, i18n, matches, nights, organiser, polls, store
 
     security.init_app(app)  # first: the body bound is set before anything reads a form
     db.init_app(app)
@@ -109,7 +109,7 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
     fragments.init_app(app)  # the one cache of request-independent markup
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
-    for pages in (matches.bp, checker.bp, exports.bp, organiser.bp):
+    for pages in (matches.bp, checker.bp, exports.bp, organiser.bp, nights.bp):
         app.register_blueprint(pages)
     i18n.init_app(app)  # the language switch, and core messages rendered in templates and JSON
     polls.init_app(app)  # last: an unchanged sheet's poll is answered before all of the above

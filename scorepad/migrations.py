@@ -287,3 +287,102 @@ def m007_record_organiser_sign_in(db):
         defaults={"failures": 0, "next_try": 0.0, "generation": 1, "device_generation": 1},
     )
     db.table("organiser_sign_in").insert({"id": 1})
+
+
+@migrations()
+def m008_create_club_nights(db):
+    # A club night (CLUB_NIGHT.md): the event keeps the settings it was created with as
+    # EventSettings.to_dict() JSON; `id` is the organiser's address, `standings_token` the
+    # watchers' and `seed` the random draw's, so the night can be drawn again the same way.
+    # `draw` is round 1's order (a round robin seats every later round from it).
+    db.table("club_events").create(
+        {
+            "id": str,
+            "standings_token": str,
+            "name": str,
+            "date": str,
+            "settings": str,
+            "seed": int,
+            "draw": str,
+            "created": str,
+            "updated": str,
+            "version": int,
+        },
+        pk="id",
+        not_null={"standings_token", "name", "date", "settings", "seed", "created", "updated", "version"},
+        defaults={"version": 1},
+    )
+    db.table("club_events").create_index(["standings_token"], unique=True)
+    # Its steps below are part of it: never edit them, never call them from a later migration.
+    _m008_create_entrants_and_rounds(db)
+    _m008_create_tables_and_cards(db)
+    _m008_create_director_notes(db)
+
+
+def _m008_create_entrants_and_rounds(db):
+    """m008, step 1: who plays, and the rounds."""
+    # An entrant is known by its name within the event (the core's movements seat names).
+    db.table("club_entrants").create(
+        {"id": int, "event_id": str, "name": str, "players": str, "position": int, "joined_round": int,
+         "withdrawn": str, "created": str},
+        pk="id",
+        not_null={"event_id", "name", "players", "position", "joined_round", "created"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )  # fmt: skip
+    db.table("club_entrants").create_index(["event_id", "name"], unique=True)
+    # A round is seated, then started (its clock runs from `started` to `ends`), then closed.
+    db.table("club_rounds").create(
+        {"event_id": str, "number": int, "seated": str, "started": str, "ends": str, "closed": str},
+        pk=("event_id", "number"),
+        not_null={"event_id", "number", "seated"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+
+
+def _m008_create_tables_and_cards(db):
+    """m008, step 2: each round's tables with their matches and confirmations, and the table cards."""
+    # One table of one round: who sits North-South and East-West (NULL: an empty seat, a bye),
+    # the scorepad match it plays (made when the round starts), each side's confirmation of the
+    # result at the match version it saw, and a dispute for the director.
+    db.table("club_tables").create(
+        {"id": int, "event_id": str, "round": int, "number": int, "north_south": str, "east_west": str,
+         "match_id": str, "no_show": str, "confirmed_ns": int, "confirmed_ew": int, "disputed": str,
+         "dispute_note": str, "accepted": str},
+        pk="id",
+        not_null={"event_id", "round", "number"},
+        foreign_keys=[("event_id", "club_events", "id"), ("match_id", "matches", "id")],
+    )  # fmt: skip
+    db.table("club_tables").create_index(["event_id", "round", "number"], unique=True)
+    db.table("club_tables").create_index(["match_id"])
+    # A table card's address: one unguessable token per table number, valid all night.
+    db.table("club_table_cards").create(
+        {"token": str, "event_id": str, "number": int},
+        pk="token",
+        not_null={"event_id", "number"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+    db.table("club_table_cards").create_index(["event_id", "number"], unique=True)
+
+
+def _m008_create_director_notes(db):
+    """m008, step 3: the director's penalties, adjustments, corrections and announcements."""
+    # The organiser's penalties and adjustments (in the round's units) and notes of corrections,
+    # each with its reason; and announcements shown on every table's sheet.
+    db.table("club_adjustments").create(
+        {"id": int, "event_id": str, "round": int, "entrant": str, "amount": int, "reason": str, "created": str},
+        pk="id",
+        not_null={"event_id", "round", "entrant", "amount", "reason", "created"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+    db.table("club_corrections").create(
+        {"id": int, "event_id": str, "round": int, "table_number": int, "reason": str, "by": str, "created": str},
+        pk="id",
+        not_null={"event_id", "round", "table_number", "reason", "by", "created"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+    db.table("club_announcements").create(
+        {"id": int, "event_id": str, "text": str, "created": str},
+        pk="id",
+        not_null={"event_id", "text", "created"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )

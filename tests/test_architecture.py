@@ -241,6 +241,8 @@ LAYERS = {
     "assets": 1,
     "htmx": 1,
     "documents": 1,
+    # A club night's JSON export read back: pure, over the document of a match.
+    "clubimport": 2,
     "limits": 1,
     "fragments": 1,
     # The page's language over the assets and the markup cache; the form token, worded in it.
@@ -255,6 +257,7 @@ LAYERS = {
     "db": 4,
     "backups": 4,
     "forms": 4,
+    "nightforms": 4,
     "meanwhile": 4,
     # Who sees what, from the browser's cookie.
     "access": 5,
@@ -265,6 +268,7 @@ LAYERS = {
     "checker": 6,
     "exports": 6,
     "matches": 6,
+    "nights": 6,
     "organiser": 6,
     "polls": 6,
     # The app factory, then the command line that starts it.
@@ -278,6 +282,7 @@ NOT_OUTSIDE = {
     "formats": WEB | DATABASE,
     "board": WEB | DATABASE,
     "documents": WEB | DATABASE,
+    "clubimport": WEB | DATABASE,
     "limits": WEB | DATABASE,
     "meanwhile": WEB | DATABASE,
     "backups": WEB,
@@ -323,7 +328,7 @@ def test_every_blueprint_is_registered_by_name(tmp_path):
     from scorepad import create_app
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "t"})
-    assert set(app.blueprints) == {"api", "matches", "checker", "exports", "organiser", "i18n"}
+    assert set(app.blueprints) == {"api", "matches", "checker", "exports", "organiser", "nights", "i18n"}
     # No importlib loop that skips a missing module in silence: a page that fails to import stops the app.
     assert "importlib" not in (SCOREPAD / "__init__.py").read_text()
 

@@ -19,7 +19,10 @@ One module per concern; callers use ``from . import store`` and the names re-exp
 - :mod:`.exported`: every match as its document, from stored figures.
 """
 
-from . import imports  # noqa: F401  (the module itself: tests shorten its batches)
+from . import (
+    imports,  # noqa: F401  (the module itself: tests shorten its batches)
+    nights,  # noqa: F401  (club nights: events, entrants, rounds, tables)
+)
 from .access import (
     EVERY_MATCH,
     SignInState,

@@ -1,0 +1,536 @@
+"""Club nights' rows: events, entrants, rounds, tables, confirmations, adjustments, announcements.
+
+The only module that knows the club night tables (as ``store`` is for matches); it turns rows
+into small frozen records and :mod:`scorepad.clubnight` objects and back. A table's match is an
+ordinary scorepad match made by ``store.create_match``; here a table only holds its id, and the
+results read its stored summary (the totals the sheet shows), so the standings follow every
+saved hand and every correction without scoring anything again.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlite_utils import Database
+
+from ..clubimport import ImportedNight
+from ..clubnight import Adjustment, EventSettings, Seating, Table, TableResult
+
+ORGANISER = "organiser"  # who made a correction: only the organiser runs a night
+
+
+class NotFoundError(LookupError):
+    """No event, table card or table at this address; the pages answer 404."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One night: its addresses, the settings it was created with, and round 1's draw."""
+
+    id: str
+    standings_token: str
+    settings: EventSettings
+    seed: int
+    draw: tuple[str, ...]
+    version: int
+    created: str
+
+    @property
+    def name(self) -> str:
+        return self.settings.name
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A pair or a player of the night, known by name; ``joined_round`` 1 unless they came late."""
+
+    name: str
+    players: tuple[str, ...]
+    joined_round: int
+    withdrawn: str | None = None
+
+
+@dataclass(frozen=True)
+class ClubTable:
+    """One table of one round, with its match and what its sides said about the result."""
+
+    id: int
+    round: int
+    number: int
+    entrants: tuple[str | None, str | None]
+    match_id: str | None
+    confirmed: tuple[int | None, int | None]  # the match version each side confirmed
+    disputed: str | None
+    dispute_note: str
+    accepted: str | None
+    version: int | None = None  # the match's, from its summary
+    totals: tuple[int, ...] | None = None
+    hands: int = 0
+    is_finished: bool = False
+    no_show: str | None = None
+
+    @property
+    def is_bye(self) -> bool:
+        return None in self.entrants
+
+    @property
+    def is_confirmed(self) -> bool:
+        """Both sides confirmed the result as it stands now, or the director accepted it."""
+        if self.accepted:
+            return True
+        return self.version is not None and self.confirmed == (self.version, self.version)
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round: seated, started (its clock from ``started`` to ``ends``), closed; and its tables."""
+
+    number: int
+    seated: str
+    started: str | None
+    ends: str | None
+    closed: str | None
+    tables: tuple[ClubTable, ...]
+
+    @property
+    def seating(self) -> Seating:
+        return Seating(self.number, tuple(Table(table.number, table.entrants) for table in self.tables))
+
+
+@dataclass(frozen=True)
+class Note:
+    """A correction's note or an announcement: what was said, when, and for corrections where."""
+
+    text: str
+    created: str
+    round: int = 0
+    table: int = 0
+    by: str = ""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def new_token() -> str:
+    """128 random bits: an event's, a standings screen's and a table card's address are never guessable."""
+    return secrets.token_hex(16)
+
+
+@contextmanager
+def writing(db: Database) -> Iterator[Database]:
+    """One write transaction holding the write lock from its first statement; nested use is a savepoint."""
+    if db.conn.in_transaction:
+        with db.atomic():
+            yield db
+        return
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.rollback()
+        raise
+    db.conn.commit()
+
+
+def _rows(db: Database, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    cursor = db.conn.execute(sql, list(params))
+    columns = [column[0] for column in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+
+
+# --- events -------------------------------------------------------------------------------
+def create_event(db: Database, settings: EventSettings) -> str:
+    """Store a new night with its settings written out in full; returns its id."""
+    event_id, stamp = new_token(), now()
+    with writing(db):
+        db.table("club_events").insert(
+            {
+                "id": event_id,
+                "standings_token": new_token(),
+                "name": settings.name,
+                "date": settings.date,
+                "settings": json.dumps(settings.to_dict()),
+                "seed": secrets.randbits(32),
+                "draw": None,
+                "created": stamp,
+                "updated": stamp,
+                "version": 1,
+            }
+        )
+    return event_id
+
+
+def _event(row: dict[str, Any]) -> Event:
+    draw = tuple(json.loads(row["draw"])) if row["draw"] else ()
+    settings = EventSettings.from_dict(json.loads(row["settings"]))
+    return Event(row["id"], row["standings_token"], settings, row["seed"], draw, row["version"], row["created"])
+
+
+def get_event(db: Database, event_id: str) -> Event:
+    """:raises NotFoundError: for an unknown id."""
+    rows = _rows(db, "select * from club_events where id = ?", [event_id])
+    if not rows:
+        raise NotFoundError(event_id)
+    return _event(rows[0])
+
+
+def watched_event(db: Database, token: str) -> Event:
+    """The night a standings link shows. :raises NotFoundError: for an unknown token."""
+    rows = _rows(db, "select * from club_events where standings_token = ?", [token])
+    if not rows:
+        raise NotFoundError(token)
+    return _event(rows[0])
+
+
+def list_events(db: Database) -> list[Event]:
+    """Every night, newest first (the organiser's list; nobody else sees it)."""
+    return [_event(row) for row in _rows(db, "select * from club_events order by date desc, created desc")]
+
+
+def touch(db: Database, event_id: str) -> None:
+    """Something of the night changed: its version moves on (the standings' ETag)."""
+    db.execute("update club_events set version = version + 1, updated = ? where id = ?", [now(), event_id])
+
+
+def event_version(db: Database, event_id: str) -> int:
+    """The night's own version plus its matches' versions: what a standings page shows changes with it."""
+    rows = _rows(
+        db,
+        "select e.version + coalesce((select sum(m.version) from club_tables t join matches m on m.id = t.match_id"
+        " where t.event_id = e.id), 0) as v from club_events e where e.id = ?",
+        [event_id],
+    )
+    if not rows:
+        raise NotFoundError(event_id)
+    return rows[0]["v"]
+
+
+def set_draw(db: Database, event_id: str, order: Sequence[str]) -> None:
+    db.execute("update club_events set draw = ? where id = ?", [json.dumps(list(order)), event_id])
+
+
+# --- entrants -----------------------------------------------------------------------------
+def entrants(db: Database, event_id: str) -> list[Entrant]:
+    """The night's entrants in the order they were entered."""
+    rows = _rows(db, "select * from club_entrants where event_id = ? order by position", [event_id])
+    return [Entrant(r["name"], tuple(json.loads(r["players"])), r["joined_round"], r["withdrawn"]) for r in rows]
+
+
+def add_entrant(db: Database, event_id: str, name: str, players: Sequence[str], joined_round: int = 1) -> None:
+    """Enter a pair or a player; the caller has checked the name is new to the night."""
+    with writing(db):
+        position = _rows(db, "select count(*) as n from club_entrants where event_id = ?", [event_id])[0]["n"]
+        db.table("club_entrants").insert(
+            {
+                "event_id": event_id,
+                "name": name,
+                "players": json.dumps(list(players)),
+                "position": position + 1,
+                "joined_round": joined_round,
+                "created": now(),
+            }
+        )
+        touch(db, event_id)
+
+
+def withdraw(db: Database, event_id: str, name: str, back: bool = False) -> None:
+    """An entrant leaves the night (seated no more; their later opponents get the bye), or comes ``back``."""
+    with writing(db):
+        stamp = None if back else now()
+        db.execute("update club_entrants set withdrawn = ? where event_id = ? and name = ?", [stamp, event_id, name])
+        touch(db, event_id)
+
+
+# --- rounds and tables --------------------------------------------------------------------
+TABLES_SQL = """
+select t.*, s.version as match_version, s.totals, s.hands, s.is_finished
+from club_tables t left join match_summaries s on s.match_id = t.match_id
+where t.event_id = ? order by t.round, t.number
+"""
+
+
+def _table(row: dict[str, Any]) -> ClubTable:
+    return ClubTable(
+        id=row["id"],
+        round=row["round"],
+        number=row["number"],
+        entrants=(row["north_south"], row["east_west"]),
+        match_id=row["match_id"],
+        confirmed=(row["confirmed_ns"], row["confirmed_ew"]),
+        disputed=row["disputed"],
+        dispute_note=row["dispute_note"] or "",
+        accepted=row["accepted"],
+        version=row["match_version"],
+        totals=tuple(json.loads(row["totals"])) if row["totals"] else None,
+        hands=row["hands"] or 0,
+        is_finished=bool(row["is_finished"]),
+        no_show=row["no_show"],
+    )
+
+
+def rounds(db: Database, event_id: str) -> list[Round]:
+    """Every round seated so far with its tables and their matches' totals, in order."""
+    tables: dict[int, list[ClubTable]] = {}
+    for row in _rows(db, TABLES_SQL, [event_id]):
+        tables.setdefault(row["round"], []).append(_table(row))
+    rows = _rows(db, "select * from club_rounds where event_id = ? order by number", [event_id])
+    return [
+        Round(r["number"], r["seated"], r["started"], r["ends"], r["closed"], tuple(tables.get(r["number"], ())))
+        for r in rows
+    ]
+
+
+def save_seating(db: Database, event_id: str, seating: Seating) -> None:
+    """Seat a round that has not started (again, after a late arrival or a swap)."""
+    with writing(db):
+        db.execute("delete from club_tables where event_id = ? and round = ?", [event_id, seating.round])
+        db.table("club_rounds").upsert(
+            {"event_id": event_id, "number": seating.round, "seated": now()}, pk=("event_id", "number")
+        )
+        db.table("club_tables").insert_all(
+            {
+                "event_id": event_id,
+                "round": seating.round,
+                "number": table.number,
+                "north_south": table.entrants[0],
+                "east_west": table.entrants[1],
+            }
+            for table in seating.tables
+        )
+        for table in seating.tables:
+            ensure_card(db, event_id, table.number)
+        touch(db, event_id)
+
+
+def start_round(db: Database, event_id: str, number: int, ends: str | None, matches: dict[int, str]) -> None:
+    """The round's clock starts; each played table gets its match (by table number)."""
+    with writing(db):
+        db.execute(
+            "update club_rounds set started = ?, ends = ? where event_id = ? and number = ?",
+            [now(), ends, event_id, number],
+        )
+        for table_number, match_id in matches.items():
+            db.execute(
+                "update club_tables set match_id = ? where event_id = ? and round = ? and number = ?",
+                [match_id, event_id, number, table_number],
+            )
+        touch(db, event_id)
+
+
+def close_round(db: Database, event_id: str, number: int) -> None:
+    """The round is over: its tables' phones stop writing its matches."""
+    with writing(db):
+        db.execute("update club_rounds set closed = ? where event_id = ? and number = ?", [now(), event_id, number])
+        touch(db, event_id)
+
+
+def table_by_id(db: Database, event_id: str, table_id: int) -> ClubTable:
+    """:raises NotFoundError: for a table of another night."""
+    rows = _rows(db, TABLES_SQL.replace("order by", "and t.id = ? order by"), [event_id, table_id])
+    if not rows:
+        raise NotFoundError(table_id)
+    return _table(rows[0])
+
+
+def confirm(db: Database, table_id: int, side: int, version: int) -> None:
+    """A side confirms the result as its match stands at ``version``."""
+    column = ("confirmed_ns", "confirmed_ew")[side]
+    with writing(db):
+        db.execute(f"update club_tables set {column} = ?, disputed = null where id = ?", [version, table_id])
+        _touch_table(db, table_id)
+
+
+def dispute(db: Database, table_id: int, note: str) -> None:
+    """A side does not agree: the table goes to the director."""
+    with writing(db):
+        db.execute("update club_tables set disputed = ?, dispute_note = ? where id = ?", [now(), note, table_id])
+        _touch_table(db, table_id)
+
+
+def mark_no_show(db: Database, table_id: int, entrant: str | None) -> None:
+    """An entrant never came to the table (they lose by the night's margin); None takes it back."""
+    with writing(db):
+        db.execute("update club_tables set no_show = ? where id = ?", [entrant, table_id])
+        _touch_table(db, table_id)
+
+
+def accept(db: Database, table_id: int) -> None:
+    """The director settles the table's result as it stands (a dispute, or a table that cannot confirm)."""
+    with writing(db):
+        db.execute("update club_tables set accepted = ?, disputed = null where id = ?", [now(), table_id])
+        _touch_table(db, table_id)
+
+
+def _touch_table(db: Database, table_id: int) -> None:
+    (row,) = _rows(db, "select event_id from club_tables where id = ?", [table_id])
+    touch(db, row["event_id"])
+
+
+# --- table cards --------------------------------------------------------------------------
+def ensure_card(db: Database, event_id: str, number: int) -> str:
+    """The table card's token for this table number, made the first time the table is seated."""
+    rows = _rows(db, "select token from club_table_cards where event_id = ? and number = ?", [event_id, number])
+    if rows:
+        return rows[0]["token"]
+    token = new_token()
+    db.table("club_table_cards").insert({"token": token, "event_id": event_id, "number": number})
+    return token
+
+
+def cards(db: Database, event_id: str) -> dict[int, str]:
+    """Every table card of the night: table number to token."""
+    rows = _rows(db, "select number, token from club_table_cards where event_id = ? order by number", [event_id])
+    return {row["number"]: row["token"] for row in rows}
+
+
+def card(db: Database, token: str) -> tuple[str, int]:
+    """The night and table number a table card leads to. :raises NotFoundError: for an unknown card."""
+    rows = _rows(db, "select event_id, number from club_table_cards where token = ?", [token])
+    if not rows:
+        raise NotFoundError(token)
+    return rows[0]["event_id"], rows[0]["number"]
+
+
+def table_of_match(db: Database, match_id: str) -> tuple[str, int, int, str] | None:
+    """The night, round and table a match is played at, and its table card; None for any other match."""
+    rows = _rows(
+        db,
+        "select t.event_id, t.round, t.number, c.token from club_tables t join club_table_cards c"
+        " on c.event_id = t.event_id and c.number = t.number where t.match_id = ?",
+        [match_id],
+    )
+    if not rows:
+        return None
+    row = rows[0]
+    return row["event_id"], row["round"], row["number"], row["token"]
+
+
+def is_closed_table_match(db: Database, match_id: str) -> bool:
+    """Whether a match belongs to a round that is closed: only the organiser writes it then."""
+    rows = _rows(
+        db,
+        "select 1 from club_tables t join club_rounds r on r.event_id = t.event_id and r.number = t.round"
+        " where t.match_id = ? and r.closed is not null",
+        [match_id],
+    )
+    return bool(rows)
+
+
+# --- results ------------------------------------------------------------------------------
+def results(played: Sequence[Round]) -> list[TableResult]:
+    """What each table of each started round reports, for the standings (a bye reports no totals).
+
+    A table is finished once its match is, both sides confirmed it, the director accepted it,
+    or its round closed; until then the standings are provisional.
+    """
+    found = []
+    for each in played:
+        if each.started is None:
+            continue
+        for table in each.tables:
+            if not any(table.entrants):
+                continue  # both seats emptied by withdrawals
+            if table.is_bye:
+                found.append(TableResult(each.number, table.number, table.entrants))
+            elif table.no_show is not None:
+                found.append(TableResult(each.number, table.number, table.entrants, no_show=table.no_show))
+            elif table.totals is not None and len(table.totals) == 2:
+                done = table.is_finished or table.is_confirmed or each.closed is not None
+                found.append(TableResult(each.number, table.number, table.entrants, table.totals, finished=done))
+    return found
+
+
+# --- adjustments, corrections, announcements ------------------------------------------------
+def add_adjustment(db: Database, event_id: str, adjustment: Adjustment) -> None:
+    with writing(db):
+        db.table("club_adjustments").insert(
+            {
+                "event_id": event_id,
+                "round": adjustment.round,
+                "entrant": adjustment.entrant,
+                "amount": adjustment.amount,
+                "reason": adjustment.reason,
+                "created": now(),
+            }
+        )
+        touch(db, event_id)
+
+
+def adjustments(db: Database, event_id: str) -> list[Adjustment]:
+    rows = _rows(db, "select * from club_adjustments where event_id = ? order by id", [event_id])
+    return [Adjustment(r["round"], r["entrant"], r["amount"], r["reason"]) for r in rows]
+
+
+def add_correction(db: Database, event_id: str, round_number: int, table: int, reason: str) -> None:
+    """Note why the organiser corrected a table's hand (the hand itself is corrected on its sheet)."""
+    with writing(db):
+        db.table("club_corrections").insert(
+            {
+                "event_id": event_id,
+                "round": round_number,
+                "table_number": table,
+                "reason": reason,
+                "by": ORGANISER,
+                "created": now(),
+            }
+        )
+        touch(db, event_id)
+
+
+def corrections(db: Database, event_id: str) -> list[Note]:
+    rows = _rows(db, "select * from club_corrections where event_id = ? order by id", [event_id])
+    return [Note(r["reason"], r["created"], r["round"], r["table_number"], r["by"]) for r in rows]
+
+
+def announce(db: Database, event_id: str, text: str) -> None:
+    with writing(db):
+        db.table("club_announcements").insert({"event_id": event_id, "text": text, "created": now()})
+        touch(db, event_id)
+
+
+def announcements(db: Database, event_id: str) -> list[Note]:
+    """The night's announcements, newest first."""
+    rows = _rows(db, "select * from club_announcements where event_id = ? order by id desc", [event_id])
+    return [Note(r["text"], r["created"]) for r in rows]
+
+
+# --- a night read back from its export -----------------------------------------------------
+def save_imported_night(db: Database, night: ImportedNight, match_ids: dict[tuple[int, int], str]) -> str:
+    """Store an exported night as a new one; ``match_ids`` are its tables' matches, stored already."""
+    with writing(db):
+        event_id = create_event(db, night.settings)
+        if night.draw:
+            set_draw(db, event_id, night.draw)
+        for name, players, joined in night.entrants:
+            add_entrant(db, event_id, name, players, joined)
+        for each in night.rounds:
+            _save_imported_round(db, event_id, each, match_ids)
+        for adjustment in night.adjustments:
+            add_adjustment(db, event_id, adjustment)
+        for round_number, table, reason in night.corrections:
+            add_correction(db, event_id, round_number, table, reason)
+        for text in night.announcements:
+            announce(db, event_id, text)
+    return event_id
+
+
+def _save_imported_round(db: Database, event_id: str, each: Any, match_ids: dict[tuple[int, int], str]) -> None:
+    save_seating(db, event_id, each.seating)
+    db.execute(
+        "update club_rounds set started = ?, ends = ?, closed = ? where event_id = ? and number = ?",
+        [each.started, each.ends, each.closed, event_id, each.number],
+    )
+    for table in each.tables:
+        db.execute(
+            "update club_tables set match_id = ?, accepted = ?, disputed = ? where event_id = ? and round = ?"
+            " and number = ?",
+            [match_ids.get((each.number, table.number)), table.accepted, table.disputed, event_id, each.number,
+             table.number],
+        )  # fmt: skip

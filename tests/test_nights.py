@@ -1,0 +1,466 @@
+"""Club night pages: the organiser runs a night of two rounds; tables confirm; anyone with the link watches.
+
+The numbers are worked by hand from CLUB_NIGHT.md. support.HAND scores 1220 for the side that
+melds 620 with a natural canasta and goes out, and 260 - 95 = 165 for the other: a difference
+of 1055, which the default victory-point table (1,005-1,300) splits 15-5.
+"""
+
+import io
+import re
+
+import pytest
+from support import HAND
+
+from scorepad import create_app
+from scorepad.db import connect
+from scorepad.store import nights as clubstore
+
+PASSPHRASE = "long table long night"
+# The same hand the other way round: East-West (side 1) scores 1220, North-South 165.
+HAND_EW = {
+    "sides-1-melded_points": "620",
+    "sides-1-canasta_natural": "1",
+    "sides-1-went_out": "y",
+    "sides-0-melded_points": "260",
+    "sides-0-hand_points": "95",
+}
+SETTINGS = {
+    "name": "Thursday club",
+    "date": "2026-11-26",
+    "variant": "classic",
+    "rounds": "2",
+    "round_length": "minutes",
+    "length_value": "50",
+    "warning": "10",
+    "at_time": "finish_hand",
+    "first_round": "as_entered",
+    "movement": "mitchell",
+    "scoring": "victory_points",
+    "victory_points": "100: 10\n300: 11\n500: 12\n750: 13\n1000: 14\n1300: 15\n1600: 16\n2000: 17\n2500: 18\n3000: 19",
+    "bye_score": "12",
+    "no_show_margin": "1500",
+    "tie_break_1": "matches_won",
+    "tie_break_2": "point_balance",
+    "tie_break_3": "head_to_head",
+    "tie_break_4": "",
+    "season_points": "placement",
+    "season_best": "8",
+}
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "test.db"),
+            "SECRET_KEY": "test-only",
+            "WTF_CSRF_ENABLED": False,
+            "ORGANISER_PASSPHRASE": PASSPHRASE,
+        }
+    )
+
+
+@pytest.fixture
+def organiser(app):
+    client = app.test_client()
+    assert client.post("/organiser", data={"passphrase": PASSPHRASE}).status_code == 303
+    return client
+
+
+def new_night(organiser, **changes):
+    response = organiser.post("/nights/new", data={**SETTINGS, **changes})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def night_rows(app, event_id):
+    db = connect(app.config["DATABASE"])
+    try:
+        return clubstore.get_event(db, event_id), clubstore.rounds(db, event_id), clubstore.cards(db, event_id)
+    finally:
+        db.close()
+
+
+def enter(organiser, event_id, *names):
+    for name in names:
+        assert organiser.post(f"/nights/{event_id}/entrants", data={"name": name}).status_code == 303
+
+
+def play(client, match_id, hand):
+    response = client.post(f"/matches/{match_id}/hands", data={**hand, "version": "1"})
+    assert response.status_code == 303, response.get_data(as_text=True)
+
+
+def standings_of(client, token):
+    """(place, entrant, score) read from the standings page's rows."""
+    page = client.get(f"/standings/{token}").get_data(as_text=True)
+    rows = re.findall(
+        r'<td class="place">([^<]+)</td>\s*<td class="entrant">([^<]+?)(?:\s*<small>.*?</small>)?</td>\s*'
+        r'<td class="num score">(-?\d+)</td>',
+        page,
+        re.S,
+    )
+    return [(place, entrant.strip(), int(score)) for place, entrant, score in rows]
+
+
+def test_only_the_organiser_runs_nights(app, organiser):
+    stranger = app.test_client()
+    assert stranger.get("/nights").status_code == 403
+    assert "Only the organiser" in stranger.get("/nights/new").get_data(as_text=True)
+    assert stranger.post("/nights/new", data=SETTINGS).status_code == 403
+    event_id = new_night(organiser)
+    assert stranger.get(f"/nights/{event_id}").status_code == 403
+    assert stranger.get(f"/nights/{event_id}/export.json").status_code == 403
+    assert organiser.get("/nights").status_code == 200
+
+
+def test_the_new_night_form_starts_at_the_defaults_and_names_a_refused_field(organiser):
+    page = organiser.get("/nights/new").get_data(as_text=True)
+    assert 'value="3"' in page and 'value="50"' in page and 'value="1500"' in page and "1300: 15" in page
+    refused = organiser.post("/nights/new", data={**SETTINGS, "rounds": "31", "victory_points": "100: 10\n50: 11"})
+    text = refused.get_data(as_text=True)
+    assert refused.status_code == 200
+    assert 'id="rounds-error"><span class="error">' in text and 'value="Thursday club"' in text
+    assert 'id="victory_points-error"><span class="error">' in text
+
+
+def test_settings_are_stored_in_full(app, organiser):
+    event_id = new_night(organiser, scoring="match_points", bye_score="1")
+    event, _, _ = night_rows(app, event_id)
+    assert event.settings.scoring == "match_points" and event.settings.bye.score == 1
+    assert event.settings.round_length.value == 50 and event.settings.tie_breaks[0] == "matches_won"
+
+
+def test_a_night_of_two_rounds_with_a_late_arrival_a_dispute_and_a_correction(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    assert organiser.post(f"/nights/{event_id}/rounds").status_code == 303
+    event, rounds, cards = night_rows(app, event_id)
+    # As entered: table 1 A v B, table 2 C v D.
+    assert [t.entrants for t in rounds[0].tables] == [("A", "B"), ("C", "D")]
+    phone = app.test_client()  # a table's phone: no organiser, only the card's address
+    waiting = phone.get(f"/tables/{cards[1]}").get_data(as_text=True)
+    assert 'id="table-waits"' in waiting and "A" in waiting
+
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    first, second = (t.match_id for t in rounds[0].tables)
+    opened = phone.get(f"/tables/{cards[1]}")
+    assert opened.status_code == 303 and opened.headers["Location"].endswith(f"/matches/{first}")
+    sheet = phone.get(f"/matches/{first}").get_data(as_text=True)
+    # The sheet page is kept for every browser until the match changes: it holds only what never
+    # changes for its match; the clock comes from the table's banner, which htmx fetches into it.
+    assert 'id="club-banner"' in sheet and "Round 1 of 2" in sheet and "minutes left" not in sheet
+    assert f'hx-get="/tables/{cards[1]}/banner"' in sheet
+    assert "50 minutes left" in phone.get(f"/tables/{cards[1]}/banner").get_data(as_text=True)
+    play(phone, first, HAND)  # A 1220 v B 165: 15-5
+    play(phone, second, HAND)  # C 1220 v D 165: 15-5
+    # Provisional until confirmed: A and C level on everything and never met, so they share first.
+    assert standings_of(phone, event.standings_token) == [
+        ("=1", "A", 15), ("=1", "C", 15), ("=3", "B", 5), ("=3", "D", 5),
+    ]  # fmt: skip
+    assert "Provisional" in phone.get(f"/standings/{event.standings_token}").get_data(as_text=True)
+
+    # Table 1: both sides confirm; table 2: East-West disputes.
+    for side in ("0", "1"):
+        phone.post(f"/tables/{cards[1]}/confirm", data={"side": side, "version": "2"})
+    phone.post(f"/tables/{cards[2]}/dispute", data={"note": "We counted 100 less"})
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Finished', board, re.S) and re.search(r'id="table-2">.*?Disputed', board, re.S)
+    # A disputed table holds the next round back until the director settles it.
+    organiser.post(f"/nights/{event_id}/rounds")
+    assert len(night_rows(app, event_id)[1]) == 1
+    _, rounds, _ = night_rows(app, event_id)
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[1].id}/accept")
+    organiser.post(f"/nights/{event_id}/rounds")
+    _, rounds, cards = night_rows(app, event_id)
+    # Mitchell: East-West move up one table: A v D, C v B.
+    assert [t.entrants for t in rounds[1].tables] == [("A", "D"), ("C", "B")]
+
+    # E comes late, before round 2 starts: no bye table to fill, so a table of their own (a bye).
+    enter(organiser, event_id, "E")
+    _, rounds, cards = night_rows(app, event_id)
+    assert [t.entrants for t in rounds[1].tables] == [("A", "D"), ("C", "B"), ("E", None)]
+    organiser.post(f"/nights/{event_id}/rounds/2/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(phone, rounds[1].tables[0].match_id, HAND)  # A 15, D 5
+    play(phone, rounds[1].tables[1].match_id, HAND_EW)  # C 5, B 15
+    # A 30; B and C 20 each, one win each, balance 0 each; they met: B won, so B is second.
+    # E's bye: 12. D 10.
+    assert standings_of(phone, event.standings_token) == [
+        ("1", "A", 30), ("2", "B", 20), ("3", "C", 20), ("4", "E", 12), ("5", "D", 10),
+    ]  # fmt: skip
+
+    # Round 1 is closed now: the table's phone can no longer change its sheet ...
+    correction = {**HAND, "sides-1-hand_points": "0", "version": "2"}
+    refused = phone.post(f"/matches/{first}/hands/1", data=correction)
+    assert refused.status_code == 403 and 'id="round-closed"' in refused.get_data(as_text=True)
+    # ... the organiser can: B had no cards left in hand, 260: a difference of 960 is 14-6.
+    assert organiser.post(f"/matches/{first}/hands/1", data=correction).status_code == 303
+    organiser.post(f"/nights/{event_id}/corrections", data={"correction-round": "1", "correction-table": "1",
+                                                           "correction-text": "B had no cards in hand"})  # fmt: skip
+    assert standings_of(phone, event.standings_token) == [
+        ("1", "A", 29), ("2", "B", 21), ("3", "C", 20), ("4", "E", 12), ("5", "D", 10),
+    ]  # fmt: skip
+    assert "B had no cards in hand" in organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+
+
+def adjustment(**fields):
+    return {f"adjustment-{name}": value for name, value in {"entrant": "A", "round": "1", **fields}.items()}
+
+
+def test_an_adjustment_needs_a_reason_and_counts(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)  # A 15, B 5
+    refused = organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(amount="-2"))
+    assert refused.status_code == 200 and 'id="adjustment-reason-error"><span class="error">' in refused.get_data(
+        as_text=True
+    )
+    organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(amount="-2", reason="Late"))
+    assert standings_of(organiser, event.standings_token) == [("1", "A", 13), ("2", "B", 5)]
+
+
+def test_announcements_reach_the_sheet_and_the_screen(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    organiser.post(f"/nights/{event_id}/announcements", data={"announcement-text": "Coffee is ready"})
+    event, rounds, cards = night_rows(app, event_id)
+    phone = app.test_client()
+    assert "Coffee is ready" in phone.get(f"/tables/{cards[1]}/banner").get_data(as_text=True)
+    assert "Coffee is ready" in phone.get(f"/tables/{cards[1]}/result").get_data(as_text=True)  # without JS
+    screen = phone.get(f"/standings/{event.standings_token}/screen").get_data(as_text=True)
+    assert "Coffee is ready" in screen and 'class="screen' in screen and 'http-equiv="refresh"' in screen
+    live = phone.get(f"/standings/{event.standings_token}/live").get_data(as_text=True)
+    assert live.strip().startswith("<section") and "<html" not in live
+
+
+def test_unknown_addresses_are_404(app):
+    client = app.test_client()
+    assert client.get("/standings/" + "0" * 32).status_code == 404
+    assert client.get("/tables/" + "0" * 32).status_code == 404
+
+
+def test_the_table_card_has_a_qr_code(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C")
+    organiser.post(f"/nights/{event_id}/rounds")
+    page = organiser.get(f"/nights/{event_id}/cards").get_data(as_text=True)
+    assert page.count('class="table-card"') == 2  # A v B, and C's bye table
+    code = organiser.get(f"/nights/{event_id}/cards/1.svg")
+    assert code.mimetype == "image/svg+xml" and b"<svg" in code.data
+
+
+def test_the_export_holds_the_settings_the_matches_and_the_standings(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    document = organiser.get(f"/nights/{event_id}/export.json").get_json()
+    assert document["settings"]["victory_points"]["bands"][5] == [1300, 15]
+    assert [row["score"] for row in document["standings"]] == [15, 5]
+    assert document["rounds"][0]["tables"][0]["match"]["hands"]
+    csv_text = organiser.get(f"/nights/{event_id}/export.csv").get_data(as_text=True)
+    assert csv_text.splitlines()[1].startswith("1,A,,15,1,1055,1220,15,0")
+
+
+def test_the_season_table_gives_placement_points(app, organiser):
+    for _ in range(2):
+        event_id = new_night(organiser)
+        enter(organiser, event_id, "A", "B")
+        organiser.post(f"/nights/{event_id}/rounds")
+        organiser.post(f"/nights/{event_id}/rounds/1/start")
+        _, rounds, _ = night_rows(app, event_id)
+        play(organiser, rounds[0].tables[0].match_id, HAND)
+    page = organiser.get("/nights/season").get_data(as_text=True)
+    # A first of two both nights: 2 + 2 = 4; B 1 + 1 = 2.
+    assert re.search(r"<td>A</td><td class=\"num score\">4</td>", page)
+    assert re.search(r"<td>B</td><td class=\"num score\">2</td>", page)
+
+
+def test_two_entrants_swap_seats_before_the_round_starts(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/swap", data={"first": "B", "second": "C"})
+    assert [t.entrants for t in night_rows(app, event_id)[1][0].tables] == [("A", "C"), ("B", "D")]
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    refused = organiser.post(
+        f"/nights/{event_id}/rounds/1/swap", data={"first": "A", "second": "D"}, follow_redirects=True
+    )
+    assert "Only a round that has not started can be changed." in refused.get_data(as_text=True)
+    assert [t.entrants for t in night_rows(app, event_id)[1][0].tables] == [("A", "C"), ("B", "D")]
+
+
+def run_out_the_clock(app, event_id, number):
+    """The round's 50 minutes are over (the test moves its end into the past rather than wait)."""
+    db = connect(app.config["DATABASE"])
+    try:
+        db.execute("update club_rounds set ends = ? where event_id = ? and number = ?",
+                   ["2000-01-01T00:00:00+00:00", event_id, number])  # fmt: skip
+        db.conn.commit()
+    finally:
+        db.close()
+
+
+def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organiser):
+    event_id = new_night(organiser, at_time="score_as_it_stands")
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    for side in ("0", "1"):  # table 1 is done and confirmed before time
+        organiser.post(f"/tables/{night_rows(app, event_id)[2][1]}/confirm", data={"side": side, "version": "2"})
+    run_out_the_clock(app, event_id, 1)
+    sheet = app.test_client().get(f"/tables/{night_rows(app, event_id)[2][2]}/banner").get_data(as_text=True)
+    assert "Time!" in sheet
+    assert "At time the hand in progress is scored as it stands, with no going-out bonus." in sheet
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Finished', board, re.S) and re.search(r'id="table-2">.*?Late', board, re.S)
+
+
+def test_a_no_show_loses_by_the_nights_margin(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event, rounds, _ = night_rows(app, event_id)
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={"entrant": "B"})
+    # A wins 1500-0: a difference of 1500 is in the 1,305-1,600 band, 16-4.
+    assert standings_of(organiser, event.standings_token) == [("1", "A", 16), ("2", "B", 4)]
+    assert "Provisional" not in organiser.get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={})  # both came after all
+    # back to the match as it stands, 0-0: an even split while it is played
+    assert standings_of(organiser, event.standings_token) == [("=1", "A", 10), ("=1", "B", 10)]
+
+
+def test_a_withdrawn_entrants_opponent_gets_the_bye(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    organiser.post(f"/nights/{event_id}/rounds", data={"override": "yes"})  # Mitchell: A v D, C v B
+    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "D"})
+    event, rounds, _ = night_rows(app, event_id)
+    assert [t.entrants for t in rounds[1].tables] == [("A", None), ("C", "B")]
+    page = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert 'class="withdrawn">D' in page and "left the night" in page
+    # A withdrawal is undone as a late arrival comes: D takes the bye's empty seat again.
+    organiser.post(f"/nights/{event_id}/entrants/back", data={"name": "D"})
+    assert [t.entrants for t in night_rows(app, event_id)[1][1].tables] == [("A", "D"), ("C", "B")]
+
+
+def test_tie_breaks_and_season_rules_come_from_the_form(app, organiser):
+    event_id = new_night(organiser, tie_break_1="head_to_head", tie_break_2="points_won", tie_break_3="",
+                         tie_break_4="", season_points="score", season_best="")  # fmt: skip
+    event, _, _ = night_rows(app, event_id)
+    assert event.settings.tie_breaks == ("head_to_head", "points_won")
+    assert event.settings.season.points == "score" and event.settings.season.best is None
+    refused = organiser.post("/nights/new", data={**SETTINGS, "tie_break_1": "points_won", "tie_break_2": "points_won"})
+    assert 'id="tie_break_1-error"><span class="error">' in refused.get_data(as_text=True)
+
+
+def test_a_swiss_round_is_paired_from_the_standings(app, organiser):
+    event_id = new_night(organiser, movement="swiss")
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND_EW)  # B beats A 15-5
+    play(organiser, rounds[0].tables[1].match_id, HAND)  # C beats D 15-5
+    refused = organiser.post(f"/nights/{event_id}/rounds", follow_redirects=True).get_data(as_text=True)
+    assert "Round 1 has no result yet at table 1, 2: close the round" in refused
+    organiser.post(f"/nights/{event_id}/rounds/1/close")
+    organiser.post(f"/nights/{event_id}/rounds")
+    # B and C share first (never met, level on everything), then A and D: 1 v 2 is B v C, 3 v 4 A v D.
+    assert [set(t.entrants) for t in night_rows(app, event_id)[1][1].tables] == [{"B", "C"}, {"A", "D"}]
+
+
+def test_a_nights_json_export_imports_back_as_a_new_night_with_its_matches(app, organiser):
+    event_id = new_night(organiser, scoring="match_points", bye_score="1")
+    enter(organiser, event_id, "A", "B", "C")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)  # A wins: 2 match points, B 0; C's bye: 1
+    organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(entrant="B", amount="1", reason="Fair play"))
+    exported = organiser.get(f"/nights/{event_id}/export.json").data
+    response = organiser.post("/nights/import", data={"file": (io.BytesIO(exported), "night.json")})
+    assert response.status_code == 303
+    copy_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert copy_id != event_id
+    copy, copy_rounds, _ = night_rows(app, copy_id)
+    assert copy.settings.scoring == "match_points"
+    assert copy_rounds[0].tables[0].match_id != rounds[0].tables[0].match_id
+    assert copy_rounds[0].tables[0].totals == (1220, 165)
+    # B (0 + the adjustment's 1) and C (the bye's 1) are level; C's balance is 0, B's -1055.
+    assert standings_of(organiser, copy.standings_token) == [("1", "A", 2), ("2", "C", 1), ("3", "B", 1)]
+    # The same document exported again from the copy holds the same night.
+    again = organiser.get(f"/nights/{copy_id}/export.json").get_json()
+    assert again["standings"] == organiser.get(f"/nights/{event_id}/export.json").get_json()["standings"]
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        (b"{", "The file is not JSON"),
+        (b'{"format": "scorepad"}', "This is not a club night export from scorepad."),
+        (b'{"format": "scorepad-club-night", "format_version": 1, "settings": {"name": "X", "date": "2026-11-26",'
+         b' "rounds": 99}}', "rounds"),
+        (b'{"format": "scorepad-club-night", "format_version": 1, "settings": {"name": "X", "date": "2026-11-26"},'
+         b' "entrants": [{"name": "A"}], "rounds": [{"number": 1, "tables": [{"number": 1, "north_south": "Z"}]}]}',
+         "rounds[0].tables[0].north_south names no entrant of the night."),
+    ],
+)  # fmt: skip
+def test_a_broken_night_export_is_refused_saying_where(organiser, document, message):
+    response = organiser.post("/nights/import", data={"file": (io.BytesIO(document), "night.json")})
+    assert response.status_code == 200 and message in response.get_data(as_text=True)
+
+
+def test_a_tables_phone_cannot_delete_its_match_and_each_entrant_has_a_history(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event, rounds, _ = night_rows(app, event_id)
+    match_id = rounds[0].tables[0].match_id
+    play(organiser, match_id, HAND)
+    refused = app.test_client().post(f"/matches/{match_id}/delete", data={"version": "2"})
+    assert refused.status_code == 403 and "only the organiser can delete it" in refused.get_data(as_text=True)
+    page = app.test_client().get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    assert "against B, 1220 to 165 → <b>15</b>" in page and "Bye → <b>12</b>" in page
+
+
+def test_hostile_names_stay_text_everywhere(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "<script>alert(1)</script>", '=HYPERLINK("x")')
+    organiser.post(f"/nights/{event_id}/rounds")
+    event, _, _ = night_rows(app, event_id)
+    page = app.test_client().get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    csv_text = organiser.get(f"/nights/{event_id}/export.csv").get_data(as_text=True)
+    assert "'=HYPERLINK" in csv_text  # a spreadsheet reads it as text, not a formula
+    long = organiser.post(f"/nights/{event_id}/entrants", data={"name": "x" * 101})
+    assert long.status_code == 200 and 'id="name-error"><span class="error">' in long.get_data(as_text=True)
+
+
+def test_a_round_of_a_set_number_of_hands_counts_them_on_the_sheet_and_the_dashboard(app, organiser):
+    event_id = new_night(organiser, round_length="hands", length_value="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    assert "Hand 1 of 1" in organiser.get(f"/tables/{cards[1]}/banner").get_data(as_text=True)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    assert "Every hand of the round is played" in organiser.get(f"/tables/{cards[1]}/banner").get_data(as_text=True)
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Waiting for confirmation', board, re.S) and "minutes left" not in board
