@@ -22,7 +22,7 @@ from .violations import InvalidError, Violation
 STARTING_TOTALS_BY_FIVE = t("Starting totals are multiples of 5, like every score.")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """One scored hand with the state of the match around it."""
 

@@ -57,10 +57,13 @@ def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
         found = [problem for check in ENTRY_CHECKS for problem in check(entry, variant, index)]
         if found:
             problems += [v.under(f"entries[{index}]") for v in found]
-    for unit in hand.units():
-        found = _check_side(hand.pooled(unit), variant, len(unit) > 1)
+    if hand.partnership is None:  # every side is one entry: nothing to pool
+        sides = [(index, _check_side(entry, variant, False)) for index, entry in enumerate(hand.entries)]
+    else:
+        sides = [(unit[0], _check_side(hand.pooled(unit), variant, len(unit) > 1)) for unit in hand.units()]
+    for index, found in sides:
         if found:
-            problems += [v.under(f"entries[{unit[0]}]") for v in found]
+            problems += [v.under(f"entries[{index}]") for v in found]
     return problems + check_table(hand.entries, variant)
 
 
