@@ -110,6 +110,8 @@ def _check_partnership(hand: Hand, variant: Variant) -> Sequence[Violation]:
 
 def _known_canasta_kinds(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """Every canasta is of a kind the variant has."""
+    if not entry.canastas:
+        return NOTHING
     kinds = variant.canasta_kinds
     return [
         Violation(
@@ -155,6 +157,8 @@ def _known_special_hand(entry: Entry, variant: Variant, index: int) -> Sequence[
 
 def _known_incomplete_kinds(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """An unfinished meld costs a penalty only where the variant names one for its kind."""
+    if not entry.incomplete:
+        return NOTHING
     penalised = variant.incomplete_penalties
     problems = []
     for position, kind in enumerate(entry.incomplete):
@@ -189,6 +193,8 @@ def held_set_cards(variant: Variant, kind: str) -> Text | str:
 
 def _known_held_sets(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """Sets kept in hand are of a kind the variant penalises, at most one per player of the side."""
+    if not entry.held_sets:
+        return NOTHING
     held = variant.held_set_values
     players = variant.players_per_side[index]
     problems = []
@@ -473,6 +479,8 @@ def _melds_hold_their_points(entry: Entry, variant: Variant, partnership: bool) 
 
 def _one_meld_per_rank(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:
     """A side has one meld per rank: no more canastas of ranks than ranks, one of each rank."""
+    if not entry.canastas:
+        return NOTHING
     kinds = variant.canasta_kinds
     problems = []
     of_ranks = 0  # canastas of one rank each
