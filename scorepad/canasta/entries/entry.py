@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -123,10 +124,11 @@ class Entry:
             out["canastas"] = dict(self.canastas)
         if self.held_sets:
             out["held_sets"] = dict(self.held_sets)
-        for name in _PLAIN_FIELDS:
-            value = getattr(self, name)
-            if value:
-                out[name] = value
+        values = _plain_values(self)
+        if any(values):  # most entries give none of them
+            for name, value in zip(_PLAIN_FIELDS, values, strict=True):
+                if value:
+                    out[name] = value
         if self.incomplete:
             out["incomplete"] = list(self.incomplete)
         return out
@@ -134,6 +136,7 @@ class Entry:
 
 # The fields :meth:`Entry.to_dict` writes as they are, after the piles and the counts.
 _PLAIN_FIELDS = (*COUNT_FIELDS, *FLAG_FIELDS, "penalty_points", "special_hand")
+_plain_values = attrgetter(*_PLAIN_FIELDS)  # an entry's values of them, read in one call
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +148,9 @@ class Hand:
 
     def __post_init__(self) -> None:
         # Any iterable is taken; a hand holds tuples, so it compares and hashes as a value.
-        object.__setattr__(self, "entries", tuple(self.entries))
-        if self.partnership is not None:
+        if type(self.entries) is not tuple:
+            object.__setattr__(self, "entries", tuple(self.entries))
+        if self.partnership is not None and type(self.partnership) is not tuple:
             object.__setattr__(self, "partnership", tuple(self.partnership))
 
     @classmethod
