@@ -54,16 +54,20 @@ def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
         return list(refused)
     problems: list[Violation] = []
     for index, entry in enumerate(hand.entries):
-        found = [problem for check in ENTRY_CHECKS for problem in check(entry, variant, index)]
-        if found:
-            problems += [v.under(f"entries[{index}]") for v in found]
+        for check in ENTRY_CHECKS:  # a loop, not a comprehension: most checks find nothing
+            found = check(entry, variant, index)
+            if found:
+                problems += [v.under(f"entries[{index}]") for v in found]
     if hand.partnership is None:  # every side is one entry: nothing to pool
-        sides = [(index, _check_side(entry, variant, False)) for index, entry in enumerate(hand.entries)]
+        for index, entry in enumerate(hand.entries):
+            found = _check_side(entry, variant, False)
+            if found:
+                problems += [v.under(f"entries[{index}]") for v in found]
     else:
-        sides = [(unit[0], _check_side(hand.pooled(unit), variant, len(unit) > 1)) for unit in hand.units()]
-    for index, found in sides:
-        if found:
-            problems += [v.under(f"entries[{index}]") for v in found]
+        for unit in hand.units():
+            found = _check_side(hand.pooled(unit), variant, len(unit) > 1)
+            if found:
+                problems += [v.under(f"entries[{unit[0]}]") for v in found]
     return problems + check_table(hand.entries, variant)
 
 
@@ -357,7 +361,12 @@ def _check_side(entry: Entry, variant: Variant, partnership: bool) -> Sequence[V
         checks = GOING_OUT_SIDE_CHECKS
     else:
         checks = SIDE_CHECKS
-    return [problem for check in checks for problem in check(entry, variant, partnership)]
+    problems: list[Violation] = []
+    for check in checks:
+        found = check(entry, variant, partnership)
+        if found:
+            problems += found
+    return problems
 
 
 def _special_hand_alone(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:

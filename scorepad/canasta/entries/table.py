@@ -47,7 +47,12 @@ def check_table(entries: tuple[Entry, ...], variant: Variant) -> list[Violation]
     (the last one contributing), as API.md's own example does.
     """
     table = _Table(entries)
-    return [problem for check in TABLE_CHECKS for problem in check(table, variant)]
+    problems: list[Violation] = []
+    for check in TABLE_CHECKS:
+        found = check(table, variant)
+        if found:
+            problems += found
+    return problems
 
 
 def side_name(variant: Variant, index: int) -> Text | str:
