@@ -22,7 +22,7 @@ from .violations import InvalidError, Violation
 STARTING_TOTALS_BY_FIVE = t("Starting totals are multiples of 5, like every score.")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """One scored hand with the state of the match around it."""
 
@@ -261,7 +261,7 @@ def game_ends(variant: Variant, totals: Sequence[int], played: int) -> bool:
     >>> game_ends(VARIANTS["classic"], (5010, 200), 7), game_ends(VARIANTS["classic"], (4990, 200), 7)
     (True, False)
     """
-    reached = any(total >= variant.target for total in totals)
+    reached = bool(totals) and max(totals) >= variant.target  # checked after every hand: no generator
     return reached or (variant.max_hands is not None and played >= variant.max_hands)
 
 

@@ -68,7 +68,7 @@ THREES_LABELS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Part:
     """One labelled item of a side's score for a hand."""
 
@@ -80,7 +80,7 @@ class Part:
         return {"id": self.id, "label": self.label, "points": self.points}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SideScore:
     """A side's score for one hand, itemised; ``score`` is their sum, added up when it is made."""
 
@@ -88,7 +88,7 @@ class SideScore:
     score: int = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "score", sum(part.points for part in self.parts))
+        object.__setattr__(self, "score", sum([part.points for part in self.parts]))
 
     def to_dict(self) -> dict[str, object]:
         return {"score": self.score, "parts": [part.to_dict() for part in self.parts]}

@@ -50,6 +50,8 @@ class Text(str):
     placeholders; the properties of the same names read them back.
     """
 
+    __slots__ = ("_source",)  # one attribute, made per message: no instance dict
+
     def __new__(
         cls,
         message: str,

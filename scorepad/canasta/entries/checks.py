@@ -54,13 +54,20 @@ def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
         return list(refused)
     problems: list[Violation] = []
     for index, entry in enumerate(hand.entries):
-        found = [problem for check in ENTRY_CHECKS for problem in check(entry, variant, index)]
-        if found:
-            problems += [v.under(f"entries[{index}]") for v in found]
-    for unit in hand.units():
-        found = _check_side(hand.pooled(unit), variant, len(unit) > 1)
-        if found:
-            problems += [v.under(f"entries[{unit[0]}]") for v in found]
+        for check in ENTRY_CHECKS:  # a loop, not a comprehension: most checks find nothing
+            found = check(entry, variant, index)
+            if found:
+                problems += [v.under(f"entries[{index}]") for v in found]
+    if hand.partnership is None:  # every side is one entry: nothing to pool
+        for index, entry in enumerate(hand.entries):
+            found = _check_side(entry, variant, False)
+            if found:
+                problems += [v.under(f"entries[{index}]") for v in found]
+    else:
+        for unit in hand.units():
+            found = _check_side(hand.pooled(unit), variant, len(unit) > 1)
+            if found:
+                problems += [v.under(f"entries[{unit[0]}]") for v in found]
     return problems + check_table(hand.entries, variant)
 
 
@@ -107,6 +114,8 @@ def _check_partnership(hand: Hand, variant: Variant) -> Sequence[Violation]:
 
 def _known_canasta_kinds(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """Every canasta is of a kind the variant has."""
+    if not entry.canastas:
+        return NOTHING
     kinds = variant.canasta_kinds
     return [
         Violation(
@@ -152,6 +161,8 @@ def _known_special_hand(entry: Entry, variant: Variant, index: int) -> Sequence[
 
 def _known_incomplete_kinds(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """An unfinished meld costs a penalty only where the variant names one for its kind."""
+    if not entry.incomplete:
+        return NOTHING
     penalised = variant.incomplete_penalties
     problems = []
     for position, kind in enumerate(entry.incomplete):
@@ -186,6 +197,8 @@ def held_set_cards(variant: Variant, kind: str) -> Text | str:
 
 def _known_held_sets(entry: Entry, variant: Variant, index: int) -> Sequence[Violation]:
     """Sets kept in hand are of a kind the variant penalises, at most one per player of the side."""
+    if not entry.held_sets:
+        return NOTHING
     held = variant.held_set_values
     players = variant.players_per_side[index]
     problems = []
@@ -348,7 +361,12 @@ def _check_side(entry: Entry, variant: Variant, partnership: bool) -> Sequence[V
         checks = GOING_OUT_SIDE_CHECKS
     else:
         checks = SIDE_CHECKS
-    return [problem for check in checks for problem in check(entry, variant, partnership)]
+    problems: list[Violation] = []
+    for check in checks:
+        found = check(entry, variant, partnership)
+        if found:
+            problems += found
+    return problems
 
 
 def _special_hand_alone(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:
@@ -470,6 +488,8 @@ def _melds_hold_their_points(entry: Entry, variant: Variant, partnership: bool) 
 
 def _one_meld_per_rank(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:
     """A side has one meld per rank: no more canastas of ranks than ranks, one of each rank."""
+    if not entry.canastas:
+        return NOTHING
     kinds = variant.canasta_kinds
     problems = []
     of_ranks = 0  # canastas of one rank each

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -40,18 +41,24 @@ def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
     return MappingProxyType({key: count for key, count in mapping.items() if count})
 
 
-@dataclass(frozen=True)
+def _no_counts() -> Mapping[str, int]:
+    """The counts of an entry that gives none: the shared empty mapping, already read-only."""
+    return _NO_COUNTS
+
+
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One side's report for one hand; points are card values, counts are cards.
 
     Made, counts become read-only mappings without zeros, counted cards give their points, and
     the canastas are counted once (checking and scoring ask for the count many times); the
-    count takes no part in equality.
+    count takes no part in equality. Counts not given start as the shared empty mapping, and
+    ``__post_init__`` finishes only what was given: most entries are a few numbers.
     """
 
     melded_points: int = 0
     hand_points: int = 0
-    canastas: Mapping[str, int] = field(default_factory=dict)
+    canastas: Mapping[str, int] = field(default_factory=_no_counts)
     red_threes: int = 0
     black_threes: int = 0
     black_threes_in_hand: int = 0
@@ -59,22 +66,22 @@ class Entry:
     concealed: bool = False
     special_hand: str | None = None
     incomplete: tuple[str, ...] = ()
-    held_sets: Mapping[str, int] = field(default_factory=dict)
+    held_sets: Mapping[str, int] = field(default_factory=_no_counts)
     penalty_points: int = 0
     restored_piles: int = 0
     melded_cards: Mapping[str, int] | None = None  # when the side counted cards, not points
     hand_cards: Mapping[str, int] | None = None
-    canasta_count: int = field(init=False, repr=False, compare=False)
+    canasta_count: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         finish = object.__setattr__  # the documented way to finish a frozen dataclass
-        canastas = _frozen(self.canastas)
-        finish(self, "canastas", canastas)
-        finish(self, "canasta_count", sum(canastas.values()) if canastas else 0)
-        if self.held_sets:
+        if self.canastas is not _NO_COUNTS:
+            canastas = _frozen(self.canastas)
+            finish(self, "canastas", canastas)
+            if canastas:
+                finish(self, "canasta_count", sum(canastas.values()))
+        if self.held_sets is not _NO_COUNTS:
             finish(self, "held_sets", _frozen(self.held_sets))
-        else:
-            finish(self, "held_sets", _NO_COUNTS)
         if self.melded_cards is not None or self.hand_cards is not None:  # the side counted cards
             for name, points in CARD_FIELDS.items():
                 counts = getattr(self, name)
@@ -117,10 +124,11 @@ class Entry:
             out["canastas"] = dict(self.canastas)
         if self.held_sets:
             out["held_sets"] = dict(self.held_sets)
-        for name in _PLAIN_FIELDS:
-            value = getattr(self, name)
-            if value:
-                out[name] = value
+        values = _plain_values(self)
+        if any(values):  # most entries give none of them
+            for name, value in zip(_PLAIN_FIELDS, values, strict=True):
+                if value:
+                    out[name] = value
         if self.incomplete:
             out["incomplete"] = list(self.incomplete)
         return out
@@ -128,9 +136,10 @@ class Entry:
 
 # The fields :meth:`Entry.to_dict` writes as they are, after the piles and the counts.
 _PLAIN_FIELDS = (*COUNT_FIELDS, *FLAG_FIELDS, "penalty_points", "special_hand")
+_plain_values = attrgetter(*_PLAIN_FIELDS)  # an entry's values of them, read in one call
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hand:
     """One hand of a match: an entry per side, and for three players who partnered."""
 
@@ -139,8 +148,9 @@ class Hand:
 
     def __post_init__(self) -> None:
         # Any iterable is taken; a hand holds tuples, so it compares and hashes as a value.
-        object.__setattr__(self, "entries", tuple(self.entries))
-        if self.partnership is not None:
+        if type(self.entries) is not tuple:
+            object.__setattr__(self, "entries", tuple(self.entries))
+        if self.partnership is not None and type(self.partnership) is not tuple:
             object.__setattr__(self, "partnership", tuple(self.partnership))
 
     @classmethod

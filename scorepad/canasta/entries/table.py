@@ -47,7 +47,12 @@ def check_table(entries: tuple[Entry, ...], variant: Variant) -> list[Violation]
     (the last one contributing), as API.md's own example does.
     """
     table = _Table(entries)
-    return [problem for check in TABLE_CHECKS for problem in check(table, variant)]
+    problems: list[Violation] = []
+    for check in TABLE_CHECKS:
+        found = check(table, variant)
+        if found:
+            problems += found
+    return problems
 
 
 def side_name(variant: Variant, index: int) -> Text | str:
@@ -60,12 +65,12 @@ def side_name(variant: Variant, index: int) -> Text | str:
 class _Table:
     """What the sides entered, added up once for the checks across the table."""
 
-    __slots__ = ("entries", "out", "red_threes", "black_threes", "points", "counts_cards")
+    __slots__ = ("entries", "out", "red_threes", "black_threes", "points", "counts_cards", "canastas")
 
     def __init__(self, entries: tuple[Entry, ...]) -> None:
         self.entries = entries
         self.out = []  # the sides that went out
-        red = black = points = 0
+        red = black = points = canastas = 0
         counts_cards = False
         for index, entry in enumerate(entries):
             if entry.went_out or entry.special_hand is not None:
@@ -73,8 +78,10 @@ class _Table:
             red += entry.red_threes
             black += entry.black_threes + entry.black_threes_in_hand
             points += entry.melded_points + entry.hand_points
+            canastas += entry.canasta_count
             counts_cards = counts_cards or entry.melded_cards is not None or entry.hand_cards is not None
         self.red_threes, self.black_threes, self.points, self.counts_cards = red, black, points, counts_cards
+        self.canastas = canastas
 
     @property
     def across(self) -> Text:
@@ -232,7 +239,13 @@ def _last_field(
 
 
 def _canasta_cards_in_the_decks(table: _Table, variant: Variant) -> Sequence[Violation]:
-    """The decks must hold enough cards for every canasta entered, on all sides together."""
+    """The decks must hold enough cards for every canasta entered, on all sides together.
+
+    No more canastas than the variant's ``canastas_always_held`` ever need more cards than the
+    decks hold, whatever their kinds, so the usual hand is answered without adding them up.
+    """
+    if table.canastas <= variant.canastas_always_held:
+        return NOTHING
     entries = table.entries
     deck = variant.deck
     naturals, wilds, jokers, twos, per_rank = _canasta_cards_needed(entries, variant)
