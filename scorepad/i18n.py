@@ -124,9 +124,18 @@ def lazy_gettext(message: str, /, **variables: Any) -> LazyString:
 
 
 def language() -> str:
-    """The request's language code (``en``, ``es``, ``pt_BR``); English outside a request."""
-    locale = get_locale()
-    return DEFAULT if locale is None else str(locale)
+    """The request's language code (``en``, ``es``, ``pt_BR``); English outside a request.
+
+    Looked up once per request, as :func:`translations` is: a page asks for it a dozen times
+    (its tag, its language link, the keys of its kept pieces).
+    """
+    if not has_request_context():
+        return DEFAULT if (locale := get_locale()) is None else str(locale)
+    found = getattr(request, "scorepad_language", None)
+    if found is None:
+        locale = get_locale()
+        found = request.scorepad_language = DEFAULT if locale is None else str(locale)
+    return found
 
 
 def is_english() -> bool:
