@@ -132,6 +132,22 @@ def export_links(head: store.MatchHead) -> Markup:
     )
 
 
+def page_title(head: store.MatchHead) -> Markup:
+    """The score sheet page's title (``matches/_show_title.html``): the match's title or its sides."""
+    return fragments().get(
+        piece_key("title", head.id, head.version),
+        lambda: render_template("matches/_show_title.html", stored=head).strip(),
+    )
+
+
+def page_bar(head: store.MatchHead) -> Markup:
+    """The score sheet page's links in the bar (``matches/_show_bar.html``): the same for every version."""
+    return fragments().get(
+        ("bar", head.id, i18n.language(), request.script_root),
+        lambda: render_template("matches/_show_bar.html", stored=head).strip(),
+    )
+
+
 def context(head: store.MatchHead, outcome: Callable[[store.MatchHead], Any], **extra: Any) -> dict[str, Any]:
     """What ``_sheet.html`` (and the pages that include it) reads: the view model and the request's own parts."""
     watching = bool(extra.get("watching"))
@@ -139,6 +155,8 @@ def context(head: store.MatchHead, outcome: Callable[[store.MatchHead], Any], **
         "stored": head,
         "sheet": score_sheet(head, outcome, watching),
         "links": Markup("") if watching else export_links(head),
+        "page_title": Markup("") if watching else page_title(head),
+        "page_bar": Markup("") if watching else page_bar(head),
         "sides": head.info.sides,
         "watching": watching,
         **extra,
