@@ -31,6 +31,7 @@ from flask import (
     Blueprint,
     Flask,
     Response,
+    current_app,
     g,
     has_request_context,
     redirect,
@@ -123,9 +124,18 @@ def lazy_gettext(message: str, /, **variables: Any) -> LazyString:
 
 
 def language() -> str:
-    """The request's language code (``en``, ``es``, ``pt_BR``); English outside a request."""
-    locale = get_locale()
-    return DEFAULT if locale is None else str(locale)
+    """The request's language code (``en``, ``es``, ``pt_BR``); English outside a request.
+
+    Looked up once per request, as :func:`translations` is: a page asks for it a dozen times
+    (its tag, its language link, the keys of its kept pieces).
+    """
+    if not has_request_context():
+        return DEFAULT if (locale := get_locale()) is None else str(locale)
+    found = getattr(request, "scorepad_language", None)
+    if found is None:
+        locale = get_locale()
+        found = request.scorepad_language = DEFAULT if locale is None else str(locale)
+    return found
 
 
 def is_english() -> bool:
@@ -312,13 +322,17 @@ def here() -> str:
     return request.full_path.rstrip("?") if request.method == "GET" else url_for("matches.index")
 
 
-def script_words() -> Markup:
-    """The words the page's scripts say (``_words.html``), in the page's language.
+def page_head() -> Markup:
+    """The end of every page's head (``_head.html``): the words the page's scripts say, in the
+    page's language, and the links to the static files, under the URL root.
 
-    The same on every page of a language, and a page's largest share of messages, so kept in
-    the markup cache under the language alone.
+    The same on every page of a language under one root, and a page's largest share of
+    messages and URLs, so kept in the markup cache under the language and the root. In debug
+    mode a static file's hash changes when it is edited, so nothing is kept.
     """
-    return fragments().get(("words", language()), lambda: render_template("_words.html").strip())
+    if current_app.debug:
+        return Markup(render_template("_head.html").strip())
+    return fragments().get(("head", language(), request.script_root), lambda: render_template("_head.html").strip())
 
 
 def language_name() -> str:
@@ -355,6 +369,6 @@ def init_app(app: Flask) -> None:
         side_name=side_name,
         side_names=side_names,
     )
-    app.jinja_env.globals.update(language=language, language_name=language_name, here=here, script_words=script_words)
+    app.jinja_env.globals.update(language=language, language_name=language_name, here=here, page_head=page_head)
     app.register_blueprint(bp)
     app.after_request(_vary)

@@ -82,7 +82,7 @@ def sheet_context(stored: store.StoredMatch, **extra: Any) -> dict[str, Any]:
 
 def score_sheet_context(head: store.MatchHead, **extra: Any) -> dict[str, Any]:
     """What the score sheet (page or fragment, writer or watcher) shows: see :mod:`scorepad.sheets`."""
-    return sheets.context(head, outcome(head), **extra)
+    return sheets.context(head, outcome, **extra)
 
 
 @bp.get("/")

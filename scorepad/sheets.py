@@ -9,7 +9,7 @@ the rest of each page, and everything read from the request, is rendered per req
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,7 +25,6 @@ from .fragments import fragments
 class Sheet:
     """What the score sheet shows of one version of a match."""
 
-    variant_name: str
     totals: tuple[int, ...]
     next_minimums: tuple[int, ...]
     opening: tuple[int, ...]  # the distinct minimums to open, for a sheet with no hands yet
@@ -47,11 +46,14 @@ def piece_key(kind: str, match_id: str, version: int, *more: Hashable) -> tuple[
     return (kind, match_id, version, i18n.language(), request.script_root, *more)
 
 
-def score_sheet(head: store.MatchHead, outcome: Any, watching: bool) -> Sheet:
-    """The sheet of this version of the match, for a writer (links to each hand) or a watcher."""
+def score_sheet(head: store.MatchHead, outcome: Callable[[store.MatchHead], Any], watching: bool) -> Sheet:
+    """The sheet of this version of the match, for a writer (links to each hand) or a watcher.
+
+    ``outcome(head)`` (how a finished match ended) and the variant's name are asked for only
+    when the top is drawn, not on each request that finds it kept.
+    """
     summary = head.summary
     figures = Sheet(
-        variant_name=head.variant.name,  # the variant's own name, a core message: in the page's language
         totals=summary.totals,
         next_minimums=summary.next_minimums,
         opening=tuple(dict.fromkeys(summary.next_minimums)),
@@ -60,10 +62,16 @@ def score_sheet(head: store.MatchHead, outcome: Any, watching: bool) -> Sheet:
         next_hand=summary.played + 1,
         starting_totals=head.starting_totals,
     )
-    context = {"stored": head, "sheet": figures, "sides": head.info.sides, "outcome": outcome, "watching": watching}
+    context = {"stored": head, "sheet": figures, "sides": head.info.sides, "watching": watching}
     top = fragments().get(
         piece_key("top", head.id, head.version, watching),
-        lambda: render_template("matches/_sheet_top.html", **context),
+        lambda: render_template(
+            "matches/_sheet_top.html",
+            # the variant's own name, a core message: in the page's language
+            variant_name=head.variant.name,
+            outcome=outcome(head),
+            **context,
+        ),
     )
     table = fragments().get(
         piece_key("table", head.id, head.version, watching),
@@ -124,15 +132,32 @@ def export_links(head: store.MatchHead) -> Markup:
     )
 
 
-def context(head: store.MatchHead, outcome: Any, **extra: Any) -> dict[str, Any]:
+def page_title(head: store.MatchHead) -> Markup:
+    """The score sheet page's title (``matches/_show_title.html``): the match's title or its sides."""
+    return fragments().get(
+        piece_key("title", head.id, head.version),
+        lambda: render_template("matches/_show_title.html", stored=head).strip(),
+    )
+
+
+def page_bar(head: store.MatchHead) -> Markup:
+    """The score sheet page's links in the bar (``matches/_show_bar.html``): the same for every version."""
+    return fragments().get(
+        ("bar", head.id, i18n.language(), request.script_root),
+        lambda: render_template("matches/_show_bar.html", stored=head).strip(),
+    )
+
+
+def context(head: store.MatchHead, outcome: Callable[[store.MatchHead], Any], **extra: Any) -> dict[str, Any]:
     """What ``_sheet.html`` (and the pages that include it) reads: the view model and the request's own parts."""
     watching = bool(extra.get("watching"))
     return {
         "stored": head,
         "sheet": score_sheet(head, outcome, watching),
         "links": Markup("") if watching else export_links(head),
+        "page_title": Markup("") if watching else page_title(head),
+        "page_bar": Markup("") if watching else page_bar(head),
         "sides": head.info.sides,
-        "outcome": outcome,
         "watching": watching,
         **extra,
     }

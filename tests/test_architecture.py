@@ -347,7 +347,10 @@ def test_the_default_variant_is_named_once():
 
 def test_scripts_load_only_from_base_html():
     # A <script> inside a partial runs again on every htmx swap that brings the partial; the
-    # pages' scripts are static files loaded once, from base.html.
+    # pages' scripts are static files loaded once, from base.html's head (its kept end, _head.html,
+    # which nothing but base.html draws).
     templates = SCOREPAD.parent / "templates"
     tagged = [str(path.relative_to(templates)) for path in templates.rglob("*.html") if "<script" in path.read_text()]
-    assert tagged == ["base.html"]
+    assert tagged == ["_head.html"]
+    drawing = [path.name for path in templates.rglob("*.html") if "page_head()" in path.read_text()]
+    assert drawing == ["base.html"]
