@@ -162,9 +162,9 @@ def test_a_night_of_two_rounds_with_a_late_arrival_a_dispute_and_a_correction(ap
     ]  # fmt: skip
     assert "Provisional" in phone.get(f"/standings/{event.standings_token}").get_data(as_text=True)
 
-    # Table 1: both sides confirm; table 2: East-West disputes.
-    for side in ("0", "1"):
-        phone.post(f"/tables/{cards[1]}/confirm", data={"side": side, "version": "2"})
+    # Table 1: both sides confirm, each on its own phone; table 2: East-West disputes.
+    phone.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})
+    app.test_client().post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
     phone.post(f"/tables/{cards[2]}/dispute", data={"note": "We counted 100 less"})
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Finished', board, re.S) and re.search(r'id="table-2">.*?Disputed', board, re.S)
@@ -318,8 +318,10 @@ def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organi
     organiser.post(f"/nights/{event_id}/rounds/1/start")
     _, rounds, _ = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND)
-    for side in ("0", "1"):  # table 1 is done and confirmed before time
-        organiser.post(f"/tables/{night_rows(app, event_id)[2][1]}/confirm", data={"side": side, "version": "2"})
+    for side in ("0", "1"):  # table 1 is done and confirmed before time, each side on its own phone
+        app.test_client().post(
+            f"/tables/{night_rows(app, event_id)[2][1]}/confirm", data={"side": side, "version": "2"}
+        )
     run_out_the_clock(app, event_id, 1)
     sheet = app.test_client().get(f"/tables/{night_rows(app, event_id)[2][2]}/banner").get_data(as_text=True)
     assert "Time!" in sheet
@@ -464,3 +466,43 @@ def test_a_round_of_a_set_number_of_hands_counts_them_on_the_sheet_and_the_dashb
     assert "Every hand of the round is played" in organiser.get(f"/tables/{cards[1]}/banner").get_data(as_text=True)
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Waiting for confirmation', board, re.S) and "minutes left" not in board
+
+
+def test_a_phone_confirms_for_its_own_side_only(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    north, east = app.test_client(), app.test_client()
+    play(north, rounds[0].tables[0].match_id, HAND)
+    page = north.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert "A agrees" in page and "B agrees" in page and "Tap your own side" in page  # not told apart yet
+    north.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})
+    # Now the phone is A's: it offers no button for B, and a forged one for B is refused.
+    page = north.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert "A confirmed." in page and "B agrees" not in page and "B confirm on their own phone." in page
+    refused = north.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"}, follow_redirects=True)
+    assert "This phone is A&#39;s: the other side confirms on their own phone." in refused.get_data(as_text=True)
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (2, None)
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Waiting for confirmation', board, re.S)
+    # B's own phone confirms B: both sides agree, the table is finished.
+    east.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (2, 2)
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Finished', board, re.S)
+
+
+def test_either_sides_phone_may_call_the_director(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    north = app.test_client()
+    play(north, rounds[0].tables[0].match_id, HAND)
+    north.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})  # A's phone agrees ...
+    app.test_client().post(f"/tables/{cards[1]}/dispute", data={"note": "Our canasta is missing"})  # ... B's does not
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Disputed.*?Our canasta is missing', board, re.S)

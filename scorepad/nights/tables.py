@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import segno
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import Response, abort, flash, redirect, render_template, request, session, url_for
 
 from ..db import get_db
 from ..i18n import gettext as _
@@ -79,7 +79,27 @@ def _result_page(night: Night, number: int, token: str, form: DisputeForm | None
         token=token,
         form=form or DisputeForm(),
         live=banner_context(night, number, token),
+        mine=phone_side(night, table),
     )
+
+
+# Which entrant each phone plays for, per night: {event id: entrant}, kept in the signed session.
+SEATS_KEY = "club_seats"
+
+
+def phone_side(night: Night, table: clubstore.ClubTable | None) -> int | None:
+    """The side (0 North-South, 1 East-West) this phone plays for at the table, once it has confirmed once."""
+    entrant = session.get(SEATS_KEY, {}).get(night.event.id)
+    if table is None or entrant is None or entrant not in table.entrants:
+        return None
+    return table.entrants.index(entrant)
+
+
+def remember_side(night: Night, entrant: str) -> None:
+    """The phone's first confirmation says whose phone it is: from then on it confirms for them only."""
+    seats = dict(session.get(SEATS_KEY, {}))
+    seats[night.event.id] = entrant
+    session[SEATS_KEY] = seats
 
 
 @bp.post("/tables/<token>/confirm")
@@ -91,9 +111,15 @@ def confirm_result(token: str) -> Response:
     version = request.form.get("version", "")
     if table is None or table.is_bye or side not in ("0", "1") or not version.isdigit():
         abort(400)
-    if int(version) != table.version:
+    mine = phone_side(night, table)
+    if mine is not None and mine != int(side):
+        flash(
+            _("This phone is %(entrant)s's: the other side confirms on their own phone.", entrant=table.entrants[mine])
+        )
+    elif int(version) != table.version:
         flash(_("The sheet changed since you looked: check the result again."))
     else:
+        remember_side(night, table.entrants[int(side)])
         clubstore.confirm(get_db(), table.id, int(side), int(version))
         flash(_("Thank you: your side confirmed the result."))
     return redirect(url_for(".table_result", token=token), 303)
