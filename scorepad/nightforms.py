@@ -181,6 +181,11 @@ class ReasonForm(FlaskForm):
     text = TextAreaField(lazy_gettext("Reason"), [InputRequired(), Length(max=REASON)])
     round = IntegerField(lazy_gettext("Round"), [Optional(), NumberRange(min=1, max=defaults.MOST_ROUNDS)])
     table = IntegerField(lazy_gettext("Table"), [Optional(), NumberRange(min=1, max=defaults.MOST_TABLES)])
+    by = StringField(
+        lazy_gettext("Made by"),
+        [Optional(), Length(max=NAME)],
+        description=lazy_gettext("Your name, so everyone sees who changed the result (this device remembers it)."),
+    )
 
 
 class AnnouncementForm(FlaskForm):

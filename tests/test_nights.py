@@ -6,6 +6,7 @@ of 1055, which the default victory-point table (1,005-1,300) splits 15-5.
 """
 
 import io
+import json
 import re
 
 import pytest
@@ -506,3 +507,31 @@ def test_either_sides_phone_may_call_the_director(app, organiser):
     app.test_client().post(f"/tables/{cards[1]}/dispute", data={"note": "Our canasta is missing"})  # ... B's does not
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Disputed.*?Our canasta is missing', board, re.S)
+
+
+def test_a_correction_says_who_made_it(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event, _, _ = night_rows(app, event_id)
+    note = {"correction-round": "1", "correction-table": "1", "correction-text": "Red three counted twice"}
+    # No name given: the note says the organiser made it.
+    organiser.post(f"/nights/{event_id}/corrections", data=note)
+    # A name given is kept, and this device offers it again next time.
+    organiser.post(f"/nights/{event_id}/corrections", data={**note, "correction-by": "Marta (director)"})
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert "Red three counted twice <small>(made by the organiser," in board.replace("\n  ", " ")
+    assert "Red three counted twice <small>(made by Marta (director)," in board.replace("\n  ", " ")
+    assert 'id="correction-by" maxlength="100" name="correction-by" type="text" value="Marta (director)"' in board
+    # Everyone with the standings link sees who corrected what.
+    standings = app.test_client().get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    assert "made by Marta (director)," in standings and "made by the organiser," in standings
+    # The export keeps the name and reads it back.
+    exported = organiser.get(f"/nights/{event_id}/export.json").get_json()
+    assert [c["by"] for c in exported["corrections"]] == ["organiser", "Marta (director)"]
+    imported = organiser.post(
+        "/nights/import", data={"file": (io.BytesIO(json.dumps(exported).encode()), "night.json")}
+    )
+    copy = imported.headers["Location"].rsplit("/", 1)[1]
+    assert "made by Marta (director)," in organiser.get(f"/nights/{copy}").get_data(as_text=True)

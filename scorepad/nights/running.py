@@ -6,7 +6,7 @@ import random
 from datetime import timedelta
 from typing import Any
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import Response, abort, flash, redirect, render_template, request, session, url_for
 
 from .. import canasta, store
 from ..clubnight import (
@@ -46,6 +46,9 @@ from .night import (
     now,
     table_state,
 )
+
+# The name this organiser's device last signed a correction with (prefilled next time).
+CORRECTED_BY = "club_corrected_by"
 
 
 # --- the organiser's pages -----------------------------------------------------------------
@@ -93,7 +96,7 @@ def _dashboard(night: Night, **forms: Any) -> str:
         clock=clock(night, night.playing, moment),
         entrant_form=forms.pop("entrant", None) or EntrantForm(),
         adjustment_form=adjustment,
-        correction_form=forms.pop("correction", None) or ReasonForm(prefix="correction"),
+        correction_form=forms.pop("correction", None) or ReasonForm(prefix="correction", by=session.get(CORRECTED_BY)),
         announcement_form=forms.pop("announcement", None) or AnnouncementForm(prefix="announcement"),
         corrections=clubstore.corrections(get_db(), night.event.id),
         announcements=clubstore.announcements(get_db(), night.event.id),
@@ -351,7 +354,9 @@ def add_correction(event_id: str) -> Any:
     night = load_night(event_or_404(event_id))
     form = ReasonForm(prefix="correction")
     if form.validate_on_submit() and form.round.data and form.table.data:
-        clubstore.add_correction(get_db(), event_id, form.round.data, form.table.data, form.text.data.strip())
+        by = (form.by.data or "").strip()
+        session[CORRECTED_BY] = by
+        clubstore.add_correction(get_db(), event_id, form.round.data, form.table.data, form.text.data.strip(), by)
         flash(_("The correction's reason is recorded."))
         return redirect(url_for(".dashboard", event_id=event_id), 303)
     if not form.round.data or not form.table.data:

@@ -44,7 +44,9 @@ def standings_context(night: Night) -> dict[str, Any]:
 @bp.get("/standings/<token>")
 def standings_page(token: str) -> str:
     """The standings on a phone: every entrant's rounds, the tables of the round, the results table used."""
-    return render_template("nights/standings.html", **standings_context(_watched(token)))
+    night = _watched(token)
+    corrections = clubstore.corrections(get_db(), night.event.id)
+    return render_template("nights/standings.html", corrections=corrections, **standings_context(night))
 
 
 @bp.get("/standings/<token>/screen")

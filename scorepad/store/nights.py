@@ -22,7 +22,7 @@ from sqlite_utils import Database
 from ..clubimport import ImportedNight
 from ..clubnight import Adjustment, EventSettings, Seating, Table, TableResult
 
-ORGANISER = "organiser"  # who made a correction: only the organiser runs a night
+ORGANISER = "organiser"  # who made a correction when the organiser gave no name
 
 
 class NotFoundError(LookupError):
@@ -468,8 +468,10 @@ def adjustments(db: Database, event_id: str) -> list[Adjustment]:
     return [Adjustment(r["round"], r["entrant"], r["amount"], r["reason"]) for r in rows]
 
 
-def add_correction(db: Database, event_id: str, round_number: int, table: int, reason: str) -> None:
-    """Note why the organiser corrected a table's hand (the hand itself is corrected on its sheet)."""
+def add_correction(
+    db: Database, event_id: str, round_number: int, table: int, reason: str, by: str = ORGANISER
+) -> None:
+    """Note why and by whom a table's hand was corrected (the hand itself is corrected on its sheet)."""
     with writing(db):
         db.table("club_corrections").insert(
             {
@@ -477,7 +479,7 @@ def add_correction(db: Database, event_id: str, round_number: int, table: int, r
                 "round": round_number,
                 "table_number": table,
                 "reason": reason,
-                "by": ORGANISER,
+                "by": by or ORGANISER,
                 "created": now(),
             }
         )
@@ -514,8 +516,8 @@ def save_imported_night(db: Database, night: ImportedNight, match_ids: dict[tupl
             _save_imported_round(db, event_id, each, match_ids)
         for adjustment in night.adjustments:
             add_adjustment(db, event_id, adjustment)
-        for round_number, table, reason in night.corrections:
-            add_correction(db, event_id, round_number, table, reason)
+        for round_number, table, reason, by in night.corrections:
+            add_correction(db, event_id, round_number, table, reason, by)
         for text in night.announcements:
             announce(db, event_id, text)
     return event_id
