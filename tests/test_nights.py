@@ -535,3 +535,37 @@ def test_a_correction_says_who_made_it(app, organiser):
     )
     copy = imported.headers["Location"].rsplit("/", 1)[1]
     assert "made by Marta (director)," in organiser.get(f"/nights/{copy}").get_data(as_text=True)
+
+
+def test_the_printed_seating_and_results_sheet(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)  # A 1220 v B 165: a difference of 1055, 15-5
+    play(organiser, rounds[0].tables[1].match_id, HAND_EW)  # C 165 v D 1220: 5-15
+    organiser.post(f"/nights/{event_id}/rounds/1/close")
+    organiser.post(f"/nights/{event_id}/rounds")  # Mitchell: East-West up one table, A v D and C v B
+    organiser.post(f"/nights/{event_id}/adjustments", data={
+        "adjustment-entrant": "B", "adjustment-round": "1", "adjustment-amount": "-1",
+        "adjustment-reason": "Late to the table"})  # fmt: skip
+
+    seating = organiser.get(f"/nights/{event_id}/print/seating").get_data(as_text=True)
+    flat = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", seating))
+    assert "Round 1 of 2 " in flat and "1 A B 2 C D" in flat
+    assert "Round 2 of 2 " in flat and "1 A D 2 C B" in flat
+    one = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/seating?round=2").text))
+    assert "1 A D 2 C B" in one and "Round 1 of 2" not in one
+    assert organiser.get(f"/nights/{event_id}/print/seating?round=3").status_code == 404
+
+    results = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/results").text))
+    # Table 1: 1220 - 165, 15 - 5; table 2: 165 - 1220, 5 - 15. B's penalty: 5 - 1 = 4. A and D
+    # are level on 15, one win and +1055 each and never met: they share first.
+    assert "1 A B 1220 – 165 15 – 5" in results and "2 C D 165 – 1220 5 – 15" in results
+    assert "=1 A 15 1 1055 15 =1 D 15 1 1055 15 3 C 5 0 -1055 5 4 B 4 0 -1055 5 -1" in results
+    assert "Round 1, B: -1 — Late to the table" in results
+    # The table in force and the time rule are printed with the results.
+    assert "1,005 – 1,300 15 – 5" in results and "over 3,000 20 – 0" in results
+    assert "the hand in progress is played to its end" in results
+    assert app.test_client().get(f"/nights/{event_id}/print/results").status_code == 403

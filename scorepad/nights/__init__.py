@@ -9,7 +9,7 @@ for anyone who has that link. No list of nights is shown to anyone but the organ
 
 One blueprint, one module per concern: :mod:`.night` (the night as a page reads it),
 :mod:`.running` (the organiser), :mod:`.tables` (a table's phones), :mod:`.watching` (standings
-and season) and :mod:`.transfer` (export and import).
+and season), :mod:`.printing` (seating and results on paper) and :mod:`.transfer` (export and import).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from flask import render_template, request
 from .. import access
 from ..db import get_db
 from ..store import nights as clubstore
-from . import running, tables, transfer, watching  # noqa: F401  (their pages join the blueprint)
+from . import printing, running, tables, transfer, watching  # noqa: F401  (their pages join the blueprint)
 from .night import MATCH_WRITES, PUBLIC, bp
 
 __all__ = ["bp"]

@@ -278,6 +278,12 @@ def test_a_night_runs_without_javascript(no_js_page, live_server):
     page.get_by_role("button", name="Start round 1").click()
     expect(page.locator(".flash")).to_contain_text("Round 1 has started.")
     assert state_of(page, 1) == "Playing" and state_of(page, 2) == "Bye"
+    page.get_by_role("link", name="Print the seating").click()
+    expect(page.locator("#seating-1 tbody tr").nth(1)).to_contain_text("Ed & Flo")
+    page.emulate_media(media="print")  # on paper: the page's bar and the help line stay off
+    expect(page.locator(".paper-help")).to_be_hidden()
+    page.emulate_media(media="screen")
+    page.go_back()
     page.get_by_role("link", name="Standings screen").click()
     expect(page.locator("table.standings tbody tr")).to_have_count(3)
     expect(page.locator(".provisional")).to_contain_text("Provisional: a table is still playing.")
@@ -322,6 +328,8 @@ def seeded_night(live_app, live_server):
         "dashboard": f"/nights/{event_id}",
         "new night": "/nights/new",
         "table cards": f"/nights/{event_id}/cards",
+        "printed seating": f"/nights/{event_id}/print/seating",
+        "printed results": f"/nights/{event_id}/print/results",
         "season": "/nights/season",
         "standings": f"/standings/{event.standings_token}",
         "screen": f"/standings/{event.standings_token}/screen",
