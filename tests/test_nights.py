@@ -569,3 +569,32 @@ def test_the_printed_seating_and_results_sheet(app, organiser):
     assert "1,005 – 1,300 15 – 5" in results and "over 3,000 20 – 0" in results
     assert "the hand in progress is played to its end" in results
     assert app.test_client().get(f"/nights/{event_id}/print/results").status_code == 403
+
+
+def test_each_season_adds_up_alone(app, organiser):
+    nights = (("2026-10-01", "Autumn 2026", HAND), ("2026-10-08", "Autumn 2026", HAND),
+              ("2027-03-04", "Spring 2027", HAND_EW))  # fmt: skip
+    for date, season, hand in nights:
+        event_id = new_night(organiser, date=date, season_name=season)
+        enter(organiser, event_id, "A", "B")
+        organiser.post(f"/nights/{event_id}/rounds")
+        organiser.post(f"/nights/{event_id}/rounds/1/start")
+        _, rounds, _ = night_rows(app, event_id)
+        play(organiser, rounds[0].tables[0].match_id, hand)
+    # The latest night's season by default: only spring's night, which B won: B 2, A 1.
+    page = organiser.get("/nights/season").get_data(as_text=True)
+    assert "Season table — Spring 2027" in page and 'href="/nights/season?name=Autumn+2026"' in page
+    assert re.search(r"<td>B</td><td class=\"num score\">2</td>", page)
+    assert re.search(r"<td>A</td><td class=\"num score\">1</td>", page)
+    # Autumn's two nights, A first of two both times: A 2 + 2 = 4, B 1 + 1 = 2.
+    autumn = organiser.get("/nights/season?name=Autumn 2026").get_data(as_text=True)
+    assert re.search(r"<td>A</td><td class=\"num score\">4</td>", autumn)
+    assert re.search(r"<td>B</td><td class=\"num score\">2</td>", autumn)
+
+
+def test_a_night_without_a_season_name_counts_toward_its_year(app, organiser):
+    event_id = new_night(organiser, season_name="")
+    event, _, _ = night_rows(app, event_id)
+    assert event.settings.season.name == "" and event.settings.season_name == "2026"
+    refused = organiser.post("/nights/new", data={**SETTINGS, "season_name": "x" * 101})
+    assert 'id="season_name-error"><span class="error">' in refused.get_data(as_text=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from flask import abort, render_template
+from flask import abort, render_template, request
 
 from ..clubnight import (
     night_points,
@@ -64,15 +64,23 @@ def standings_live(token: str) -> str:
 # --- the season and the exports ------------------------------------------------------------
 @bp.get("/nights/season")
 def season() -> str:
-    """The season table over every night on this server, by the latest night's season rules."""
+    """One season's table (``?name=``; the latest night's season by default), by its latest night's rules.
+
+    Nights count toward the season named in their settings (or their year): a club's autumn and
+    spring, or two clubs on one server, each add up alone.
+    """
     events = list(reversed(clubstore.list_events(get_db())))
+    seasons = list(dict.fromkeys(event.settings.season_name for event in reversed(events)))  # newest first
+    chosen = request.args.get("name") or (seasons[0] if seasons else "")
+    events = [event for event in events if event.settings.season_name == chosen]
     nights = [load_night(event) for event in events]
     rules = events[-1].settings.season if events else None
     points = [
         night_points(f"{n.settings.date} {n.event.name}", n.standings, n.settings.season, n.season_players)
         for n in nights
     ]
-    return render_template("nights/season.html", lines=season_table(points, rules) if rules else (), rules=rules)
+    lines = season_table(points, rules) if rules else ()
+    return render_template("nights/season.html", lines=lines, rules=rules, seasons=seasons, chosen=chosen)
 
 
 @bp.app_template_filter("fraction")
