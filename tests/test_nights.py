@@ -598,3 +598,45 @@ def test_a_night_without_a_season_name_counts_toward_its_year(app, organiser):
     assert event.settings.season.name == "" and event.settings.season_name == "2026"
     refused = organiser.post("/nights/new", data={**SETTINGS, "season_name": "x" * 101})
     assert 'id="season_name-error"><span class="error">' in refused.get_data(as_text=True)
+
+
+def set_times(app, event_id, ends, match_id, *created):
+    """The round's end and each hand's saving time, set by hand (the test does not wait an hour)."""
+    db = connect(app.config["DATABASE"])
+    try:
+        db.execute("update club_rounds set ends = ? where event_id = ?", [ends, event_id])
+        for number, stamp in enumerate(created, 1):
+            db.execute("update hands set created = ? where match_id = ? and position = ?", [stamp, match_id, number])
+        db.conn.commit()
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize(
+    ("rule", "totals", "score", "not_counted"),
+    [
+        # Hand 2 was in progress at time: played to its end it counts, hand 3 (a new hand) does not.
+        # A 1220 + 165 = 1385, B 165 + 1220 = 1385: level, 10-10 (with hand 3 it would be 2605 v 1550, 15-5).
+        ("finish_hand", "1385 – 1385", "10 – 10", "1 hand saved after time is not counted."),
+        ("score_as_it_stands", "1385 – 1385", "10 – 10", "1 hand saved after time is not counted."),
+        # Dropped, hand 2 does not count either: 1220 v 165, a difference of 1055, 15-5.
+        ("drop_hand", "1220 – 165", "15 – 5", "2 hands saved after time are not counted."),
+    ],
+)
+def test_the_time_rule_decides_which_hands_count(app, organiser, rule, totals, score, not_counted):
+    event_id = new_night(organiser, at_time=rule)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    match_id = rounds[0].tables[0].match_id
+    for version, hand in enumerate((HAND, HAND_EW, HAND), 1):
+        response = organiser.post(f"/matches/{match_id}/hands", data={**hand, "version": str(version)})
+        assert response.status_code == 303
+    ends = "2026-11-26T20:50:00+00:00"
+    set_times(app, event_id, ends, match_id, "2026-11-26T20:40:00+00:00", "2026-11-26T20:55:00+00:00",
+              "2026-11-26T21:05:00+00:00")  # fmt: skip
+    page = app.test_client().get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert not_counted in page
+    results = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/results").text))
+    assert re.search(rf"1 A B {totals} \(\d hands? after time not counted\) {score} ", results)

@@ -98,7 +98,7 @@ def load_night(event: clubstore.Event, with_standings: bool = True) -> Night:
     """Everything a page of this night reads, in a few queries (the sheet's banner needs no standings)."""
     db = get_db()
     entrants = clubstore.entrants(db, event.id)
-    rounds = clubstore.rounds(db, event.id)
+    rounds = clubstore.rounds(db, event.id, event.settings.at_time)
     if not with_standings:
         return Night(event, entrants, rounds, Standings((), provisional=False), [])
     adjustments = clubstore.adjustments(db, event.id)
