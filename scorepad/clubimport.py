@@ -52,7 +52,7 @@ class ImportedNight:
     entrants: tuple[tuple[str, tuple[str, ...], int], ...]  # name, players, the round they joined
     rounds: tuple[ImportedRound, ...]
     adjustments: tuple[Adjustment, ...]
-    corrections: tuple[tuple[int, int, str], ...]  # round, table, reason
+    corrections: tuple[tuple[int, int, str, str], ...]  # round, table, reason, who made it
     announcements: tuple[str, ...]
     draw: tuple[str, ...] = ()  # round 1's order, which a round robin seats every round from
 
@@ -110,7 +110,8 @@ def read_night(data: Any) -> ImportedNight:
     corrections = tuple(
         (_number(item.get("round"), f"corrections[{i}].round", 1, MOST_ROUNDS),
          _number(item.get("table"), f"corrections[{i}].table", 1, MOST_TABLES),
-         _text(item.get("text"), f"corrections[{i}].text", 500))
+         _text(item.get("text"), f"corrections[{i}].text", 500),
+         _text(item.get("by", "organiser"), f"corrections[{i}].by"))
         for i, item in enumerate(_objects(_list(data, "corrections", MOST_NOTES), "corrections"))
     )  # fmt: skip
     announcements = tuple(

@@ -114,6 +114,11 @@ class EventForm(FlaskForm):
     season_best = IntegerField(
         lazy_gettext("Best nights that count (leave empty for every night)"), [Optional()], default=8
     )
+    season_name = StringField(
+        lazy_gettext("Season"),
+        [Optional(), Length(max=NAME)],
+        description=lazy_gettext("Nights with the same season add up together. Leave empty for the night’s year."),
+    )
 
     def to_settings_data(self) -> dict[str, Any]:
         """What was typed as :meth:`EventSettings.from_dict` reads it."""
@@ -135,7 +140,11 @@ class EventForm(FlaskForm):
             "no_show_margin": self.no_show_margin.data,
             "final_table": self.final_table.data,
             "tie_breaks": [box.data for box in self.tie_break_boxes if box.data],
-            "season": {"points": self.season_points.data, "best": self.season_best.data},
+            "season": {
+                "points": self.season_points.data,
+                "best": self.season_best.data,
+                "name": (self.season_name.data or "").strip(),
+            },
         }
         if self.bye_score.data is not None:
             kind = "average" if self.scoring.data == "points" else "fixed"
@@ -149,7 +158,8 @@ class EventForm(FlaskForm):
     def attach(self, error: canasta.InvalidError) -> None:
         """Each refusal under the box its field names (``round_length.value`` under the minutes)."""
         boxes = {"round_length.value": self.length_value, "round_length.warning": self.warning, "bye": self.bye_score,
-                 "tie_breaks": self.tie_break_1, "season": self.season_best}  # fmt: skip
+                 "tie_breaks": self.tie_break_1, "season": self.season_best,
+                 "season.name": self.season_name}  # fmt: skip
         for violation in error.violations:
             where = violation.field or "name"
             box = boxes.get(where) or boxes.get(where.partition(".")[0]) or getattr(self, where.split(".")[0], None)
@@ -181,6 +191,11 @@ class ReasonForm(FlaskForm):
     text = TextAreaField(lazy_gettext("Reason"), [InputRequired(), Length(max=REASON)])
     round = IntegerField(lazy_gettext("Round"), [Optional(), NumberRange(min=1, max=defaults.MOST_ROUNDS)])
     table = IntegerField(lazy_gettext("Table"), [Optional(), NumberRange(min=1, max=defaults.MOST_TABLES)])
+    by = StringField(
+        lazy_gettext("Made by"),
+        [Optional(), Length(max=NAME)],
+        description=lazy_gettext("Your name, so everyone sees who changed the result (this device remembers it)."),
+    )
 
 
 class AnnouncementForm(FlaskForm):

@@ -113,7 +113,7 @@ def test_the_event_keeps_what_it_was_created_with():
         "at_time": "score_as_it_stands",
         "tie_breaks": ["points_won", "matches_won", "point_balance", "head_to_head"],
         "final_table": 4,
-        "season": {"points": "score", "best": None},
+        "season": {"points": "score", "best": None, "name": "Autumn 2026"},
     }
     settings = EventSettings.from_dict(chosen)
     stored = json.loads(json.dumps(settings.to_dict()))  # plain JSON, as the store will keep it
@@ -126,7 +126,7 @@ def test_a_default_written_out_stays_when_the_defaults_move():
     stored = EventSettings.from_dict(NIGHT).to_dict()
     assert stored["bye"] == {"kind": "fixed", "score": 12}
     assert stored["victory_points"]["bands"][0] == [100, 10]
-    assert stored["season"] == {"points": "placement", "best": 8}
+    assert stored["season"] == {"points": "placement", "best": 8, "name": ""}
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ of 1055, which the default victory-point table (1,005-1,300) splits 15-5.
 """
 
 import io
+import json
 import re
 
 import pytest
@@ -162,9 +163,9 @@ def test_a_night_of_two_rounds_with_a_late_arrival_a_dispute_and_a_correction(ap
     ]  # fmt: skip
     assert "Provisional" in phone.get(f"/standings/{event.standings_token}").get_data(as_text=True)
 
-    # Table 1: both sides confirm; table 2: East-West disputes.
-    for side in ("0", "1"):
-        phone.post(f"/tables/{cards[1]}/confirm", data={"side": side, "version": "2"})
+    # Table 1: both sides confirm, each on its own phone; table 2: East-West disputes.
+    phone.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})
+    app.test_client().post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
     phone.post(f"/tables/{cards[2]}/dispute", data={"note": "We counted 100 less"})
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Finished', board, re.S) and re.search(r'id="table-2">.*?Disputed', board, re.S)
@@ -318,8 +319,10 @@ def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organi
     organiser.post(f"/nights/{event_id}/rounds/1/start")
     _, rounds, _ = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND)
-    for side in ("0", "1"):  # table 1 is done and confirmed before time
-        organiser.post(f"/tables/{night_rows(app, event_id)[2][1]}/confirm", data={"side": side, "version": "2"})
+    for side in ("0", "1"):  # table 1 is done and confirmed before time, each side on its own phone
+        app.test_client().post(
+            f"/tables/{night_rows(app, event_id)[2][1]}/confirm", data={"side": side, "version": "2"}
+        )
     run_out_the_clock(app, event_id, 1)
     sheet = app.test_client().get(f"/tables/{night_rows(app, event_id)[2][2]}/banner").get_data(as_text=True)
     assert "Time!" in sheet
@@ -464,3 +467,176 @@ def test_a_round_of_a_set_number_of_hands_counts_them_on_the_sheet_and_the_dashb
     assert "Every hand of the round is played" in organiser.get(f"/tables/{cards[1]}/banner").get_data(as_text=True)
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Waiting for confirmation', board, re.S) and "minutes left" not in board
+
+
+def test_a_phone_confirms_for_its_own_side_only(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    north, east = app.test_client(), app.test_client()
+    play(north, rounds[0].tables[0].match_id, HAND)
+    page = north.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert "A agrees" in page and "B agrees" in page and "Tap your own side" in page  # not told apart yet
+    north.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})
+    # Now the phone is A's: it offers no button for B, and a forged one for B is refused.
+    page = north.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert "A confirmed." in page and "B agrees" not in page and "B confirm on their own phone." in page
+    refused = north.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"}, follow_redirects=True)
+    assert "This phone is A&#39;s: the other side confirms on their own phone." in refused.get_data(as_text=True)
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (2, None)
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Waiting for confirmation', board, re.S)
+    # B's own phone confirms B: both sides agree, the table is finished.
+    east.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (2, 2)
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Finished', board, re.S)
+
+
+def test_either_sides_phone_may_call_the_director(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    north = app.test_client()
+    play(north, rounds[0].tables[0].match_id, HAND)
+    north.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})  # A's phone agrees ...
+    app.test_client().post(f"/tables/{cards[1]}/dispute", data={"note": "Our canasta is missing"})  # ... B's does not
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Disputed.*?Our canasta is missing', board, re.S)
+
+
+def test_a_correction_says_who_made_it(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event, _, _ = night_rows(app, event_id)
+    note = {"correction-round": "1", "correction-table": "1", "correction-text": "Red three counted twice"}
+    # No name given: the note says the organiser made it.
+    organiser.post(f"/nights/{event_id}/corrections", data=note)
+    # A name given is kept, and this device offers it again next time.
+    organiser.post(f"/nights/{event_id}/corrections", data={**note, "correction-by": "Marta (director)"})
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert "Red three counted twice <small>(made by the organiser," in board.replace("\n  ", " ")
+    assert "Red three counted twice <small>(made by Marta (director)," in board.replace("\n  ", " ")
+    assert 'id="correction-by" maxlength="100" name="correction-by" type="text" value="Marta (director)"' in board
+    # Everyone with the standings link sees who corrected what.
+    standings = app.test_client().get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    assert "made by Marta (director)," in standings and "made by the organiser," in standings
+    # The export keeps the name and reads it back.
+    exported = organiser.get(f"/nights/{event_id}/export.json").get_json()
+    assert [c["by"] for c in exported["corrections"]] == ["organiser", "Marta (director)"]
+    imported = organiser.post(
+        "/nights/import", data={"file": (io.BytesIO(json.dumps(exported).encode()), "night.json")}
+    )
+    copy = imported.headers["Location"].rsplit("/", 1)[1]
+    assert "made by Marta (director)," in organiser.get(f"/nights/{copy}").get_data(as_text=True)
+
+
+def test_the_printed_seating_and_results_sheet(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)  # A 1220 v B 165: a difference of 1055, 15-5
+    play(organiser, rounds[0].tables[1].match_id, HAND_EW)  # C 165 v D 1220: 5-15
+    organiser.post(f"/nights/{event_id}/rounds/1/close")
+    organiser.post(f"/nights/{event_id}/rounds")  # Mitchell: East-West up one table, A v D and C v B
+    organiser.post(f"/nights/{event_id}/adjustments", data={
+        "adjustment-entrant": "B", "adjustment-round": "1", "adjustment-amount": "-1",
+        "adjustment-reason": "Late to the table"})  # fmt: skip
+
+    seating = organiser.get(f"/nights/{event_id}/print/seating").get_data(as_text=True)
+    flat = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", seating))
+    assert "Round 1 of 2 " in flat and "1 A B 2 C D" in flat
+    assert "Round 2 of 2 " in flat and "1 A D 2 C B" in flat
+    one = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/seating?round=2").text))
+    assert "1 A D 2 C B" in one and "Round 1 of 2" not in one
+    assert organiser.get(f"/nights/{event_id}/print/seating?round=3").status_code == 404
+
+    results = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/results").text))
+    # Table 1: 1220 - 165, 15 - 5; table 2: 165 - 1220, 5 - 15. B's penalty: 5 - 1 = 4. A and D
+    # are level on 15, one win and +1055 each and never met: they share first.
+    assert "1 A B 1220 – 165 15 – 5" in results and "2 C D 165 – 1220 5 – 15" in results
+    assert "=1 A 15 1 1055 15 =1 D 15 1 1055 15 3 C 5 0 -1055 5 4 B 4 0 -1055 5 -1" in results
+    assert "Round 1, B: -1 — Late to the table" in results
+    # The table in force and the time rule are printed with the results.
+    assert "1,005 – 1,300 15 – 5" in results and "over 3,000 20 – 0" in results
+    assert "the hand in progress is played to its end" in results
+    assert app.test_client().get(f"/nights/{event_id}/print/results").status_code == 403
+
+
+def test_each_season_adds_up_alone(app, organiser):
+    nights = (("2026-10-01", "Autumn 2026", HAND), ("2026-10-08", "Autumn 2026", HAND),
+              ("2027-03-04", "Spring 2027", HAND_EW))  # fmt: skip
+    for date, season, hand in nights:
+        event_id = new_night(organiser, date=date, season_name=season)
+        enter(organiser, event_id, "A", "B")
+        organiser.post(f"/nights/{event_id}/rounds")
+        organiser.post(f"/nights/{event_id}/rounds/1/start")
+        _, rounds, _ = night_rows(app, event_id)
+        play(organiser, rounds[0].tables[0].match_id, hand)
+    # The latest night's season by default: only spring's night, which B won: B 2, A 1.
+    page = organiser.get("/nights/season").get_data(as_text=True)
+    assert "Season table — Spring 2027" in page and 'href="/nights/season?name=Autumn+2026"' in page
+    assert re.search(r"<td>B</td><td class=\"num score\">2</td>", page)
+    assert re.search(r"<td>A</td><td class=\"num score\">1</td>", page)
+    # Autumn's two nights, A first of two both times: A 2 + 2 = 4, B 1 + 1 = 2.
+    autumn = organiser.get("/nights/season?name=Autumn 2026").get_data(as_text=True)
+    assert re.search(r"<td>A</td><td class=\"num score\">4</td>", autumn)
+    assert re.search(r"<td>B</td><td class=\"num score\">2</td>", autumn)
+
+
+def test_a_night_without_a_season_name_counts_toward_its_year(app, organiser):
+    event_id = new_night(organiser, season_name="")
+    event, _, _ = night_rows(app, event_id)
+    assert event.settings.season.name == "" and event.settings.season_name == "2026"
+    refused = organiser.post("/nights/new", data={**SETTINGS, "season_name": "x" * 101})
+    assert 'id="season_name-error"><span class="error">' in refused.get_data(as_text=True)
+
+
+def set_times(app, event_id, ends, match_id, *created):
+    """The round's end and each hand's saving time, set by hand (the test does not wait an hour)."""
+    db = connect(app.config["DATABASE"])
+    try:
+        db.execute("update club_rounds set ends = ? where event_id = ?", [ends, event_id])
+        for number, stamp in enumerate(created, 1):
+            db.execute("update hands set created = ? where match_id = ? and position = ?", [stamp, match_id, number])
+        db.conn.commit()
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize(
+    ("rule", "totals", "score", "not_counted"),
+    [
+        # Hand 2 was in progress at time: played to its end it counts, hand 3 (a new hand) does not.
+        # A 1220 + 165 = 1385, B 165 + 1220 = 1385: level, 10-10 (with hand 3 it would be 2605 v 1550, 15-5).
+        ("finish_hand", "1385 – 1385", "10 – 10", "1 hand saved after time is not counted."),
+        ("score_as_it_stands", "1385 – 1385", "10 – 10", "1 hand saved after time is not counted."),
+        # Dropped, hand 2 does not count either: 1220 v 165, a difference of 1055, 15-5.
+        ("drop_hand", "1220 – 165", "15 – 5", "2 hands saved after time are not counted."),
+    ],
+)
+def test_the_time_rule_decides_which_hands_count(app, organiser, rule, totals, score, not_counted):
+    event_id = new_night(organiser, at_time=rule)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    match_id = rounds[0].tables[0].match_id
+    for version, hand in enumerate((HAND, HAND_EW, HAND), 1):
+        response = organiser.post(f"/matches/{match_id}/hands", data={**hand, "version": str(version)})
+        assert response.status_code == 303
+    ends = "2026-11-26T20:50:00+00:00"
+    set_times(app, event_id, ends, match_id, "2026-11-26T20:40:00+00:00", "2026-11-26T20:55:00+00:00",
+              "2026-11-26T21:05:00+00:00")  # fmt: skip
+    page = app.test_client().get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert not_counted in page
+    results = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/results").text))
+    assert re.search(rf"1 A B {totals} \(\d hands? after time not counted\) {score} ", results)

@@ -31,7 +31,17 @@ from .movements import (
     swiss,
     withdraw,
 )
-from .rounds import Adjustment, RoundScore, TableResult, bye_score, round_score, score_rounds, score_table, time_rule
+from .rounds import (
+    Adjustment,
+    RoundScore,
+    TableResult,
+    bye_score,
+    hands_counted,
+    round_score,
+    score_rounds,
+    score_table,
+    time_rule,
+)
 from .season import NightPoints, SeasonLine, night_points, placement_points, season_table
 from .settings import ByeRule, EventSettings, RoundLength, SeasonRules, VictoryPoints
 from .standings import Standing, Standings, standings
@@ -39,7 +49,7 @@ from .standings import Standing, Standings, standings
 __all__ = [
     "Adjustment", "ByeRule", "EventSettings", "MovementError", "NightPoints", "RoundLength", "RoundScore",
     "SeasonLine", "SeasonRules", "Seating", "Standing", "Standings", "Table", "TableResult", "VictoryPoints",
-    "bye_score", "late_arrival", "meetings", "mitchell", "next_mitchell_round", "night_points",
+    "bye_score", "hands_counted", "late_arrival", "meetings", "mitchell", "next_mitchell_round", "night_points",
     "placement_points", "random_draw", "round_robin", "round_score", "score_rounds", "score_table",
     "season_table", "seat_first_round", "seat_in_order", "seat_next_round", "standings", "swiss",
     "time_rule", "withdraw",

@@ -195,3 +195,15 @@ def score_rounds(results: Iterable[TableResult], settings: EventSettings) -> lis
 def time_rule(settings: EventSettings) -> Text:
     """What the score sheet says happens when the round's clock runs out (CLUB_NIGHT.md "Time")."""
     return CHOICE_LABELS[settings.at_time]
+
+
+def hands_counted(at_time: str, first_after_time: int) -> int:
+    """How many hands of a table's match count when hand ``first_after_time`` was saved after the clock ran out.
+
+    The hand in progress at time is the first one saved after it: played to its end or scored as
+    it stands, it counts; dropped, it does not. No hand after it counts (no new hand starts).
+
+    >>> hands_counted("finish_hand", 3), hands_counted("score_as_it_stands", 3), hands_counted("drop_hand", 3)
+    (3, 3, 2)
+    """
+    return first_after_time - 1 if at_time == "drop_hand" else first_after_time

@@ -263,16 +263,25 @@ class RoundLength:
 
 @dataclass(frozen=True)
 class SeasonRules:
-    """How nights add up to a season: placement points or the night's score, best ``best`` nights."""
+    """How nights add up to a season: placement points or the night's score, best ``best`` nights.
+
+    ``name`` says which season the night belongs to: nights of the same name add up together.
+    Left empty, the season is the night's calendar year (:attr:`EventSettings.season_name`).
+    """
 
     points: str = "placement"
     best: int | None = 8  # None: every night counts
+    name: str = ""
 
     def __post_init__(self) -> None:
         _refuse(self.problems())
 
     def problems(self, where: str = "season") -> list[Violation]:
         found = _choice(self.points, SEASON_POINTS, f"{where}.points")
+        if self.name:
+            found += _text(self.name, f"{where}.name")
+        elif not isinstance(self.name, str):
+            found += _text(None, f"{where}.name")
         return found + ([] if self.best is None else _whole(self.best, 1, 366, f"{where}.best"))
 
 
@@ -312,6 +321,11 @@ class EventSettings:
     def rules(self) -> Variant:
         """The variant with the night's house rules: what every table plays by."""
         return rules_for(self.variant, self.house_rules)
+
+    @property
+    def season_name(self) -> str:
+        """The season this night counts toward: the name chosen, or else the night's year ("2026")."""
+        return self.season.name.strip() or self.date[:4]
 
     @property
     def entrant_size(self) -> int:

@@ -13,16 +13,16 @@ import json
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlite_utils import Database
 
 from ..clubimport import ImportedNight
-from ..clubnight import Adjustment, EventSettings, Seating, Table, TableResult
+from ..clubnight import Adjustment, EventSettings, Seating, Table, TableResult, hands_counted
 
-ORGANISER = "organiser"  # who made a correction: only the organiser runs a night
+ORGANISER = "organiser"  # who made a correction when the organiser gave no name
 
 
 class NotFoundError(LookupError):
@@ -74,6 +74,7 @@ class ClubTable:
     hands: int = 0
     is_finished: bool = False
     no_show: str | None = None
+    not_counted: int = 0  # hands saved after the round's time that the night's time rule leaves out
 
     @property
     def is_bye(self) -> bool:
@@ -275,16 +276,42 @@ def _table(row: dict[str, Any]) -> ClubTable:
     )
 
 
-def rounds(db: Database, event_id: str) -> list[Round]:
-    """Every round seated so far with its tables and their matches' totals, in order."""
+# The first hand of each table's match saved after its round's time ran out (few or none).
+LATE_HANDS_SQL = """
+select h.match_id, min(f.number) as first_late
+from club_tables t join club_rounds r on r.event_id = t.event_id and r.number = t.round
+join hands h on h.match_id = t.match_id and h.deleted is null
+join hand_figures f on f.hand_id = h.id
+where t.event_id = ? and r.ends is not null and h.created > r.ends
+group by h.match_id
+"""
+
+
+def rounds(db: Database, event_id: str, at_time: str = "finish_hand") -> list[Round]:
+    """Every round seated so far with its tables and their matches' totals, in order.
+
+    A table's totals follow the night's time rule (``at_time``): hands saved after its round's
+    time beyond the one in progress (or that one too, when it is dropped) are not counted.
+    """
+    late = {row["match_id"]: hands_counted(at_time, row["first_late"]) for row in _rows(db, LATE_HANDS_SQL, [event_id])}
     tables: dict[int, list[ClubTable]] = {}
     for row in _rows(db, TABLES_SQL, [event_id]):
-        tables.setdefault(row["round"], []).append(_table(row))
+        table = _table(row)
+        if table.match_id in late and late[table.match_id] < table.hands:
+            table = _timed(db, table, late[table.match_id])
+        tables.setdefault(row["round"], []).append(table)
     rows = _rows(db, "select * from club_rounds where event_id = ? order by number", [event_id])
     return [
         Round(r["number"], r["seated"], r["started"], r["ends"], r["closed"], tuple(tables.get(r["number"], ())))
         for r in rows
     ]
+
+
+def _timed(db: Database, table: ClubTable, counted: int) -> ClubTable:
+    """The table as its time rule counts it: the totals after its last counted hand."""
+    found = _rows(db, "select totals from hand_figures where match_id = ? and number = ?", [table.match_id, counted])
+    totals = tuple(json.loads(found[0]["totals"])) if found else tuple(0 for _ in table.totals or (0, 0))
+    return replace(table, totals=totals, not_counted=table.hands - counted)
 
 
 def save_seating(db: Database, event_id: str, seating: Seating) -> None:
@@ -468,8 +495,10 @@ def adjustments(db: Database, event_id: str) -> list[Adjustment]:
     return [Adjustment(r["round"], r["entrant"], r["amount"], r["reason"]) for r in rows]
 
 
-def add_correction(db: Database, event_id: str, round_number: int, table: int, reason: str) -> None:
-    """Note why the organiser corrected a table's hand (the hand itself is corrected on its sheet)."""
+def add_correction(
+    db: Database, event_id: str, round_number: int, table: int, reason: str, by: str = ORGANISER
+) -> None:
+    """Note why and by whom a table's hand was corrected (the hand itself is corrected on its sheet)."""
     with writing(db):
         db.table("club_corrections").insert(
             {
@@ -477,7 +506,7 @@ def add_correction(db: Database, event_id: str, round_number: int, table: int, r
                 "round": round_number,
                 "table_number": table,
                 "reason": reason,
-                "by": ORGANISER,
+                "by": by or ORGANISER,
                 "created": now(),
             }
         )
@@ -514,8 +543,8 @@ def save_imported_night(db: Database, night: ImportedNight, match_ids: dict[tupl
             _save_imported_round(db, event_id, each, match_ids)
         for adjustment in night.adjustments:
             add_adjustment(db, event_id, adjustment)
-        for round_number, table, reason in night.corrections:
-            add_correction(db, event_id, round_number, table, reason)
+        for round_number, table, reason, by in night.corrections:
+            add_correction(db, event_id, round_number, table, reason, by)
         for text in night.announcements:
             announce(db, event_id, text)
     return event_id

@@ -121,12 +121,11 @@ def play_hand(phone, card, hand):
     expect(phone.locator("#sheet [data-total]").first).not_to_have_text("0")
 
 
-def confirm(phone, card, *entrants):
+def confirm(phone, card, entrant):
     phone.goto(card)
     phone.get_by_role("link", name="Confirm the result").click()
-    for entrant in entrants:
-        phone.get_by_role("button", name=f"{entrant} agrees").click()
-        expect(phone.locator(".flash")).to_contain_text("your side confirmed the result")
+    phone.get_by_role("button", name=f"{entrant} agrees").click()
+    expect(phone.locator(".flash")).to_contain_text("your side confirmed the result")
 
 
 def state_of(page, table):
@@ -152,12 +151,17 @@ def standings_rows(page):
     ]  # fmt: skip
 
 
-def play_round_one(laptop, phone, cards):
+def play_round_one(laptop, phone, other_phone, cards):
     play_hand(phone, cards[1], HAND)
     play_hand(phone, cards[2], HAND_EW)
     play_hand(phone, cards[3], HAND)
     play_hand(phone, cards[4], HAND)
-    confirm(phone, cards[1], "P1", "P2")
+    confirm(phone, cards[1], "P1")
+    # The phone is P1's now: it cannot agree for P2, who confirm on their own phone.
+    expect(phone.locator(".other-side")).to_contain_text("P2 confirm on their own phone.")
+    expect(phone.get_by_role("button", name="P2 agrees")).to_have_count(0)
+    confirm(other_phone, cards[1], "P2")
+    expect(other_phone.locator(".confirmed").first).to_contain_text("Both sides confirmed this result.")
     phone.goto(cards[3])
     phone.get_by_role("link", name="Confirm the result").click()
     phone.fill("#note", "They counted our red three twice")
@@ -210,7 +214,9 @@ def test_a_whole_club_night(browser, laptop, live_server, live_app, page):
     cards = card_links(laptop)
     assert sorted(cards) == [1, 2, 3, 4]
     press(laptop, "Start round 1")
-    play_round_one(laptop, phone, cards)
+    other_phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # East-West's own phone
+    play_round_one(laptop, phone, other_phone, cards)
+    other_phone.context.close()
 
     # Tables 2 and 4 have not confirmed: the director seats round 2 anyway, while they finish.
     laptop.get_by_label("Seat it even if a result is missing or disputed").check()
@@ -272,6 +278,12 @@ def test_a_night_runs_without_javascript(no_js_page, live_server):
     page.get_by_role("button", name="Start round 1").click()
     expect(page.locator(".flash")).to_contain_text("Round 1 has started.")
     assert state_of(page, 1) == "Playing" and state_of(page, 2) == "Bye"
+    page.get_by_role("link", name="Print the seating").click()
+    expect(page.locator("#seating-1 tbody tr").nth(1)).to_contain_text("Ed & Flo")
+    page.emulate_media(media="print")  # on paper: the page's bar and the help line stay off
+    expect(page.locator(".paper-help")).to_be_hidden()
+    page.emulate_media(media="screen")
+    page.go_back()
     page.get_by_role("link", name="Standings screen").click()
     expect(page.locator("table.standings tbody tr")).to_have_count(3)
     expect(page.locator(".provisional")).to_contain_text("Provisional: a table is still playing.")
@@ -316,6 +328,8 @@ def seeded_night(live_app, live_server):
         "dashboard": f"/nights/{event_id}",
         "new night": "/nights/new",
         "table cards": f"/nights/{event_id}/cards",
+        "printed seating": f"/nights/{event_id}/print/seating",
+        "printed results": f"/nights/{event_id}/print/results",
         "season": "/nights/season",
         "standings": f"/standings/{event.standings_token}",
         "screen": f"/standings/{event.standings_token}/screen",

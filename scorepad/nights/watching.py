@@ -1,0 +1,97 @@
+"""Watching a night: the standings on a phone and on a projector, and the season table."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from flask import abort, render_template, request
+
+from ..clubnight import (
+    night_points,
+    season_table,
+)
+from ..db import get_db
+from ..store import nights as clubstore
+from .night import (
+    Night,
+    bp,
+    clock,
+    load_night,
+    now,
+)
+
+
+# --- watching -------------------------------------------------------------------------------
+def _watched(token: str) -> Night:
+    try:
+        return load_night(clubstore.watched_event(get_db(), token))
+    except clubstore.NotFoundError:
+        abort(404)
+
+
+def standings_context(night: Night) -> dict[str, Any]:
+    moment = now()
+    return {
+        "night": night,
+        "clock": clock(night, night.playing, moment),
+        "announcements": clubstore.announcements(get_db(), night.event.id)[:1],
+        "round_numbers": [r.number for r in night.rounds if r.started],
+        "final": night.standings.top(night.settings.final_table) if night.settings.final_table else (),
+    }
+
+
+@bp.get("/standings/<token>")
+def standings_page(token: str) -> str:
+    """The standings on a phone: every entrant's rounds, the tables of the round, the results table used."""
+    night = _watched(token)
+    corrections = clubstore.corrections(get_db(), night.event.id)
+    return render_template("nights/standings.html", corrections=corrections, **standings_context(night))
+
+
+@bp.get("/standings/<token>/screen")
+def standings_screen(token: str) -> str:
+    """The standings for a projector: large type, scrolls itself when long, refreshes itself."""
+    return render_template("nights/screen.html", **standings_context(_watched(token)))
+
+
+@bp.get("/standings/<token>/live")
+def standings_live(token: str) -> str:
+    """The standings' table alone, for the screen's and the phones' htmx poll."""
+    return render_template("nights/_standings.html", **standings_context(_watched(token)))
+
+
+# --- the season and the exports ------------------------------------------------------------
+@bp.get("/nights/season")
+def season() -> str:
+    """One season's table (``?name=``; the latest night's season by default), by its latest night's rules.
+
+    Nights count toward the season named in their settings (or their year): a club's autumn and
+    spring, or two clubs on one server, each add up alone.
+    """
+    events = list(reversed(clubstore.list_events(get_db())))
+    seasons = list(dict.fromkeys(event.settings.season_name for event in reversed(events)))  # newest first
+    chosen = request.args.get("name") or (seasons[0] if seasons else "")
+    events = [event for event in events if event.settings.season_name == chosen]
+    nights = [load_night(event) for event in events]
+    rules = events[-1].settings.season if events else None
+    points = [
+        night_points(f"{n.settings.date} {n.event.name}", n.standings, n.settings.season, n.season_players)
+        for n in nights
+    ]
+    lines = season_table(points, rules) if rules else ()
+    return render_template("nights/season.html", lines=lines, rules=rules, seasons=seasons, chosen=chosen)
+
+
+@bp.app_template_filter("fraction")
+def fraction(value: Fraction) -> str:
+    """Season points as a club writes them: 7, 3½, 2⅓.
+
+    >>> fraction(Fraction(7, 2)), fraction(Fraction(4)), fraction(Fraction(7, 3))
+    ('3½', '4', '2⅓')
+    """
+    whole, part = divmod(value, 1)
+    marks = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", Fraction(1, 4): "¼", Fraction(3, 4): "¾"}
+    if not part:
+        return str(int(whole))
+    return f"{int(whole) or ''}{marks.get(part, f' {part.numerator}/{part.denominator}')}"
