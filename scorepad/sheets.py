@@ -115,9 +115,12 @@ def _chart(head: store.MatchHead, rows: list[store.HandFigures]) -> str:
 
 def match_lines(summaries: list[store.MatchSummary]) -> Markup:
     """The lines of the match list, each from the cache (written with its version), joined."""
+    kept = fragments()
+    # What piece_key adds to every line (the language, the URL root), read from the request once.
+    page = piece_key("line", "", 0)[3:]
     return Markup("").join(
-        fragments().get(
-            piece_key("line", summary.id, summary.version),
+        kept.get(
+            ("line", summary.id, summary.version, *page),
             lambda summary=summary: render_template("matches/_match_line.html", summary=summary),
         )
         for summary in summaries

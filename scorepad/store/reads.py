@@ -69,7 +69,7 @@ class StoredMatch:
 class MatchSummary:
     """A line of the match list: who, which variant, the totals and the state.
 
-    Its sides are read from the row's JSON when asked: a list whose lines are already drawn
+    Its sides and totals are read from the row's JSON when asked: a list whose lines are already drawn
     (kept by match and version) asks only for each line's id and version.
     """
 
@@ -77,7 +77,6 @@ class MatchSummary:
     title: str
     variant_name: str
     variant_key: str
-    totals: tuple[int, ...]
     hands: int
     is_finished: bool
     winner: int | None
@@ -88,6 +87,11 @@ class MatchSummary:
     last_played: str = ""
     version: int = 0  # the match's version: what the list line shows changes only with it
     sides_json: str = field(default="[]", repr=False)  # the row's sides, as stored
+    totals_json: str = field(default="[]", repr=False)  # the stored totals, read when a line is drawn
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return numbers(self.totals_json)
 
     @property
     def sides(self) -> tuple[Side, ...]:
@@ -300,7 +304,7 @@ def _list_summary(row: dict[str, Any]) -> MatchSummary:
         variant_name=row["variant_name"],
         variant_key=row["variant"],
         sides_json=row["sides"],
-        totals=numbers(row["totals"]),
+        totals_json=row["totals"],
         hands=row["hands"],
         is_finished=bool(row["is_finished"]),
         winner=row["winner"],
