@@ -29,6 +29,9 @@ def test_htmx_runs_without_eval_or_injected_styles(page, live_server):
     assert page.evaluate("htmx.config.allowEval") is False
     assert page.evaluate("htmx.config.includeIndicatorStyles") is False
     assert page.evaluate("document.querySelectorAll('style').length") == 0
+    # Settling copies an old element's attributes onto the new one; a style attribute would be an
+    # inline style the policy blocks (seen on the club night dashboard when buttons came quickly).
+    assert "style" not in page.evaluate("htmx.config.attributesToSettle")
 
 
 def start_match(page, live_server):
