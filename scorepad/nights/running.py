@@ -270,11 +270,7 @@ def close_round(event_id: str, number: int) -> Response:
 @bp.post("/nights/<event_id>/tables/<int:table_id>/accept")
 def accept_result(event_id: str, table_id: int) -> Response:
     """The director settles a disputed (or unconfirmed) table's result as its sheet stands."""
-    event_or_404(event_id)
-    try:
-        table = clubstore.table_by_id(get_db(), event_id, table_id)
-    except clubstore.NotFoundError:
-        abort(404)
+    table = table_or_404(event_id, table_id)
     clubstore.accept(get_db(), table.id)
     flash(_("Round %(round)s, table %(table)s: the result stands.", round=table.round, table=table.number))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
@@ -283,11 +279,7 @@ def accept_result(event_id: str, table_id: int) -> Response:
 @bp.post("/nights/<event_id>/tables/<int:table_id>/no-show")
 def no_show(event_id: str, table_id: int) -> Response:
     """An entrant never came to the table: they lose by the night's no-show margin (or it is taken back)."""
-    event_or_404(event_id)
-    try:
-        table = clubstore.table_by_id(get_db(), event_id, table_id)
-    except clubstore.NotFoundError:
-        abort(404)
+    table = table_or_404(event_id, table_id)
     entrant = request.form.get("entrant") or None
     if entrant is not None and (table.is_bye or entrant not in table.entrants):
         abort(400)
@@ -375,3 +367,12 @@ def announce(event_id: str) -> Any:
         flash(_("Announced on every table."))
         return redirect(url_for(".dashboard", event_id=event_id), 303)
     return _dashboard(night, announcement=form)
+
+
+def table_or_404(event_id: str, table_id: int) -> clubstore.ClubTable:
+    """A table of this night (any round), or 404 for a night or table that is not there."""
+    event_or_404(event_id)
+    try:
+        return clubstore.table_by_id(get_db(), event_id, table_id)
+    except clubstore.NotFoundError:
+        abort(404)

@@ -43,12 +43,17 @@ def test_no_axe_violations_on_the_pages_players_use(browser, live_server, pages,
         if name == "sheet":
             expect(page.locator("#next-hand #preview")).to_be_attached()  # the hand form in place too
         settled(page)
-        page.add_script_tag(path=str(axe_script))
-        result = page.evaluate(
-            "axe.run(document).then(r => r.violations.map(v => ({id: v.id, "
-            "nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary)})))"
-        )
+        result = axe_violations(page, axe_script)
         if result:
             found[name] = result
     context.close()
     assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+
+
+def axe_violations(page, axe_script):
+    """What axe-core finds wrong on the page as it stands: each rule's id and the nodes breaking it."""
+    page.add_script_tag(path=str(axe_script))
+    return page.evaluate(
+        "axe.run(document).then(r => r.violations.map(v => ({id: v.id, "
+        "nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary)})))"
+    )

@@ -31,7 +31,7 @@ import pytest
 from playwright.sync_api import expect
 from support import HAND
 
-from browser.test_axe_browser import axe_script  # noqa: F401  (axe-core's path, a fixture)
+from browser.test_axe_browser import axe_script, axe_violations  # noqa: F401  (axe_script is a fixture)
 from browser.test_match_flow_browser import open_form, settled
 from scorepad import create_app
 from scorepad.db import connect
@@ -376,11 +376,7 @@ def test_no_axe_violations_on_the_club_pages(browser, live_server, seeded_night,
     for name, path in seeded_night.items():
         page.goto(live_server + path)
         settled(page)
-        page.add_script_tag(path=str(axe_script))
-        result = page.evaluate(
-            "axe.run(document).then(r => r.violations.map(v => ({id: v.id, "
-            "nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary)})))"
-        )
+        result = axe_violations(page, axe_script)
         if result:
             found[name] = result
     context.close()
