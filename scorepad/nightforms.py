@@ -13,15 +13,25 @@ from flask_wtf import FlaskForm
 from markupsafe import escape
 from wtforms import IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from . import canasta
+from .canasta.text import unfit_text
 from .clubnight import settings as defaults
 from .clubnight.settings import CHOICE_LABELS, DEFAULT_BANDS, EventSettings
 from .i18n import lazy_gettext, text
 
 NAME = 100  # longest event, entrant or player name
 REASON = 500  # longest reason, note or announcement
+
+
+def one_line(form: Any, field: Any) -> None:
+    """A name is one line of text, tested as every name in scorepad is (``unfit_text``); its
+    length is ``Length``'s to say."""
+    value = field.data or ""
+    problem = unfit_text(value, text(field.label.text), len(value))
+    if problem is not None:
+        raise ValidationError(text(problem))
 
 
 def _choices(codes: tuple[str, ...]) -> list[SelectChoice]:
@@ -85,8 +95,8 @@ def read_bands(text: str) -> list[list[Any]]:
 class EventForm(FlaskForm):
     """A new club night: every box starts at CLUB_NIGHT.md's default."""
 
-    name = StringField(lazy_gettext("Name of the night"), [InputRequired(), Length(max=NAME)])
-    date = StringField(lazy_gettext("Date"), [InputRequired(), Length(max=10)], render_kw={"type": "date"})
+    name = StringField(lazy_gettext("Name of the night"), [InputRequired(), Length(max=NAME), one_line])
+    date = StringField(lazy_gettext("Date"), [InputRequired(), Length(max=10), one_line], render_kw={"type": "date"})
     variant = SelectField(lazy_gettext("Rules"), choices=_variants, default=canasta.DEFAULT_VARIANT)
     rounds = IntegerField(lazy_gettext("Rounds"), [InputRequired()], default=3)
     round_length = SelectField(lazy_gettext("How long a round lasts"), choices=_choices(defaults.ROUND_LENGTHS))
@@ -116,7 +126,7 @@ class EventForm(FlaskForm):
     )
     season_name = StringField(
         lazy_gettext("Season"),
-        [Optional(), Length(max=NAME)],
+        [Optional(), Length(max=NAME), one_line],
         description=lazy_gettext("Nights with the same season add up together. Leave empty for the night’s year."),
     )
 
@@ -178,8 +188,8 @@ def settings_from(form: EventForm) -> EventSettings:
 class EntrantForm(FlaskForm):
     """A pair or a player joins the night (a late arrival before a round starts, too)."""
 
-    name = StringField(lazy_gettext("Name (a pair's or a player's)"), [InputRequired(), Length(max=NAME)])
-    players = StringField(lazy_gettext("Players, separated by commas"), [Optional(), Length(max=NAME * 3)])
+    name = StringField(lazy_gettext("Name (a pair's or a player's)"), [InputRequired(), Length(max=NAME), one_line])
+    players = StringField(lazy_gettext("Players, separated by commas"), [Optional(), Length(max=NAME * 3), one_line])
 
     def player_names(self) -> tuple[str, ...]:
         return tuple(p.strip() for p in (self.players.data or "").split(",") if p.strip())
@@ -193,7 +203,7 @@ class ReasonForm(FlaskForm):
     table = IntegerField(lazy_gettext("Table"), [Optional(), NumberRange(min=1, max=defaults.MOST_TABLES)])
     by = StringField(
         lazy_gettext("Made by"),
-        [Optional(), Length(max=NAME)],
+        [Optional(), Length(max=NAME), one_line],
         description=lazy_gettext("Your name, so everyone sees who changed the result (this device remembers it)."),
     )
 
@@ -210,7 +220,7 @@ class AdjustmentForm(FlaskForm):
     entrant = SelectField(lazy_gettext("Entrant"), choices=[], validate_choice=True)
     round = IntegerField(lazy_gettext("Round"), [InputRequired(), NumberRange(min=1, max=defaults.MOST_ROUNDS)])
     amount = IntegerField(lazy_gettext("Amount (negative for a penalty)"), [InputRequired(), NumberRange(-1000, 1000)])
-    reason = StringField(lazy_gettext("Reason"), [InputRequired(), Length(max=REASON)])
+    reason = StringField(lazy_gettext("Reason"), [InputRequired(), Length(max=REASON), one_line])
 
 
 class DisputeForm(FlaskForm):

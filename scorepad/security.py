@@ -38,6 +38,7 @@ from flask_wtf import CSRFProtect
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import IntegerConverter
 
 from .i18n import gettext, lazy_gettext
 
@@ -192,6 +193,18 @@ def too_large(error: RequestEntityTooLarge) -> tuple[Response | str, int]:
     return render_template("errors/413.html", message=message), 413
 
 
+class StoredInteger(IntegerConverter):
+    """``<int:...>`` in every URL: a whole number SQLite can hold, so a longer one is a 404.
+
+    Werkzeug's own takes any number of digits, and SQLite refuses a parameter past 2**63 - 1
+    with an OverflowError (a 500) wherever a view looks the number up.
+    """
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(map, *args, **kwargs)
+
+
 def init_app(app: Flask) -> None:
     """Proxy trust, body bounds, CSRF and headers (``DEFAULTS`` are loaded before the config).
 
@@ -202,6 +215,7 @@ def init_app(app: Flask) -> None:
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops)
     app.session_interface = SessionInterface()
+    app.url_map.converters["int"] = StoredInteger  # before any blueprint adds its rules
     app.before_request(allow_large_bodies(app))  # before the CSRF check reads the form
     csrf.init_app(app)
     app.after_request(add_headers)

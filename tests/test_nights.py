@@ -248,6 +248,27 @@ def test_unknown_addresses_are_404(app):
     assert client.get("/tables/" + "0" * 32).status_code == 404
 
 
+def test_a_table_number_past_what_the_database_holds_is_404_not_an_error(organiser):
+    event_id = new_night(organiser)
+    # 2**64: SQLite cannot take it as a parameter; the address names no table.
+    assert organiser.post(f"/nights/{event_id}/tables/18446744073709551616/accept").status_code == 404
+
+
+@pytest.mark.parametrize("name", ["Ana\x00Ben", "Ana\nBen", "Ana\tBen"])
+def test_an_entrant_name_is_one_line_of_text(app, organiser, name):
+    event_id = new_night(organiser)
+    response = organiser.post(f"/nights/{event_id}/entrants", data={"name": name, "players": "Ana, Ben"})
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "holds a control character" in page
+    assert 'value="Ana, Ben"' in page  # what was typed comes back
+    db = connect(app.config["DATABASE"])
+    try:
+        assert not clubstore.entrants(db, event_id)
+    finally:
+        db.close()
+
+
 def test_the_table_card_has_a_qr_code(app, organiser):
     event_id = new_night(organiser)
     enter(organiser, event_id, "A", "B", "C")
