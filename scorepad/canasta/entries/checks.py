@@ -7,7 +7,7 @@ by entry (ENTRY_CHECKS), side by side with partners pooled (SIDE_CHECKS), then a
 most are, so the usual hand costs little.
 
 >>> from ..presets import VARIANTS
->>> from .reading import read_hand
+>>> from .entry import read_hand
 >>> hand = read_hand({"entries": [{"melded_points": 600, "canastas": {"natural": 1},
 ...                                "went_out": True}, {"hand_points": 45}]})
 >>> check_hand(hand, VARIANTS["classic"])
