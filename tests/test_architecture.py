@@ -416,7 +416,8 @@ def test_no_module_imports_itself_round_a_cycle():
 def test_the_cycle_check_finds_one_cut_inside_a_function(tmp_path):
     (tmp_path / "entries").mkdir()
     (tmp_path / "entries" / "__init__.py").write_text("from .entry import Entry\nfrom .reading import read\n")
-    (tmp_path / "entries" / "entry.py").write_text("class Entry:\n    def read(self):\n        from .reading import read\n")
+    cut_inside = "class Entry:\n    def read(self):\n        from .reading import read\n"
+    (tmp_path / "entries" / "entry.py").write_text(cut_inside)
     (tmp_path / "entries" / "reading.py").write_text("from .entry import Entry\nfrom .. import cards\n")
     (tmp_path / "cards.py").write_text("")
     graph = import_graph(tmp_path)

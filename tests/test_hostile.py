@@ -12,16 +12,16 @@ from __future__ import annotations
 import json
 import re
 import time
-import unicodedata
 import tracemalloc
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorepad import canasta, create_app, limits
-from scorepad.canasta import InvalidError
 from scorepad.api import OPENAPI
+from scorepad.canasta import InvalidError
 from scorepad.canasta.cards import parse_card
 from scorepad.canasta.text import unfit_text
 from tests.support import DEFAULTS, add_match
