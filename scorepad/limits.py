@@ -37,8 +37,6 @@ def check_json(body: Any) -> None:
     :raises OverLimit: when something is beyond a cap (the problems name each cap).
     :raises InvalidError: when a string holds a control character or a lone surrogate.
     """
-    if _fits(body):
-        return
     problems: list[Violation] = []
     more = 0
     for problem in _walk(body):
@@ -55,84 +53,95 @@ def check_json(body: Any) -> None:
     raise (OverLimit if over else InvalidError)(problems)
 
 
-def _fits(body: Any) -> bool:
-    """True when ``body`` is within every cap, found quickly: level by level, no paths.
-
-    Every request pays for this, so it makes no path and no message: the containers of each
-    level are counted, and the strings and field names of the whole body are measured and
-    searched at once. Only a body that does not fit is walked again by :func:`_walk`, which
-    says where and why.
-    """
-    texts: list[str] = []
-    level: list[Any] | None = [body]
-    for _depth in range(DEPTH):
-        level = _inside(level, texts)
-        if not level:
-            break
-    if level is None or any(type(value) is dict or type(value) is list for value in level):
-        return False  # a list or an object beyond a cap, or DEPTH deep
-    texts.extend(value for value in level if type(value) is str)
-    return not texts or (max(map(len, texts)) <= TEXT and fit_characters("".join(texts)))
-
-
-def _inside(level: list[Any], texts: list[str]) -> list[Any] | None:
-    """The values one level further in, the strings and field names of this one put in ``texts``.
-
-    None when a list or an object of this level is beyond its cap.
-    """
-    inner: list[Any] = []
-    for value in level:
-        kind = type(value)
-        if kind is dict:
-            if len(value) > FIELDS:
-                return None
-            texts.extend(value)
-            inner.extend(value.values())
-        elif kind is list:
-            if len(value) > ITEMS:
-                return None
-            inner.extend(value)
-        elif kind is str:
-            texts.append(value)
-    return inner
-
-
 def _walk(body: Any) -> Iterator[Violation]:
-    """Every problem of ``body`` with the caps, depth first, without recursion."""
+    """Every problem of ``body`` with the caps, level by level, without recursion.
+
+    Every request pays for this walk, so it makes no path until it finds a problem: each level's
+    lists and objects are counted, and the strings and field names of the level are measured and
+    searched at once, one by one (to say where) only when that finds something.
+    """
+    paths: dict[int, str] = {}  # where each list and object sits, filled in at the first problem
+    refused: set[int] = set()  # the lists and objects beyond a cap: nothing inside them is looked at
+    parents: list[Any] = []
+    level: list[Any] = [body]
+    for depth in range(DEPTH + 1):
+        inner: list[Any] = []
+        texts: list[str] = []
+        for value in level:
+            kind = type(value)
+            if kind is str:
+                texts.append(value)
+            elif kind is dict or kind is list:
+                over = _over(value, depth, body, paths)
+                if over is not None:
+                    refused.add(id(value))
+                    yield over
+                elif kind is dict:
+                    texts.extend(value)
+                    inner.extend(value.values())
+                else:
+                    inner.extend(value)
+        if texts and (max(map(len, texts)) > TEXT or not fit_characters("".join(texts))):
+            yield from _unfit(parents, level, refused, _paths(body, paths))
+        if not inner:
+            return
+        parents, level = level, inner
+
+
+def _unfit(parents: list[Any], level: list[Any], refused: set[int], paths: dict[int, str]) -> Iterator[Violation]:
+    """The problem of each string of ``level`` (found in ``parents``) and each field name of its objects."""
+    if not parents and type(level[0]) is str:  # the body itself is a string
+        yield from _text(level[0], "")
+    for parent in parents:
+        if (type(parent) is dict or type(parent) is list) and id(parent) not in refused:
+            items = parent.items() if type(parent) is dict else enumerate(parent)
+            for key, item in items:
+                if type(item) is str:
+                    yield from _text(item, _inner(paths[id(parent)], key))
+    for value in level:
+        if type(value) is dict and id(value) not in refused:
+            for key in value:
+                if unfit_text(key, "", TEXT) is not None:
+                    yield from _text(key, _inner(paths[id(value)], key))
+
+
+def _paths(body: Any, paths: dict[int, str]) -> dict[int, str]:
+    """Where each list and object of ``body`` sits (``hands[0].entries``), by identity, found once into ``paths``."""
+    if paths:
+        return paths
     stack: list[tuple[Any, str, int]] = [(body, "", 0)]
     while stack:
         value, where, depth = stack.pop()
-        if isinstance(value, str):
-            yield from _text(value, where)
-        elif isinstance(value, dict | list):
-            over = _over(value, where, depth)
-            if over is not None:
-                yield over  # and nothing inside it is looked at
-            elif isinstance(value, dict):
-                for key, item in reversed(value.items()):
-                    fit = unfit_text(key, "", TEXT) is None
-                    # A field name no one types is shown escaped and cut short, never echoed as sent.
-                    name = key if fit else _escaped(key)
-                    inner = f"{where}.{name}" if where else name
-                    if not fit:
-                        yield from _text(key, inner)
-                    stack.append((item, inner, depth + 1))
-            else:
-                stack.extend((item, f"{where}[{index}]", depth + 1) for index, item in reversed(list(enumerate(value))))
+        if type(value) is dict or type(value) is list:
+            paths[id(value)] = where
+            if depth < DEPTH and len(value) <= (FIELDS if type(value) is dict else ITEMS):  # else not looked in
+                items = value.items() if type(value) is dict else enumerate(value)
+                stack.extend((item, _inner(where, key), depth + 1) for key, item in items)
+    return paths
 
 
-def _over(value: dict[str, Any] | list[Any], where: str, depth: int) -> Violation | None:
-    """The cap a list or an object at ``depth`` is beyond (nesting, fields, items), or None."""
+def _inner(where: str, key: str | int) -> str:
+    """The path of item ``key`` of what sits at ``where``; a field name no one types shown escaped and cut short."""
+    if type(key) is int:
+        return f"{where}[{key}]"
+    name = key if unfit_text(key, "", TEXT) is None else _escaped(key)
+    return f"{where}.{name}" if where else name
+
+
+def _over(value: dict[str, Any] | list[Any], depth: int, body: Any, paths: dict[int, str]) -> Violation | None:
+    """The cap a list or an object at ``depth`` of ``body`` is beyond (nesting, fields, items), or None."""
+    too_many = len(value) > (FIELDS if type(value) is dict else ITEMS)
+    if depth < DEPTH and not too_many:
+        return None
+    where = _paths(body, paths)[id(value)]
     field = where or BODY
     if depth >= DEPTH:
         return too_deep(where)
-    if isinstance(value, dict) and len(value) > FIELDS:
+    if type(value) is dict:
         message = t("{field} has {count} fields; at most {most} are taken.", field=field, count=len(value), most=FIELDS)
         return Violation("too-many-fields", message, where)
-    if isinstance(value, list) and len(value) > ITEMS:
-        message = t("{field} has {count} items; at most {most} are taken.", field=field, count=len(value), most=ITEMS)
-        return Violation("too-many-items", message, where)
-    return None
+    message = t("{field} has {count} items; at most {most} are taken.", field=field, count=len(value), most=ITEMS)
+    return Violation("too-many-items", message, where)
 
 
 def too_deep(where: str = "") -> Violation:

@@ -160,12 +160,11 @@ def sheet(match_id: str) -> Response:
 
 
 def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any) -> Response:
-    """Answer a poll: decided from the version alone before any figure is read.
+    """Answer a poll whose version moved on, or a page load: 304 when the copy kept names this version.
 
-    ``since=<version>`` gets 204; a cached copy whose ETag names this version gets 304.
+    A poll ``since=<the current version>`` never gets here: :mod:`polls` answers it 204, the one
+    place that decides a sheet is unchanged.
     """
-    if request.args.get("since") == str(version):
-        return Response(status=204)
     template = "matches/_sheet.html" if wants_fragment() else page
     tag = hashlib.blake2s(f"{key}:{version}:{template}:{i18n.language()}".encode(), digest_size=12).hexdigest()
     if request.if_none_match.contains(tag):

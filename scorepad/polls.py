@@ -7,8 +7,8 @@ else: no session, no language, no form token, no body. Flask's request context, 
 response object cost several times the lookup, so :class:`UnchangedPolls` wraps the app's
 WSGI callable and answers exactly that case itself, with the headers Flask's 204 carries.
 Anything else, including an unknown or deleted match and a version that moved on, goes to
-Flask unchanged (``matches._sheet_or_nothing``), which stays the one place that decides
-what a changed sheet looks like.
+Flask unchanged (``matches._sheet_or_nothing``), which decides what a changed sheet looks like;
+this is the one place that decides a sheet is unchanged.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import pytest
 CORE = Path(__file__).parents[1] / "scorepad" / "canasta"
 # Club night's pure parts sit beside the core: the standard library and the core, nothing else.
 CLUB_NIGHT = CORE.parent / "clubnight"
+SCOREPAD = CORE.parent
 
 
 def imported_roots(source: str) -> set[str]:
@@ -61,115 +62,6 @@ def test_the_club_night_check_catches_a_reach_outside():
 def test_the_check_itself_catches_an_io_import():
     assert imported_roots("import flask\nfrom sqlite_utils import Database\n") == {"flask", "sqlite_utils"}
     assert not imported_roots("from .cards import Card\n")
-
-
-# --- every function fits on a screen: the core's read against the rulebook, the rest alike ----
-MAX_LINES = 50
-MAX_COMPLEXITY = 15
-SCOREPAD = CORE.parent
-MODULES = sorted(SCOREPAD.rglob("*.py"))
-
-
-def complexity(function: ast.AST) -> int:
-    """Cyclomatic complexity as radon counts it: one path, plus one for each decision.
-
-    Each ``if``/``elif``, loop, ``except``, conditional expression, ``match`` case and
-    comprehension clause is a decision, and so is each extra operand of ``and``/``or``.
-    """
-    decisions = 0
-    for node in ast.walk(function):
-        if isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.IfExp, ast.match_case)):
-            decisions += 1
-        elif isinstance(node, ast.BoolOp):
-            decisions += len(node.values) - 1
-        elif isinstance(node, ast.comprehension):
-            decisions += 1 + len(node.ifs)
-    return 1 + decisions
-
-
-def functions(source: str) -> dict[str, ast.AST]:
-    """Every function and method in a module by dotted name (``Class.method``)."""
-    found = {}
-
-    def visit(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                found[prefix + child.name] = child
-                visit(child, f"{prefix}{child.name}.")
-            elif isinstance(child, ast.ClassDef):
-                visit(child, f"{prefix}{child.name}.")
-
-    visit(ast.parse(source), "")
-    return found
-
-
-def oversized(source: str) -> dict[str, str]:
-    """A module's functions over either limit, by name, with what is over."""
-    over = {}
-    for name, function in functions(source).items():
-        lines = function.end_lineno - function.lineno + 1
-        score = complexity(function)
-        if lines > MAX_LINES or score > MAX_COMPLEXITY:
-            over[name] = f"{lines} lines, complexity {score}"
-    return over
-
-
-@pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(SCOREPAD)))
-def test_no_function_is_too_long_or_too_tangled(path):
-    # The core was split into named checks, the layers around it into named steps: each with a
-    # one-line docstring, so a function reads top to bottom without scrolling.
-    over = oversized(path.read_text())
-    assert not over, (
-        f"split these functions of {path.relative_to(SCOREPAD)} into named steps "
-        f"(limits {MAX_LINES} lines, complexity {MAX_COMPLEXITY}): {over}"
-    )
-
-
-def test_the_limits_hold_for_every_layer():
-    # A moved package would leave the parametrized test above with nothing to check, in silence.
-    names = {str(path.relative_to(SCOREPAD)) for path in MODULES}
-    assert {
-        "canasta/entries/checks.py",
-        "documents.py",
-        "migrations.py",
-        "store/writes.py",
-        "checker.py",
-        "clubnight/standings.py",
-    } <= names
-
-
-def test_the_limits_catch_a_long_and_a_tangled_function():
-    body = "".join(f"    x{n} = {n}\n" for n in range(MAX_LINES - 1))
-    at_the_limit = f"def fits():\n{body}"
-    one_too_long = f"def long():\n{body}    x = 0\n"
-    tangled = "def tangled(x):\n" + "".join(f"    if x == {n}:\n        return {n}\n" for n in range(MAX_COMPLEXITY))
-    assert oversized(at_the_limit + one_too_long + tangled) == {
-        "long": f"{MAX_LINES + 1} lines, complexity 1",
-        "tangled": f"{1 + 2 * MAX_COMPLEXITY} lines, complexity {MAX_COMPLEXITY + 1}",
-    }
-
-
-def test_the_measure_counts_each_decision():
-    source = """
-def tangled(cards, rules):
-    if not cards or rules is None:  # if, or: 2
-        return []
-    for card in cards:  # 1
-        if card.is_wild and rules.max_wilds and card.value:  # if, two ands: 3
-            continue
-        elif card.is_three:  # 1
-            pass
-    try:
-        return [c for c in cards if c.is_natural]  # for, if: 2
-    except ValueError:  # 1
-        return None if rules else cards  # 1
-"""
-    (function,) = functions(source).values()
-    assert complexity(function) == 1 + 2 + 1 + 3 + 1 + 2 + 1 + 1
-    assert list(functions("class Laid:\n    def cards(self):\n        def inner(): pass\n")) == [
-        "Laid.cards",
-        "Laid.cards.inner",
-    ]
 
 
 # --- the layers around the core say what they are ---------------------------------------------
@@ -354,3 +246,72 @@ def test_scripts_load_only_from_base_html():
     assert tagged == ["_head.html"]
     drawing = [path.name for path in templates.rglob("*.html") if "page_head()" in path.read_text()]
     assert drawing == ["base.html"]
+
+
+# --- no import cycle at any scale: between the files of every package too ------------------------
+def module_name(path: Path, root: Path) -> str:
+    """``canasta.entries.entry`` for ``canasta/entries/entry.py``; a package is its ``__init__``."""
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Which modules under ``root`` each one imports, relative imports resolved, wherever the import stands."""
+    files = {module_name(path, root): path for path in root.rglob("*.py")}
+
+    def resolve(parts: list[str]) -> str:
+        """The module that defines ``parts``: itself, or the nearest package or module above it."""
+        while parts and ".".join(parts) not in files:
+            parts = parts[:-1]
+        return ".".join(parts)
+
+    graph: dict[str, set[str]] = {name: set() for name in files}
+    for name, path in files.items():
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level > 0:
+                base = package[: len(package) - (node.level - 1)] + (node.module.split(".") if node.module else [])
+                graph[name] |= {resolve([*base, alias.name]) for alias in node.names} - {name, ""}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every import cycle found by a depth-first walk, each as the modules around it."""
+    found, state = [], {}
+    for start in sorted(graph):
+        stack = [(start, iter(sorted(graph[start])))]
+        state[start] = "open"
+        path = [start]
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[node] = "done"
+                stack.pop()
+                path.pop()
+            elif state.get(child) == "open":
+                found.append(path[path.index(child) :] + [child])
+            elif child not in state:
+                state[child] = "open"
+                stack.append((child, iter(sorted(graph[child]))))
+                path.append(child)
+    return found
+
+
+def test_no_module_imports_itself_round_a_cycle():
+    # A cycle inside a package is as hard to follow as one between layers: the one cut by an
+    # import inside a function (entries/entry.py and reading.py) hid from the layer test above.
+    found = cycles(import_graph(SCOREPAD))
+    assert not found, "import cycles: " + "; ".join(" -> ".join(cycle) for cycle in found)
+
+
+def test_the_cycle_check_finds_one_cut_inside_a_function(tmp_path):
+    (tmp_path / "entries").mkdir()
+    (tmp_path / "entries" / "__init__.py").write_text("from .entry import Entry\nfrom .reading import read\n")
+    cut_inside = "class Entry:\n    def read(self):\n        from .reading import read\n"
+    (tmp_path / "entries" / "entry.py").write_text(cut_inside)
+    (tmp_path / "entries" / "reading.py").write_text("from .entry import Entry\nfrom .. import cards\n")
+    (tmp_path / "cards.py").write_text("")
+    graph = import_graph(tmp_path)
+    assert graph["entries.reading"] == {"entries.entry", "cards"}
+    assert cycles(graph) == [["entries.entry", "entries.reading", "entries.entry"]]

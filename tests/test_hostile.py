@@ -13,6 +13,7 @@ import json
 import re
 import time
 import tracemalloc
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 
 from scorepad import canasta, create_app, limits
 from scorepad.api import OPENAPI
+from scorepad.canasta import InvalidError
 from scorepad.canasta.cards import parse_card
 from scorepad.canasta.text import unfit_text
 from tests.support import DEFAULTS, add_match
@@ -327,7 +329,7 @@ def test_a_url_root_longer_than_any_real_path_is_refused_before_rendering(tmp_pa
     assert refused.status_code == 400 and "200 characters" in refused.get_json()["errors"][0]["message"]
 
 
-# --- the quick check and the walk that words the problems agree ---------------------------------------
+# --- the caps, against a plain model of them ----------------------------------------------------------
 TEXTS = st.one_of(
     st.text(max_size=5),
     st.sampled_from(["K", "classic", "\ud800", "a\n", "\x85", "x" * 100, "x" * 101]),
@@ -345,13 +347,46 @@ def nest(value, depth):
     return value
 
 
+def unfit(text):
+    """Text no one types, as docs/api.md says: over 100 characters, a control character or a lone surrogate."""
+    return len(text) > 100 or any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
+
+
+def model_problems(value, where="", depth=0):
+    """Where ``value`` breaks a cap of docs/api.md (10 deep, 64 fields, 1,000 items, 100 characters), as paths."""
+    if isinstance(value, str):
+        return {where} if unfit(value) else set()
+    if not isinstance(value, dict | list):
+        return set()
+    if depth >= 10 or len(value) > (64 if isinstance(value, dict) else 1000):
+        return {where}  # nothing inside is looked at
+    found = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            escaped = ascii(key)[1:-1]  # a name no one types is shown escaped, cut at 40 characters
+            shown = key if not unfit(key) else escaped if len(escaped) <= 40 else escaped[:40] + "…"
+            inner = f"{where}.{shown}" if where else shown
+            found |= ({inner} if unfit(key) else set()) | model_problems(item, inner, depth + 1)
+    else:
+        for index, item in enumerate(value):
+            found |= model_problems(item, f"{where}[{index}]", depth + 1)
+    return found
+
+
 @settings(max_examples=300, deadline=None, database=None)
 @given(body=JSON, depth=st.integers(0, 12), wide=st.sampled_from([0, 0, 0, 64, 65, 1000, 1001]))
-def test_the_quick_check_passes_exactly_the_bodies_the_walk_finds_nothing_in(body, depth, wide):
+def test_a_body_is_refused_exactly_where_it_breaks_a_cap(body, depth, wide):
     body = nest(body, depth)
     if wide:
         body = {"a": [0] * wide} if wide > 100 else {str(i): 0 for i in range(wide)}
-    assert limits._fits(body) == (not list(limits._walk(body)))
+    expected = model_problems(body)
+    try:
+        limits.check_json(body)
+    except InvalidError as refusal:
+        found = {p.field for p in refusal.violations if p.code != "more-problems"}
+        assert found == expected
+    else:
+        assert not expected
 
 
 # --- kept pages are bounded by size, not only by count ---------------------------------------------------

@@ -165,26 +165,29 @@ class Match:
         return results[-1].totals if results else self.start
 
     @property
+    def standing(self) -> Standing:
+        """Where the match stands now: the one rule for game end, winner, tie and margin."""
+        return standing(self.variant, self.totals, len(self.results))
+
+    @property
     def next_minimums(self) -> tuple[int, ...]:
         """Each side's initial-meld minimum for the next hand, from its total now."""
-        return tuple(self.variant.minimum_for(total) for total in self.totals)
+        return self.standing.next_minimums
 
     @property
     def is_finished(self) -> bool:
         """A side reached the target, or the hand limit was played."""
-        return bool(self.results) and game_ends(self.variant, self.totals, len(self.results))
+        return self.standing.is_finished
 
     @property
     def winner(self) -> int | None:
         """The index of the side with the highest total once the game is over; None on a tie."""
-        if not self.is_finished or self.is_tie:
-            return None
-        return max(range(len(self.totals)), key=self.totals.__getitem__)
+        return self.standing.winner
 
     @property
     def is_tie(self) -> bool:
         """The game is over and two or more sides share the highest total."""
-        return self.is_finished and self.totals.count(max(self.totals)) > 1
+        return self.standing.is_tie
 
     @property
     def margin(self) -> int | None:
@@ -192,10 +195,7 @@ class Match:
 
         None before the first hand.
         """
-        if not self.results:
-            return None
-        first, second = sorted(self.totals, reverse=True)[:2]
-        return first - second
+        return self.standing.margin
 
     @property
     def settlement(self) -> dict[str, object] | None:
@@ -221,10 +221,9 @@ def _check_and_play(
         if problems:
             found += [v.under(f"hands[{index}]") for v in problems]
             continue
-        minimums = tuple(map(variant.minimum_for, totals))
         # As many scores as totals: the start and the hand were checked against the sides.
-        totals = tuple([total + side.score for total, side in zip(totals, sides, strict=True)])
-        results.append(HandResult(index + 1, hand, sides, minimums, totals, warnings))
+        results.append(_result(variant, index + 1, totals, hand, sides, warnings))
+        totals = results[-1].totals
         if index + 1 < len(hands) and game_ends(variant, totals, index + 1):
             found.append(
                 Violation(
@@ -240,12 +239,9 @@ def _play_as_it_stands(variant: Variant, hands: tuple[Hand, ...], start: tuple[i
     results = []
     totals = start
     for number, hand in enumerate(hands, start=1):
-        minimums = tuple(map(variant.minimum_for, totals))
-        _, sides, warnings = check_and_score(hand, variant)
-        if not sides:  # a hand that breaks a rule: scored as it stands
-            sides, warnings = tuple(score_hand(hand, variant)), tuple(hand_warnings(hand, variant))
-        totals = tuple([total + side.score for total, side in zip(totals, sides, strict=True)])
-        results.append(HandResult(number, hand, sides, minimums, totals, warnings))
+        # A hand that breaks a rule is scored as it stands.
+        results.append(play_hand(variant, number, totals, hand))
+        totals = results[-1].totals
     return tuple(results)
 
 
@@ -270,10 +266,21 @@ def play_hand(variant: Variant, number: int, totals: Sequence[int], hand: Hand) 
 
     Assumes :func:`check_hand` found nothing, as :attr:`Match.results` does.
     """
+    return _result(variant, number, totals, hand, tuple(score_hand(hand, variant)), tuple(hand_warnings(hand, variant)))
+
+
+def _result(
+    variant: Variant,
+    number: int,
+    totals: Sequence[int],
+    hand: Hand,
+    sides: tuple[SideScore, ...],
+    warnings: tuple[Violation, ...],
+) -> HandResult:
+    """Hand ``number`` scored ``sides`` from ``totals``: the minimums it was played under and the totals after."""
     minimums = tuple(variant.minimum_for(total) for total in totals)
-    sides = tuple(score_hand(hand, variant))
-    after = tuple(t + side.score for t, side in zip(totals, sides, strict=True))
-    return HandResult(number, hand, sides, minimums, after, tuple(hand_warnings(hand, variant)))
+    after = tuple(total + side.score for total, side in zip(totals, sides, strict=True))
+    return HandResult(number, hand, sides, minimums, after, warnings)
 
 
 def carry_forward(

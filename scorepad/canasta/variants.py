@@ -142,6 +142,28 @@ class Variant:
                 return minimum
         return below
 
+    def going_out_lacks(self, canastas: Mapping[str, int]) -> tuple[str, ...]:
+        """What a side's canastas (kind: how many) lack to go out; empty when it may go out.
+
+        ``"count"``: fewer than the variant's number; ``"kind"``: none of the kind it names
+        (Samba's sequence, say); ``"tough-end"``: the Tough End option's two canastas, or one
+        natural where the variant has no sequences. The checks of reported hands and of plays
+        both ask this, each in its own words.
+
+        >>> from .presets import VARIANTS
+        >>> VARIANTS["classic"].going_out_lacks({"mixed": 1}), VARIANTS["classic"].going_out_lacks({})
+        ((), ('count',))
+        """
+        count = sum(canastas.values())
+        lacks = []
+        if count < self.canastas_to_go_out:
+            lacks.append("count")
+        if self.going_out_needs_kind and not canastas.get(self.going_out_needs_kind):
+            lacks.append("kind")
+        if self.tough_end and count < 2 and (self.sequences or not canastas.get("natural")):
+            lacks.append("tough-end")
+        return tuple(lacks)
+
     def forfeited_kinds(self, went_out: bool) -> frozenset[str]:
         """Canasta kinds whose bonus a side loses for not going out.
 

@@ -12,8 +12,19 @@ values naming every problem, ``checks`` and ``table`` hold the rules a hand must
 """
 
 from .checks import check_hand, hand_warnings, held_set_cards
-from .entry import CARD_FIELDS, COUNT_FIELDS, ENTRY_FIELDS, FLAG_FIELDS, HAND_FIELDS, POINT_FIELDS, Entry, Hand
-from .reading import FIELD_LABELS, read_entry, read_hand
+from .entry import (
+    CARD_FIELDS,
+    COUNT_FIELDS,
+    ENTRY_FIELDS,
+    FIELD_LABELS,
+    FLAG_FIELDS,
+    HAND_FIELDS,
+    POINT_FIELDS,
+    Entry,
+    Hand,
+    read_entry,
+    read_hand,
+)
 
 __all__ = [
     "CARD_FIELDS", "COUNT_FIELDS", "ENTRY_FIELDS", "FIELD_LABELS", "FLAG_FIELDS", "HAND_FIELDS", "POINT_FIELDS",

@@ -7,7 +7,7 @@ by entry (ENTRY_CHECKS), side by side with partners pooled (SIDE_CHECKS), then a
 most are, so the usual hand costs little.
 
 >>> from ..presets import VARIANTS
->>> from .reading import read_hand
+>>> from .entry import read_hand
 >>> hand = read_hand({"entries": [{"melded_points": 600, "canastas": {"natural": 1},
 ...                                "went_out": True}, {"hand_points": 45}]})
 >>> check_hand(hand, VARIANTS["classic"])
@@ -397,19 +397,14 @@ def _special_hand_finished(entry: Entry, variant: Variant, partnership: bool) ->
 
 def _out_with_the_canastas_needed(entry: Entry, variant: Variant, partnership: bool) -> Sequence[Violation]:
     """Going out needs the variant's number of canastas, of the kind it names, past a tough end."""
-    count = entry.canasta_count
-    needed = variant.canastas_to_go_out
+    lacks = variant.going_out_lacks(entry.canastas)
     problems = []
-    if count < needed:
-        problems.append(
-            Violation(
-                "went-out-without-canastas",
-                _canastas_needed_text(partnership, needed, variant.name, count),
-                "went_out",
-            )
-        )
-    kind = variant.going_out_needs_kind
-    if kind and not entry.canastas.get(kind):
+    if "count" in lacks:
+        needed = variant.canastas_to_go_out
+        text = _canastas_needed_text(partnership, needed, variant.name, entry.canasta_count)
+        problems.append(Violation("went-out-without-canastas", text, "went_out"))
+    if "kind" in lacks:
+        kind = variant.going_out_needs_kind
         if kind == "sequence":
             text = t(
                 "Going out in {variant} needs one sequence canasta (samba / escalera) among the canastas.",
@@ -418,14 +413,8 @@ def _out_with_the_canastas_needed(entry: Entry, variant: Variant, partnership: b
         else:
             label = variant.canasta_kinds[kind].label
             text = t("Going out in {variant} needs one {label} among the canastas.", variant=variant.name, label=label)
-        problems.append(
-            Violation(
-                "went-out-without-kind",
-                text,
-                "went_out",
-            )
-        )
-    if variant.tough_end and count < 2 and (variant.sequences or not entry.canastas.get("natural")):
+        problems.append(Violation("went-out-without-kind", text, "went_out"))
+    if "tough-end" in lacks:
         if variant.sequences:
             text = t("Tough end: going out needs two canastas.")
         else:

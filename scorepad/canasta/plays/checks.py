@@ -61,18 +61,15 @@ NO_CANASTAS = tp("canastas", "none")
 def canasta_count(rules: Variant, melds: Sequence[Laid]) -> tuple[bool, Text, Text]:
     """Whether the side has the canastas to go out, what it needs, and what it has, in words."""
     size = rules.play_rules.canasta
-    kinds = [meld.canasta_kind(size) for meld in melds if meld.is_canasta(size)]
+    counted = Counter(meld.canasta_kind(size) for meld in melds if meld.is_canasta(size))
+    ok = not rules.going_out_lacks(counted)  # the rule the checks of reported hands ask too
     need = rules.canastas_to_go_out
-    have = len(kinds)
-    ok = have >= need
     wanted = tn("one canasta", "{count} canastas", need, count=number(need))
     if rules.tough_end:
         tough = max(2, need)
         if rules.sequences:
-            ok = have >= tough
             wanted = tn("{count} canasta (tough end)", "{count} canastas (tough end)", tough, count=number(tough))
         else:
-            ok = have >= tough or (have >= need and "natural" in kinds)
             wanted = tn(
                 "{count} canasta or a natural one (tough end)",
                 "{count} canastas or a natural one (tough end)",
@@ -81,10 +78,8 @@ def canasta_count(rules: Variant, melds: Sequence[Laid]) -> tuple[bool, Text, Te
             )
     if rules.going_out_needs_kind:
         kind = rules.going_out_needs_kind
-        ok = ok and kind in kinds
         # Translators: {wanted} is the canastas needed ("two canastas"), {canasta} one of a kind.
         wanted = t("{wanted}, one of them {canasta}", wanted=wanted, canasta=NEEDED_KIND[kind])
-    counted = Counter(kinds)
     # In the order of CANASTA_KINDS, never the order of the melds: one answer whatever their order.
     named = [
         CANASTA_KINDS[k] if counted[k] == 1 else COUNTED_CANASTAS[k](counted[k]) for k in CANASTA_KINDS if counted[k]
