@@ -109,7 +109,7 @@ def test_classic_offers_every_option_of_rules_section_4(client):
     assert options["decks"]["allowed"]["values"] == [2, 3, 4]
     assert options["jokers_per_deck"]["allowed"]["values"] == [2, 3]
     assert options["black_three_in_hand"]["allowed"]["values"] == [5, 100]
-    assert options["wild_canasta"]["allowed"]["values"] == ["none", "1000", "palace"]
+    assert options["wild_canasta"]["allowed"]["values"] == ["none", "1000", "2000", "palace"]
     assert options["harder_first_meld"]["allowed"]["values"] == [False, True]
     # Chile may be played with 3 or 4 packs (RULES.md §2).
     chile = {option["id"]: option for option in variants["chile"]["options"]}
@@ -976,7 +976,7 @@ def test_three_player_partnership_must_name_two_players(client):
         ({"hands": []}, "variant"),
         ({"variant": "classic", "options": {"colour": "red"}, "hands": []}, "options.colour"),
         ({"variant": "classic", "options": {"decks": 5}, "hands": []}, "options.decks"),
-        ({"variant": "classic", "options": {"wild_canasta": "2000"}, "hands": []}, "options.wild_canasta"),
+        ({"variant": "classic", "options": {"wild_canasta": "3000"}, "hands": []}, "options.wild_canasta"),
         ({"variant": "classic", "options": {"black_three_in_hand": 50}, "hands": []}, "options.black_three_in_hand"),
         ({"variant": "classic", "options": {"target": "lots"}, "hands": []}, "options.target"),
         ({"variant": "classic", "options": {"harder_first_meld": "yes"}, "hands": []}, "options.harder_first_meld"),
@@ -1607,13 +1607,15 @@ CHECKS = [
         {"action": "pickup", "hand": ["K", "K", "9", "8"], "table": [["K"] * 5], "pile": {"top": "K", "size": 4}},
         False,
     ),
-    # wild-only melds only where wild canastas exist
+    # wild-only melds only where wild canastas exist (with no meld of a rank for them to go on:
+    # on the side's Q-Q-Q they are three wild cards added to it, issue #31)
     (
         "classic",
         {
             "action": "meld",
             "hand": ["2C", "2D", "JK", "9", "8", "Q"],
-            "table": [["Q", "Q", "Q"]],
+            "table": [],
+            "initial_meld_done": True,
             "melds": [["2C", "2D", "JK"]],
         },
         False,

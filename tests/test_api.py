@@ -50,7 +50,7 @@ def test_variants_list_options_with_label_default_and_allowed_values(client):
     assert options["decks"]["allowed"]["values"] == [2, 3, 4]
     assert options["max_wilds"]["default"] == 3
     assert options["pickup_with_wild"]["default"] is True
-    assert options["wild_canasta"]["allowed"]["values"] == ["none", "1000", "palace"]
+    assert options["wild_canasta"]["allowed"]["values"] == ["none", "1000", "2000", "palace"]
     assert options["max_hands"]["default"] is None
     assert all(option["label"] for option in options.values())
 

@@ -196,6 +196,7 @@ def test_a_house_rule_whose_values_are_codes_offers_them_in_words(client):
     assert re.findall(r'<option value="([^"]+)"[^>]*>([^<]+)<', options) == [
         ("none", "No wild canastas"),
         ("1000", "A wild-card canasta is worth 1000"),
+        ("2000", "A wild-card canasta is worth 2000"),
         ("palace", "Palace: big wild canasta 2000, small 1000"),
     ]
     spanish = client.get("/check", headers={"Accept-Language": "es"}).get_data(as_text=True)

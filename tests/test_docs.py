@@ -291,6 +291,7 @@ FAMILIES = {
     "all": set(canasta.VARIANTS),
     "classic family": CLASSIC_FAMILY,
     "classic and samba families": CLASSIC_FAMILY | {"samba", "bolivia", "chile"},
+    "american": {"american"},
 }
 
 

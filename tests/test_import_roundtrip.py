@@ -47,6 +47,8 @@ def matches(draw):
     """A valid match: candidate hands are kept only where the rules core accepts them."""
     key = draw(st.sampled_from(VARIANTS))
     choices = [{}, {"target": 3000}, {"harder_first_meld": True}, {"max_hands": 6}]
+    choices += [{"strict_wild_cards": True, "wild_canasta": "2000"}, {"strict_discard_pile": True}]  # issue #31
+    choices += [{"no_pickup_on_initial_meld": True}]
     base = canasta.find_variant(key)
     options = draw(st.sampled_from([c for c in choices if set(c) <= set(base.option_ids)]))
     variant = canasta.rules_for(key, options)

@@ -174,7 +174,8 @@ def test_stock_gone_must_take_a_matching_discard():
         ({}, ["K", "K", "2C", "2D", "JK"], False, "wilds-outnumber-naturals"),
         ({"wilds_not_more_than_naturals": False}, ["K", "K", "2C", "2D", "JK"], True, None),
         ({}, ["K", "K", "Q"], False, "mixed-ranks"),
-        ({}, ["JK", "JK", "2C"], False, "wild-meld-not-allowed"),
+        # Three wild cards alone go on the side's 9-9-9 (pagat: "No meld can contain more than three wild cards").
+        ({}, ["JK", "JK", "2C"], True, None),
         ({"wild_canasta": "1000"}, ["JK", "JK", "2C"], True, None),
         ({"wild_canasta": "palace"}, ["JK", "2C", "2D", "2H", "2S", "2C", "2D", "JK"], False, "meld-too-long"),
         ({}, ["3H", "K", "K"], False, "red-three-melded"),
@@ -547,7 +548,9 @@ WILD_MELDS = {"american", "bolivia", "chile"}
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_variant_wild_meld_only_where_it_has_them(variant):
-    verdict = judge(variant, action="meld", hand=["JK", "2C", "2D", "5", "6"], melds=[["JK", "2C", "2D"]], **OPENED)
+    # With no meld on the table for them to go on, three wild cards alone can only be a meld of wild cards.
+    no_melds = {"table": [], "initial_meld_done": True}
+    verdict = judge(variant, action="meld", hand=["JK", "2C", "2D", "5", "6"], melds=[["JK", "2C", "2D"]], **no_melds)
     assert verdict.legal is (variant in WILD_MELDS)
     if variant not in WILD_MELDS:
         assert codes_of(verdict) == {"wild-meld-not-allowed"}

@@ -117,7 +117,13 @@ CASES = [
     # §5 classic melds can pass 7 cards (only American caps at 7).
     case("classic-eighth-card", "classic", meld(["K", "5", "6"], [["K"]], [SEVEN_KINGS]), True),
     # §5 "no wild-only meld unless the variant has wild canastas".
-    case("classic-wild-meld", "classic", meld(["2C", "2D", "JK", "5", "6"], [["2C", "2D", "JK"]], [["9"] * 3]), False),
+    # (With no meld of a rank to go on: on a 9-9-9 they are three wild cards added to it, issue #31.)
+    case(
+        "classic-wild-meld",
+        "classic",
+        meld(["2C", "2D", "JK", "5", "6"], [["2C", "2D", "JK"]], initial_meld_done=True),
+        False,
+    ),
     case(
         "classic-wild-meld-wild-canasta",
         "classic",

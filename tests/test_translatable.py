@@ -439,5 +439,5 @@ def test_a_plural_rule_problem_and_an_option_error_are_said_in_portuguese():
     with pytest.raises(InvalidError) as error:
         canasta.rules_for("classic", {"wild_canasta": "x"})
     (problem,) = error.value.violations
-    assert problem.message == "Wild canastas is one of none, 1000, palace, not 'x'."
-    assert problem.message.render(PORTUGUESE) == "Canastras de curingas é uma de none, 1000, palace, não 'x'."
+    assert problem.message == "Wild canastas is one of none, 1000, 2000, palace, not 'x'."
+    assert problem.message.render(PORTUGUESE) == "Canastras de curingas é uma de none, 1000, 2000, palace, não 'x'."

@@ -257,6 +257,10 @@ def test_option_ids_are_the_fixed_ones():
         "top_counts_for_minimum",
         "restore_pile_penalty",
         "max_hands",
+        # issue #31: Palace's two strict rules whole, and pagat's Modern American variation
+        "strict_wild_cards",
+        "strict_discard_pile",
+        "no_pickup_on_initial_meld",
     }
 
 
@@ -358,7 +362,7 @@ def test_decks_option_changes_every_card_limit(decks, jokers_per_deck, points, r
         ("classic", {"jokers_per_deck": 1}, "bad-option-value"),
         ("classic", {"harder_first_meld": 1}, "bad-option-value"),  # bool options take true/false only
         ("classic", {"harder_first_meld": "true"}, "bad-option-value"),
-        ("classic", {"wild_canasta": "2000"}, "bad-option-value"),  # none/1000/palace
+        ("classic", {"wild_canasta": "3000"}, "bad-option-value"),  # none/1000/2000/palace
         ("classic", {"wild_canasta": True}, "bad-option-value"),
         ("classic", {"black_three_in_hand": 50}, "bad-option-value"),  # 5/100
         ("classic", {"max_wilds": 4}, "bad-option-value"),

@@ -48,6 +48,7 @@ NATURAL = CanastaKind("natural", t("Natural canasta"), 500, 35, naturals=7)
 MIXED = CanastaKind("mixed", t("Mixed canasta"), 300, 50, naturals=4, wilds=1)
 SEQUENCE = CanastaKind("sequence", t("Sequence canasta (samba / escalera)"), 1500, 50, naturals=7)
 WILD_1000 = CanastaKind("wild", t("Wild-card canasta"), 1000, 140, wilds=7)
+WILD_2000 = CanastaKind("wild", t("Wild-card canasta"), 2000, 140, wilds=7)  # pagat's "typical bonus"
 WILD_BIG = CanastaKind("wild_big", t("Big wild canasta (more jokers than twos)"), 2000, 260, wilds=7, jokers=4)
 WILD_SMALL = CanastaKind("wild_small", t("Small wild canasta (more twos than jokers)"), 1000, 140, wilds=7, twos=4)
 BOLIVIA_WILD = CanastaKind("wild", t("Wild canasta (a bolivia)"), 2500, 140, wilds=7)
@@ -62,8 +63,8 @@ AMERICAN_KINDS = _kinds(
     CanastaKind("twos", t("Canasta of seven twos"), 3000, 140, wilds=7, twos=7),
 )
 
-WILD_CANASTA_KINDS = {"none": (), "1000": (WILD_1000,), "palace": (WILD_BIG, WILD_SMALL)}
-WILD_CANASTA_INCOMPLETE = {"none": (), "1000": (), "palace": (("wild", 1000),)}
+WILD_CANASTA_KINDS = {"none": (), "1000": (WILD_1000,), "2000": (WILD_2000,), "palace": (WILD_BIG, WILD_SMALL)}
+WILD_CANASTA_INCOMPLETE = {"none": (), "1000": (), "2000": (), "palace": (("wild", 1000),)}
 SEQUENCES_GOING_OUT = 200  # Palace "Sequences": going out always scores 200, never concealed
 
 

@@ -91,14 +91,15 @@ OPTIONS: Mapping[str, Option] = {
             "wild_canasta",
             t("Wild canastas"),
             t(
-                "none: no wild melds; 1000: a wild-card canasta is worth 1000; palace: big wild canasta 2000, "
-                "small 1000, an unfinished wild meld costs 1000."
+                "none: no wild melds; 1000 or 2000: a wild-card canasta is worth that much; palace: big wild "
+                "canasta 2000, small 1000, an unfinished wild meld costs 1000."
             ),
             str,
-            choices=("none", "1000", "palace"),
+            choices=("none", "1000", "2000", "palace"),
             labels=(
                 ("none", t("No wild canastas")),
                 ("1000", t("A wild-card canasta is worth 1000")),
+                ("2000", t("A wild-card canasta is worth 2000")),
                 ("palace", t("Palace: big wild canasta 2000, small 1000")),
             ),
         ),
@@ -132,6 +133,27 @@ OPTIONS: Mapping[str, Option] = {
             bool,
         ),
         Option("max_wilds", t("Wild cards per meld"), t("Most wild cards one meld may hold."), int, choices=(2, 3)),
+        Option(
+            "strict_wild_cards",
+            t("Strict wild cards"),
+            t(
+                "At most two wild cards in a meld, none added to a canasta, and after the initial meld "
+                "wild cards only go on a meld with at least five natural cards."
+            ),
+            bool,
+        ),
+        Option(
+            "strict_discard_pile",
+            t("Strict discard pile"),
+            t("The pile is always frozen, and no card from it is added to a canasta."),
+            bool,
+        ),
+        Option(
+            "no_pickup_on_initial_meld",
+            t("No pile on the initial-meld turn"),
+            t("The pile is only taken by a side that made its initial meld before this turn."),
+            bool,
+        ),
         Option(
             "wilds_not_more_than_naturals",
             t("Wild cards never outnumber naturals"),
@@ -171,13 +193,14 @@ OPTIONS: Mapping[str, Option] = {
     )
 }
 
-CLASSIC_OPTIONS = tuple(OPTIONS)
+AMERICAN_ONLY = ("no_pickup_on_initial_meld",)
+CLASSIC_OPTIONS = tuple(option_id for option_id in OPTIONS if option_id not in AMERICAN_ONLY)
 SAMBA_OPTIONS = (
     "target", "decks", "jokers_per_deck", "canastas_to_go_out", "black_three_in_hand",
     "pile_always_frozen", "max_wilds", "wilds_not_more_than_naturals", "black_three_freezes",
     "top_counts_for_minimum", "restore_pile_penalty", "max_hands",
 )  # fmt: skip
-AMERICAN_OPTIONS = ("target", "canastas_to_go_out", "restore_pile_penalty", "max_hands")
+AMERICAN_OPTIONS = ("target", "canastas_to_go_out", "restore_pile_penalty", "max_hands", "no_pickup_on_initial_meld")
 
 
 class OptionError(InvalidError):

@@ -95,6 +95,9 @@ class Variant:
     pickup_with_wild: bool = True
     pickup_onto_canasta: bool = True
     max_wilds: int = 3
+    strict_wild_cards: bool = False  # Palace: also max 2 wild cards, whatever max_wilds says
+    strict_discard_pile: bool = False  # Palace: also the pile always frozen, whatever pile_always_frozen says
+    no_pickup_on_initial_meld: bool = False  # American variation (pagat)
     wilds_not_more_than_naturals: bool = True
     black_three_freezes: bool = False
     top_counts_for_minimum: bool = True
@@ -196,6 +199,16 @@ class Variant:
         return _red_three_value(self, count)
 
     @property
+    def wild_limit(self) -> int:
+        """Most wild cards one meld may hold: ``max_wilds``, and two at most with Palace's strict wild cards."""
+        return min(self.max_wilds, 2) if self.strict_wild_cards else self.max_wilds
+
+    @property
+    def pile_frozen_always(self) -> bool:
+        """The pile is only taken with a natural pair: ``pile_always_frozen``, or Palace's strict discard pile."""
+        return self.pile_always_frozen or self.strict_discard_pile
+
+    @property
     def has_wild_melds(self) -> bool:
         return any(kind.wilds == 7 for kind in self.canasta_kinds.values())
 
@@ -262,7 +275,7 @@ def _canasta_kinds(variant: Variant) -> Mapping[str, CanastaKind]:
     ['natural', 'mixed', 'sequence']
     """
     kinds = {kind.key: kind for kind in variant.base_kinds}
-    kinds["mixed"] = dataclasses.replace(kinds["mixed"], naturals=7 - variant.max_wilds)
+    kinds["mixed"] = dataclasses.replace(kinds["mixed"], naturals=7 - variant.wild_limit)
     if variant.sequences:
         kinds.setdefault("sequence", SEQUENCE)
     for kind in WILD_CANASTA_KINDS[variant.wild_canasta]:

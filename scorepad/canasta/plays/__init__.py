@@ -23,7 +23,19 @@ False
 from .checks import canasta_findings
 from .judge import check, check_request
 from .meld import meld_findings
-from .melds import SEQUENCE_RANKS, Laid, Turn, is_run, lone_wilds, meld_key, placements, run_order, side_melds, take
+from .melds import (
+    SEQUENCE_RANKS,
+    Laid,
+    Turn,
+    is_run,
+    lone_wilds,
+    meld_key,
+    placements,
+    run_order,
+    side_melds,
+    take,
+    wild_groups,
+)
 from .position import ACTIONS, REQUEST_FIELDS, SCORE_LIMIT, Position
 from .search import best_melds, pickup_candidates
 from .special import special_hand
@@ -35,5 +47,5 @@ __all__ = [
     "SUIT_NAMES", "CardWords", "Finding", "Laid", "Position", "Turn", "Verdict", "best_melds",
     "canasta_findings", "card_name", "check", "check_request", "codes", "describe", "is_run",
     "lone_wilds", "meld_findings", "meld_key", "number", "pickup_candidates", "placements", "run_order",
-    "side_melds", "special_hand", "take",
+    "side_melds", "special_hand", "take", "wild_groups",
 ]  # fmt: skip

@@ -150,7 +150,7 @@ def _may_merge(rules: Variant, part: list[Laid]) -> bool:
         return True
     cards = [card for meld in part for card in meld.cards]
     wilds = sum(1 for card in cards if card.is_wild)
-    if wilds > rules.max_wilds or (rules.wilds_not_more_than_naturals and wilds > len(cards) - wilds):
+    if wilds > rules.wild_limit or (rules.wilds_not_more_than_naturals and wilds > len(cards) - wilds):
         return False
     canasta = rules.play_rules.canasta
     return rules.play_rules.wild_onto_canasta or not any(

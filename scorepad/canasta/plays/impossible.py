@@ -17,7 +17,7 @@ from ..text import t
 from ..variants import PlayRules, Variant
 from ..violations import InvalidError, Violation
 from .meld import meld_findings
-from .melds import Laid, Turn, laid_from_table, lone_wilds, take
+from .melds import Laid, Turn, laid_from_table, lone_wilds, take, wild_groups
 from .position import Position
 from .wording import CARDS, card_name, codes, describe
 
@@ -56,12 +56,12 @@ def _table(rules: Variant, play: PlayRules, position: Position) -> list[Violatio
 
 
 def _onto_problems(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
-    """``onto`` places wild cards sent alone, onto a meld that is not itself one."""
-    lone = lone_wilds(position.melds, rules)
+    """``onto`` places groups of wild cards alone (of any size), onto a meld that is not itself one."""
+    lone, wild = lone_wilds(position.melds, rules), wild_groups(position.melds)
     problems = []
     for group, (pile, index) in position.onto:
         where = f"onto.melds[{group}]"
-        if group not in lone:
+        if group not in wild:
             problems.append(Violation("onto-not-wild", ONTO_NOT_LONE_WILD, where))
         elif pile == "melds" and index in lone:
             problems.append(Violation("onto-wild", ONTO_LONE_WILD, where))

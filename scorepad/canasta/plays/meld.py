@@ -138,7 +138,7 @@ def _wild_only_in_opening(meld: Laid, turn: Turn) -> Finding | None:
 
 def _too_many_wilds(meld: Laid, turn: Turn) -> Finding | None:
     """One meld holds at most the variant's number of wild cards."""
-    wilds, most = len(meld.wilds), turn.rules.max_wilds
+    wilds, most = len(meld.wilds), turn.rules.wild_limit
     if wilds <= most:
         return None
     return Finding(
@@ -158,7 +158,7 @@ def _too_many_wilds(meld: Laid, turn: Turn) -> Finding | None:
 def _wilds_outnumber_naturals(meld: Laid, turn: Turn) -> Finding | None:
     """Wild cards never outnumber the naturals (unless the house rule is off)."""
     rules, naturals, wilds = turn.rules, len(meld.naturals), len(meld.wilds)
-    if wilds > rules.max_wilds or not rules.wilds_not_more_than_naturals or wilds <= naturals or naturals < 2:
+    if wilds > rules.wild_limit or not rules.wilds_not_more_than_naturals or wilds <= naturals or naturals < 2:
         return None
     return Finding(
         "wilds-outnumber-naturals",
@@ -214,9 +214,25 @@ def _wild_meld_open(meld: Laid, turn: Turn) -> Finding | None:
 
 
 def _wild_onto_canasta(meld: Laid, turn: Turn) -> Finding | None:
-    """Samba family: no wild card is ever added to a completed canasta (Official Canasta Laws)."""
+    """Samba family: no wild card is ever added to a completed canasta (Official Canasta Laws).
+
+    Nor with Palace's strict wild cards: "Wild cards cannot be added to a canasta."
+    """
     added = _added_wilds(meld)
-    if not added or turn.play.wild_onto_canasta or len(meld.before) < turn.play.canasta:
+    if not added or len(meld.before) < turn.play.canasta:
+        return None
+    if turn.play.wild_onto_canasta and turn.rules.strict_wild_cards:
+        return Finding(
+            "wild-onto-canasta",
+            t(
+                "Your {meld} is a completed canasta, and with strict wild cards no wild card is added to one: "
+                "keep {cards}.",
+                meld=codes(meld.before),
+                cards=codes(added),
+            ),
+            False,
+        )
+    if turn.play.wild_onto_canasta:
         return None
     return Finding(
         "wild-onto-canasta",
@@ -224,6 +240,30 @@ def _wild_onto_canasta(meld: Laid, turn: Turn) -> Finding | None:
             "Your {meld} is a completed canasta, and in {variant} no wild card is ever added to one: keep {cards}.",
             meld=codes(meld.before),
             variant=turn.rules.name,
+            cards=codes(added),
+        ),
+        False,
+    )
+
+
+def _strict_five_naturals(meld: Laid, turn: Turn) -> Finding | None:
+    """Palace's strict wild cards: "After the first meld, at least five natural cards need to be used
+    before adding wild cards" (a meld that takes wild cards after the side's initial meld holds five naturals).
+    """
+    added = _added_wilds(meld)
+    naturals = len(meld.naturals)
+    if not turn.rules.strict_wild_cards or not added or turn.opening or naturals >= 5:
+        return None
+    return Finding(
+        "wild-needs-five-naturals",
+        tn(
+            "After your side's initial meld, with strict wild cards, wild cards go only on a meld of at least "
+            "five natural cards: {meld} has {count} natural card, so keep {cards}.",
+            "After your side's initial meld, with strict wild cards, wild cards go only on a meld of at least "
+            "five natural cards: {meld} has {count} natural cards, so keep {cards}.",
+            naturals,
+            meld=meld.words,
+            count=number(naturals),
             cards=codes(added),
         ),
         False,
@@ -241,6 +281,7 @@ RANK_MELD_CHECKS = (
     _rank_too_long,
     _wild_meld_open,
     _wild_onto_canasta,
+    _strict_five_naturals,
 )
 
 

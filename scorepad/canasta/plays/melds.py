@@ -143,10 +143,20 @@ def placements(
     yield from _branch(table, melds, rules, dict(onto), order, {}, hopeful)
 
 
+def wild_groups(melds: Sequence[Sequence[Card]]) -> list[int]:
+    """The groups of ``melds`` that are wild cards alone, of any size: each may go on one of the side's melds."""
+    return [i for i, group in enumerate(melds) if meld_key(group)[0] == "wild"]
+
+
 def lone_wilds(melds: Sequence[Sequence[Card]], rules: Variant) -> list[int]:
-    """The groups of ``melds`` that are wild cards sent alone, to go on one of the side's melds."""
+    """The groups of ``melds`` that are wild cards sent alone, to go on one of the side's melds.
+
+    That is every group of wild cards alone where the variant has no melds of wild cards (so
+    2H-2C-JK goes on a meld of nines as the three cards sent one by one do), and the groups too
+    small for a meld of wild cards where it has them.
+    """
     low = rules.play_rules.wild_meld_cards[0]
-    return [i for i, group in enumerate(melds) if meld_key(group)[0] == "wild" and len(group) < low]
+    return [i for i in wild_groups(melds) if not rules.has_wild_melds or len(melds[i]) < low]
 
 
 def _card_order(group: Sequence[Card]) -> tuple[int, list[str]]:
@@ -155,13 +165,41 @@ def _card_order(group: Sequence[Card]) -> tuple[int, list[str]]:
 
 
 def _placing_order(melds: Sequence[Sequence[Card]], rules: Variant) -> list[int]:
-    """The groups in an order of their cards alone: the longest first, wild cards sent alone last.
+    """The groups in an order of their cards alone: the longest first, groups of wild cards alone last.
 
     A group may join only groups placed before it, and a lone card joins a meld of its rank
     rather than stand alone: so a lone 9 and a 9-9-9 give the same choices in either order.
+    Wild cards come after every natural card, so they may go on any meld the others make.
     """
-    lone = lone_wilds(melds, rules)
-    return sorted(range(len(melds)), key=lambda i: (i in lone, _card_order(melds[i]), i))
+    wild = wild_groups(melds)
+    return sorted(range(len(melds)), key=lambda i: (i in wild, _card_order(melds[i]), i))
+
+
+def _next_group(
+    table: Sequence[Sequence[Card]],
+    melds: Sequence[Sequence[Card]],
+    rules: Variant,
+    order: list[int],
+    homes: Mapping[int, Target],
+    onto: Mapping[int, Target],
+) -> int:
+    """The group placed next: the first in ``order`` not yet placed, except that where the variant
+    has sequences, a group of natural cards that now extends one of the side's sequences comes first.
+
+    So groups join a sequence against the table as it becomes: with 4H-8H on the table, 9H and
+    10H sent as two groups extend it as 9H-10H sent as one does, in either order.
+    """
+    waiting = [i for i in order if i not in homes]
+    if rules.has_sequences and len(waiting) > 1:
+        longest = rules.play_rules.sequence_cards[1]
+        runs = [cards for cards in _so_far(table, melds, homes).values() if meld_key(cards)[0] == "run"]
+        for index in waiting:
+            group = tuple(melds[index])
+            if index in onto or meld_key(group)[0] not in ("rank", "run"):
+                continue
+            if any(is_run(cards + group, longest) for cards in runs):
+                return index
+    return waiting[0]
 
 
 def _branch(
@@ -176,7 +214,7 @@ def _branch(
     if len(homes) == len(order):
         yield dict(homes)
         return
-    index = order[len(homes)]
+    index = _next_group(table, melds, rules, order, homes, onto)
     fixed = onto.get(index)
     if fixed is not None:
         choices = [_home_of(fixed, homes, index)]
@@ -200,7 +238,9 @@ def _walk(
 ) -> dict[int, Target]:
     """Each group's home: where ``onto`` puts it, else its first choice."""
     homes: dict[int, Target] = {}
-    for index in _placing_order(melds, rules):
+    order = _placing_order(melds, rules)
+    while len(homes) < len(order):
+        index = _next_group(table, melds, rules, order, homes, onto)
         fixed = onto.get(index)
         if fixed is not None:
             homes[index] = _home_of(fixed, homes, index)
@@ -239,8 +279,14 @@ def _choices(
     current = sorted(_so_far(table, melds, homes).items(), key=_meld_order)
     kind, rank = meld_key(group)
     if index in lone_wilds(melds, rules):
-        return _wild_choices(current, rules, group if hopeful else ()) or [("melds", index)]
+        fits = _wild_choices(current, rules, group if hopeful else ())
+        if len(group) >= rules.play_rules.wild_meld_cards[0]:
+            return fits + [("melds", index)]  # enough for a meld of wild cards, which the variant refuses: said too
+        return fits or [("melds", index)]
     same = [target for target, cards in current if meld_key(cards) == (kind, rank) and kind != "run"]
+    if kind == "wild":  # wild cards enough for a meld of wild cards: the side's one, or onto a meld of a rank
+        others = _wild_choices(current, rules, group if hopeful else (), kinds=("rank",))
+        return (same[:1] or [("melds", index)]) + others
     longest = rules.play_rules.sequence_cards[1]
     runs = [t for t, cards in current if meld_key(cards)[0] == "run" and is_run(cards + tuple(group), longest)]
     own = [("melds", index)]
@@ -272,21 +318,29 @@ def _may_take(cards: Sequence[Card], wilds: Sequence[Card], rules: Variant) -> b
         return True
     naturals = sum(card.is_natural for card in cards)
     count = sum(card.is_wild for card in cards) + len(wilds)
-    if rank in rules.play_rules.pure_ranks or count > rules.max_wilds:
+    if rank in rules.play_rules.pure_ranks or count > rules.wild_limit:
         return False
     return not (rules.wilds_not_more_than_naturals and count > naturals >= 2)
 
 
 def _wild_choices(
-    current: Sequence[tuple[Target, tuple[Card, ...]]], rules: Variant, hopeful: Sequence[Card] = ()
+    current: Sequence[tuple[Target, tuple[Card, ...]]],
+    rules: Variant,
+    hopeful: Sequence[Card] = (),
+    kinds: tuple[str, ...] = (),
 ) -> list[Target]:
     """Wild cards alone go on a meld of one rank, or on the side's meld of wild cards.
 
     Given the wild cards as ``hopeful``, only on the melds that keep their limits with them.
     """
-    kinds = ("rank", "wild") if rules.has_wild_melds else ("rank",)
+    kinds = kinds or (("rank", "wild") if rules.has_wild_melds else ("rank",))
     fits = [(target, cards) for target, cards in current if not hopeful or _may_take(cards, hopeful, rules)]
     return [target for target, cards in fits if meld_key(cards)[0] in kinds]
+
+
+def _low(group: Sequence[Card]) -> int:
+    """Where a group starts in a sequence (so cards added to one read from low to high)."""
+    return min((SEQUENCE_RANKS.index(card.rank) for card in group if card.rank in SEQUENCE_RANKS), default=-1)
 
 
 def _assemble(
@@ -294,7 +348,10 @@ def _assemble(
 ) -> tuple[list[Laid], list[Laid]]:
     """The melds after this turn from each group's home, touched in the order the groups touch them."""
     added: dict[Target, tuple[Card, ...]] = {}
-    for index in sorted(homes, key=lambda i: (homes[i] != ("melds", i), _card_order(melds[i]), i)):
+    wild = wild_groups(melds)
+    for index in sorted(
+        homes, key=lambda i: (homes[i] != ("melds", i), i in wild, _low(melds[i]), _card_order(melds[i]), i)
+    ):
         added[homes[index]] = added.get(homes[index], ()) + tuple(melds[index])
     touched, seen = [], set()
     for index in range(len(melds)):

@@ -33,6 +33,10 @@ FROZEN_NOT_OPENED = t("your side has not made its initial meld")
 FROZEN_ALWAYS = t("your table plays it always frozen")
 PAIR_ALWAYS = t("you always need a pair")
 MUST_TAKE = t("With the stock gone you must take a discard that goes on one of your melds.")
+NOT_ON_INITIAL_MELD = t(
+    "At your table the pile is taken only by a side that made its initial meld before this turn: "
+    "draw from the stock and meld from your hand."
+)
 TOP_IN_SEQUENCE = t("The top card never starts or extends a sequence.")
 
 
@@ -89,6 +93,8 @@ def _pile_blocked(rules: Variant, position: Position) -> list[Finding]:
         found.append(Finding("pile-top-three", TOP_BLACK_THREE if top.is_black_three else TOP_RED_THREE, False))
     if position.pile_size == 1 and len(position.hand) == 1 and position.whole_hand:
         found.append(Finding("one-card-pile", ONE_CARD_PILE, False))
+    if rules.no_pickup_on_initial_meld and not position.has_opened:
+        found.append(Finding("pickup-initial-meld", NOT_ON_INITIAL_MELD, False))
     return found
 
 
@@ -98,7 +104,7 @@ def _frozen_because(rules: Variant, position: Position) -> list[Text]:
         why.append(FROZEN_BY_CARD)
     if not position.has_opened:
         why.append(FROZEN_NOT_OPENED)
-    if rules.pile_always_frozen:
+    if rules.pile_frozen_always:
         why.append(FROZEN_ALWAYS)
     return why
 
@@ -239,6 +245,19 @@ def _never_onto_canasta(way: _TopMeld) -> Finding | None:
     return Finding("pickup-onto-canasta", text, False)
 
 
+def _strict_pile_onto_canasta(way: _TopMeld) -> Finding | None:
+    """Palace's strict discard pile: "Cards from the discard pile cannot be used to add cards to a canasta"."""
+    if not way.onto_canasta or not way.rules.strict_discard_pile:
+        return None
+    text = t(
+        "Your {cards} are a completed canasta, and with the strict discard pile no card from the pile is added "
+        "to a canasta: the top {card} cannot go on it.",
+        cards=way.names,
+        card=way.name,
+    )
+    return Finding("pickup-onto-canasta", text, False)
+
+
 def _natural_pair(way: _TopMeld) -> Finding | None:
     """Two natural cards of the top's rank take any pile."""
     if len(way.naturals) < 2:
@@ -355,6 +374,7 @@ def _no_way(way: _TopMeld) -> Finding:
 TAKING_WAYS = (
     _meld_full,
     _never_onto_canasta,
+    _strict_pile_onto_canasta,
     _natural_pair,
     _frozen_needs_pair,
     _natural_and_wild,

@@ -22,7 +22,7 @@ from itertools import islice
 from ..text import and_list, t
 from ..variants import PlayRules, Variant
 from ..violations import Violation
-from .melds import Target, lone_wilds, placements
+from .melds import Target, lone_wilds, placements, wild_groups
 from .position import Position
 from .verdict import Verdict
 from .wording import codes
@@ -53,7 +53,7 @@ def _ways(position: Position, rules: Variant, hopeful: bool = False) -> list[dic
 
 def _open_wilds(position: Position, rules: Variant, ways: list[dict[int, Target]]) -> list[int]:
     """The wild cards sent alone whose meld the player left open and that could go on more than one."""
-    lone = [i for i in lone_wilds(position.melds, rules) if i not in position.placed]
+    lone = [i for i in wild_groups(position.melds) if i not in position.placed]
     lone.sort(key=lambda i: (sorted(map(str, position.melds[i])), i))  # named in an order of the cards alone
     return [i for i in lone if len({way[i] for way in ways}) > 1]
 
@@ -70,6 +70,7 @@ def _chosen(
     verdict: Verdict, position: Position, rules: Variant, way: dict[int, Target], ways: list[dict[int, Target]]
 ) -> Verdict:
     """A legal placement: say which meld each open wild card goes on."""
+    lone = lone_wilds(position.melds, rules)
     notes = [
         t(
             "You choose the meld {cards} goes on: on your {meld} the play is allowed.",
@@ -77,8 +78,17 @@ def _chosen(
             meld=_target_words(position, way, i),
         )
         for i in _open_wilds(position, rules, ways)
+        if i in lone or way[i] != ways[0][i]  # wild cards enough for a meld, where it goes by default: no choice made
     ]
     return replace(verdict, reasons=(*verdict.reasons, *dict.fromkeys(notes)))  # like wild cards on one meld: once
+
+
+def _placement_words(position: Position, way: dict[int, Target], index: int) -> str:
+    """Where one group of wild cards goes, in words: on a meld, or as a meld of wild cards of its own."""
+    if way[index] == ("melds", index):
+        # Translators: {cards} are wild cards laid down together as a meld of wild cards, e.g. "2H-2C-JK".
+        return t("{cards} as a meld of their own", cards=codes(position.melds[index]))
+    return t("{cards} on your {meld}", cards=codes(position.melds[index]), meld=_target_words(position, way, index))
 
 
 def _refused_everywhere(position: Position, rules: Variant, tried: list[tuple[dict[int, Target], Verdict]]) -> Verdict:
@@ -98,12 +108,7 @@ def _refused_everywhere(position: Position, rules: Variant, tried: list[tuple[di
     found: dict[str, Violation] = {}
     everywhere = set()
     for way, verdict in distinct:
-        where = and_list(
-            [
-                t("{cards} on your {meld}", cards=codes(position.melds[i]), meld=_target_words(position, way, i))
-                for i in open_wilds
-            ]
-        )
+        where = and_list([_placement_words(position, way, i) for i in open_wilds])
         for problem in verdict.problems:
             if str(problem.message) in common:
                 # Translators: {cards} are the wild cards sent alone, e.g. "2C and JK"; every meld gives this reason.

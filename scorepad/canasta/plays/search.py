@@ -32,7 +32,7 @@ def pickup_candidates(rules: Variant, play: PlayRules, position: Position) -> It
     if naturals and wilds:
         options.append((naturals[0], wilds[0]))
     options.append(tuple(naturals))
-    room = rules.max_wilds
+    room = rules.wild_limit
     options.append(tuple(naturals) + tuple(reversed(wilds))[:room])
     seen = set()
     for part in options:
@@ -99,5 +99,5 @@ def _wild_room(rules: Variant, play: PlayRules, rank: str, naturals: int) -> int
     if rank in play.pure_ranks:
         return 0
     if rules.wilds_not_more_than_naturals:
-        return min(rules.max_wilds, naturals)
-    return rules.max_wilds
+        return min(rules.wild_limit, naturals)
+    return rules.wild_limit
