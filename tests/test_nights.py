@@ -409,7 +409,29 @@ def test_a_swiss_round_is_paired_from_the_standings(app, organiser):
     assert [set(t.entrants) for t in night_rows(app, event_id)[1][1].tables] == [{"B", "C"}, {"A", "D"}]
 
 
-def test_a_nights_json_export_imports_back_as_a_new_night_with_its_matches(app, organiser):
+def without_match_ids(document):
+    """A night's export but for its matches' ids (an import gives each match a new one)."""
+    for each in document["rounds"]:
+        for table in each["tables"]:
+            if table["match"]:
+                table["match"] = {key: value for key, value in table["match"].items() if key != "id"}
+    return document
+
+
+@pytest.fixture
+def elsewhere(tmp_path):
+    """Another club's scorepad (its own database), its organiser signed in: where an export is taken."""
+    other = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "elsewhere.db"), "SECRET_KEY": "test-only",
+         "WTF_CSRF_ENABLED": False, "ORGANISER_PASSPHRASE": PASSPHRASE}
+    )  # fmt: skip
+    client = other.test_client()
+    assert client.post("/organiser", data={"passphrase": PASSPHRASE}).status_code == 303
+    client.application = other
+    return client
+
+
+def test_a_nights_json_export_imports_back_with_its_matches_and_once(app, organiser, elsewhere):
     event_id = new_night(organiser, scoring="match_points", bye_score="1")
     enter(organiser, event_id, "A", "B", "C")
     organiser.post(f"/nights/{event_id}/rounds")
@@ -418,19 +440,26 @@ def test_a_nights_json_export_imports_back_as_a_new_night_with_its_matches(app, 
     play(organiser, rounds[0].tables[0].match_id, HAND)  # A wins: 2 match points, B 0; C's bye: 1
     organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(entrant="B", amount="1", reason="Fair play"))
     exported = organiser.get(f"/nights/{event_id}/export.json").data
+    # Imported where the night was run, it is recognised: no second night.
     response = organiser.post("/nights/import", data={"file": (io.BytesIO(exported), "night.json")})
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/nights/{event_id}")
+    assert "This night is here already" in organiser.get(response.headers["Location"]).get_data(as_text=True)
+    assert len(organiser.get("/nights").get_data(as_text=True).split("Thursday club")) == 2  # one night listed
+    # Elsewhere it is a night of its own, and imported there again it is still one night.
+    response = elsewhere.post("/nights/import", data={"file": (io.BytesIO(exported), "night.json")})
     assert response.status_code == 303
     copy_id = response.headers["Location"].rsplit("/", 1)[1]
-    assert copy_id != event_id
-    copy, copy_rounds, _ = night_rows(app, copy_id)
+    again = elsewhere.post("/nights/import", data={"file": (io.BytesIO(exported), "night.json")})
+    assert again.headers["Location"].endswith(f"/nights/{copy_id}")
+    copy, copy_rounds, _ = night_rows(elsewhere.application, copy_id)
     assert copy.settings.scoring == "match_points"
     assert copy_rounds[0].tables[0].match_id != rounds[0].tables[0].match_id
     assert copy_rounds[0].tables[0].totals == (1220, 165)
     # B (0 + the adjustment's 1) and C (the bye's 1) are level; C's balance is 0, B's -1055.
-    assert standings_of(organiser, copy.standings_token) == [("1", "A", 2), ("2", "C", 1), ("3", "B", 1)]
+    assert standings_of(elsewhere, copy.standings_token) == [("1", "A", 2), ("2", "C", 1), ("3", "B", 1)]
     # The same document exported again from the copy holds the same night.
-    again = organiser.get(f"/nights/{copy_id}/export.json").get_json()
-    assert again["standings"] == organiser.get(f"/nights/{event_id}/export.json").get_json()["standings"]
+    again = elsewhere.get(f"/nights/{copy_id}/export.json").get_json()
+    assert without_match_ids(again) == without_match_ids(organiser.get(f"/nights/{event_id}/export.json").get_json())
 
 
 @pytest.mark.parametrize(
@@ -530,7 +559,7 @@ def test_either_sides_phone_may_call_the_director(app, organiser):
     assert re.search(r'id="table-1">.*?Disputed.*?Our canasta is missing', board, re.S)
 
 
-def test_a_correction_says_who_made_it(app, organiser):
+def test_a_correction_says_who_made_it(app, organiser, elsewhere):
     event_id = new_night(organiser)
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
@@ -551,11 +580,11 @@ def test_a_correction_says_who_made_it(app, organiser):
     # The export keeps the name and reads it back.
     exported = organiser.get(f"/nights/{event_id}/export.json").get_json()
     assert [c["by"] for c in exported["corrections"]] == ["organiser", "Marta (director)"]
-    imported = organiser.post(
+    imported = elsewhere.post(
         "/nights/import", data={"file": (io.BytesIO(json.dumps(exported).encode()), "night.json")}
     )
     copy = imported.headers["Location"].rsplit("/", 1)[1]
-    assert "made by Marta (director)," in organiser.get(f"/nights/{copy}").get_data(as_text=True)
+    assert "made by Marta (director)," in elsewhere.get(f"/nights/{copy}").get_data(as_text=True)
 
 
 def test_the_printed_seating_and_results_sheet(app, organiser):
@@ -661,3 +690,45 @@ def test_the_time_rule_decides_which_hands_count(app, organiser, rule, totals, s
     assert not_counted in page
     results = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/results").text))
     assert re.search(rf"1 A B {totals} \(\d hands? after time not counted\) {score} ", results)
+
+
+def page_version(organiser, event_id):
+    page = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    return re.search(r'name="night_version" value="(\d+)"', page)[1]
+
+
+def test_a_second_laptop_with_an_older_page_is_told_what_changed_meanwhile_and_nothing_is_done(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    seen = page_version(organiser, event_id)  # the second laptop's page: round 1 seated, A to D
+    enter(organiser, event_id, "E")  # the first laptop: E comes late, round 1's bye table
+    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "B"})
+    answer = organiser.post(f"/nights/{event_id}/rounds/1/start", data={"night_version": seen})
+    assert answer.status_code == 303
+    told = organiser.get(answer.headers["Location"]).get_data(as_text=True)
+    assert "Meanwhile, on another device:" in told
+    assert "E joined the night." in told and "B has left the night." in told
+    assert "Nothing was done: here is the night as it is now." in told
+    _, rounds, _ = night_rows(app, event_id)
+    assert rounds[0].started is None and not any(t.match_id for t in rounds[0].tables)
+    # A note is never refused for a change it does not depend on; the page as it is now starts the round.
+    penalty = adjustment(entrant="C", amount="-1", reason="Late", night_version=seen)
+    assert "Adjustment recorded" in organiser.post(f"/nights/{event_id}/adjustments", data=penalty,
+                                                   follow_redirects=True).get_data(as_text=True)  # fmt: skip
+    fresh = page_version(organiser, event_id)
+    organiser.post(f"/nights/{event_id}/rounds/1/start", data={"night_version": fresh})
+    _, rounds, _ = night_rows(app, event_id)
+    # Seated in order A v B, C v D; E came late to a table of their own; B's seat emptied, A has the bye:
+    # one match, C v D's at table 2.
+    assert rounds[0].started
+    assert [(t.number, t.entrants, bool(t.match_id)) for t in rounds[0].tables] == [
+        (1, ("A", None), False), (2, ("C", "D"), True), (3, ("E", None), False)
+    ]  # fmt: skip
+
+
+def test_the_same_pair_entered_twice_is_told_not_stored_twice(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A")
+    again = organiser.post(f"/nights/{event_id}/entrants", data={"name": "A"})
+    assert again.status_code == 200 and "A is already entered tonight." in again.get_data(as_text=True)
