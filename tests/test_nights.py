@@ -732,3 +732,44 @@ def test_the_same_pair_entered_twice_is_told_not_stored_twice(app, organiser):
     enter(organiser, event_id, "A")
     again = organiser.post(f"/nights/{event_id}/entrants", data={"name": "A"})
     assert again.status_code == 200 and "A is already entered tonight." in again.get_data(as_text=True)
+
+
+def test_export_then_import_elsewhere_keeps_when_hands_were_played_and_every_standing(app, organiser, elsewhere):
+    """Issue 30: imported hands were stamped with the import's time, so the time rule counted only each
+    table's first hand; no-shows and withdrawals were not exported. Table 1 here plays three hands of
+    1220 to 165: the round's time ends after the first; the night counts the hand in progress
+    (finish_hand), so 2440 to 330 stand, and must stand elsewhere too."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D", "E", "F")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    first = rounds[0].tables[0].match_id
+    for version in ("1", "2", "3"):
+        assert organiser.post(f"/matches/{first}/hands", data={**HAND, "version": version}).status_code == 303
+    db = connect(app.config["DATABASE"])
+    db.execute("update club_rounds set started = '2026-11-26T18:40:00+00:00', ends = '2026-11-26T19:30:00+00:00'")
+    for position, stamp in ((1, "19:00"), (2, "19:40"), (3, "19:55")):
+        db.execute("update hands set created = ? where match_id = ? and position = ?",
+                   [f"2026-11-26T{stamp}:00+00:00", first, position])  # fmt: skip
+    db.conn.commit()
+    db.close()
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[1].id}/no-show", data={"entrant": "D"})
+    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "F"})
+    organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(entrant="E", amount="-2", reason="Phone rang"))
+    exported = organiser.get(f"/nights/{event_id}/export.json").data
+    copy_id = elsewhere.post("/nights/import", data={"file": (io.BytesIO(exported), "n.json")}).headers["Location"]
+    copy_id = copy_id.rsplit("/", 1)[1]
+    copy, copy_rounds, _ = night_rows(elsewhere.application, copy_id)
+    event, _, _ = night_rows(app, event_id)
+    assert copy_rounds[0].tables[0].totals == (2440, 330)
+    assert night_rows(app, event_id)[1][0].tables[0].totals == (2440, 330)
+    assert copy_rounds[0].tables[1].no_show == "D"
+    assert standings_of(elsewhere, copy.standings_token) == standings_of(organiser, event.standings_token)
+    for surface in ("export.csv", "print/results"):
+        here = organiser.get(f"/nights/{event_id}/{surface}").get_data(as_text=True)
+        there = elsewhere.get(f"/nights/{copy_id}/{surface}").get_data(as_text=True)
+        assert there.replace(copy_id, event_id) == here, surface
+    again = elsewhere.get(f"/nights/{copy_id}/export.json").get_json()
+    assert without_match_ids(again) == without_match_ids(json.loads(exported))
+    assert [e["withdrawn"] is not None for e in again["entrants"]] == [False] * 5 + [True]
