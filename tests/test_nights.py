@@ -773,3 +773,85 @@ def test_export_then_import_elsewhere_keeps_when_hands_were_played_and_every_sta
     again = elsewhere.get(f"/nights/{copy_id}/export.json").get_json()
     assert without_match_ids(again) == without_match_ids(json.loads(exported))
     assert [e["withdrawn"] is not None for e in again["entrants"]] == [False] * 5 + [True]
+
+
+def season_score(organiser, name):
+    page = organiser.get("/nights/season").get_data(as_text=True)
+    found = re.search(rf"<td>{re.escape(name)}</td><td class=\"num score\">([^<]+)</td>", page)
+    return found[1] if found else None
+
+
+def test_an_entrant_is_renamed_or_removed_before_they_play_and_never_after(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "Ç", "Typo")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(entrant="Ç", amount="-1", reason="Late"))
+    organiser.post(f"/nights/{event_id}/entrants/rename", data={"name": "Ç", "new_name": "  C   &  Co "})
+    organiser.post(f"/nights/{event_id}/entrants/remove", data={"name": "Typo"})
+    event, rounds, _ = night_rows(app, event_id)
+    # Seated in order A v B, Ç v Typo: Ç is renamed in their seat, in the draw and in the penalty; Typo's
+    # seat is emptied (C & Co has the bye) and Typo is gone from the night.
+    assert [t.entrants for t in rounds[0].tables] == [("A", "B"), ("C & Co", None)]
+    assert event.draw == ("A", "B", "C & Co")
+    organiser.get(f"/nights/{event_id}")  # the messages said
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert "Typo" not in board and "Round 1, C &amp; Co: -1 — Late" in board
+    # A name already entered is refused; so is a blank one.
+    told = organiser.post(f"/nights/{event_id}/entrants/rename", data={"name": "A", "new_name": "B"},
+                          follow_redirects=True).get_data(as_text=True)  # fmt: skip
+    assert "B is already entered tonight." in told
+    organiser.post(f"/nights/{event_id}/entrants/rename", data={"name": "A", "new_name": "   "})
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    # Once they have played, their name stays as the results know it, and they can only withdraw.
+    told = organiser.post(f"/nights/{event_id}/entrants/rename", data={"name": "A", "new_name": "Z"},
+                          follow_redirects=True).get_data(as_text=True)  # fmt: skip
+    assert "A has played already: their name stays as the results know it." in told
+    told = organiser.post(f"/nights/{event_id}/entrants/remove", data={"name": "A"},
+                          follow_redirects=True).get_data(as_text=True)  # fmt: skip
+    assert "A has played already: withdraw them instead." in told
+    assert [e.name for e in clubstore.entrants(connect(app.config["DATABASE"]), event_id)] == ["A", "B", "C & Co"]
+
+
+def test_the_season_counts_only_nights_played_and_entrants_who_played(app, organiser):
+    # Night 1: A beats B; "Typo" was entered and withdrawn before round 1 was seated.
+    first = new_night(organiser, date="2026-10-01")
+    enter(organiser, first, "A", "B", "Typo")
+    organiser.post(f"/nights/{first}/entrants/withdraw", data={"name": "Typo"})
+    organiser.post(f"/nights/{first}/rounds")
+    organiser.post(f"/nights/{first}/rounds/1/start")
+    play(organiser, night_rows(app, first)[1][0].tables[0].match_id, HAND)
+    # Night 2: entered, never played. Night 3: played (B beats A), then left out of the season.
+    unplayed = new_night(organiser, date="2026-10-08")
+    enter(organiser, unplayed, "A", "B", "C")
+    third = new_night(organiser, date="2026-10-15")
+    enter(organiser, third, "A", "B")
+    organiser.post(f"/nights/{third}/rounds")
+    organiser.post(f"/nights/{third}/rounds/1/start")
+    play(organiser, night_rows(app, third)[1][0].tables[0].match_id, HAND_EW)
+    organiser.post(f"/nights/{third}/season", data={"in_season": "no"})
+    # Night 1 alone counts, among the two who played: A first of 2 (2 points), B second (1);
+    # Typo nothing, and C (night 2) nothing.
+    assert (season_score(organiser, "A"), season_score(organiser, "B")) == ("2", "1")
+    assert season_score(organiser, "Typo") is None and season_score(organiser, "C") is None
+    organiser.post(f"/nights/{third}/season", data={"in_season": "yes"})
+    assert (season_score(organiser, "A"), season_score(organiser, "B")) == ("3", "3")
+
+
+def test_a_night_is_deleted_with_its_matches_only_when_the_box_is_ticked(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    match_id = night_rows(app, event_id)[1][0].tables[0].match_id
+    play(organiser, match_id, HAND)
+    kept = organiser.post(f"/nights/{event_id}/delete", follow_redirects=True).get_data(as_text=True)
+    assert "Tick the box to delete the night." in kept and organiser.get(f"/nights/{event_id}").status_code == 200
+    gone = organiser.post(f"/nights/{event_id}/delete", data={"sure": "yes"}, follow_redirects=True)
+    assert "The night Thursday club is deleted." in gone.get_data(as_text=True)
+    assert organiser.get(f"/nights/{event_id}").status_code == 404
+    assert season_score(organiser, "A") is None
+    db = connect(app.config["DATABASE"])
+    # The match is deleted as any match is: restorable from its page for a while.
+    assert db.execute("select deleted from matches where id = ?", [match_id]).fetchone()[0]
+    assert not [row for table in ("club_tables", "club_entrants", "club_changes", "club_rounds")
+                for row in db.execute(f"select 1 from {table} where event_id = ?", [event_id]).fetchall()]  # fmt: skip

@@ -41,6 +41,9 @@ SAID: dict[str, Callable[[dict[str, Any]], Any]] = {
     "adjustment": lambda d: _(
         "Adjustment recorded: %(entrant)s, %(amount)s.", entrant=d.get("entrant"), amount=d.get("amount")
     ),
+    "season": lambda d: (
+        _("The night counts toward its season.") if d.get("counted") else _("The night is left out of its season.")
+    ),
     "correction": lambda d: _("The correction's reason is recorded."),
     "announced": lambda d: _("Announced on every table."),
 }

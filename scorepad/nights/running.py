@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import timedelta
 from typing import Any
 
@@ -32,6 +32,7 @@ from ..nightforms import (
     EntrantForm,
     EventForm,
     ReasonForm,
+    RenameForm,
     entrant_choices,
     settings_from,
 )
@@ -104,6 +105,7 @@ def _dashboard(night: Night, **forms: Any) -> str:
         corrections=clubstore.corrections(get_db(), night.event.id),
         announcements=clubstore.announcements(get_db(), night.event.id),
         cards=clubstore.cards(get_db(), night.event.id),
+        played={name for r in night.rounds if r.started for name in r.seating.entrants},
     )
 
 
@@ -437,6 +439,81 @@ def announce(event_id: str) -> Any:
         flash(_("Announced on every table."))
         return redirect(url_for(".dashboard", event_id=event_id), 303)
     return _dashboard(load_night(event_or_404(event_id)), announcement=form)
+
+
+def _has_played(night: Night, name: str) -> bool:
+    """Whether an entrant sat at a table (or had the bye) of a round that started."""
+    return any(name in r.seating.entrants for r in night.rounds if r.started)
+
+
+@bp.post("/nights/<event_id>/entrants/rename")
+@form_checks_token
+def rename_entrant(event_id: str) -> Any:
+    """A typo in a name, corrected before the entrant plays: every seat and note of theirs follows."""
+    form = RenameForm()
+    valid = form.validate_on_submit()
+    old, new = form.name.data or "", " ".join((form.new_name.data or "").split())
+    with _acting(event_id) as night:
+        if old not in night.players:
+            abort(400)
+        if _has_played(night, old):
+            flash(_("%(name)s has played already: their name stays as the results know it.", name=old))
+        elif valid and new and new != old and new not in night.players:
+            clubstore.rename_entrant(get_db(), event_id, old, new)
+            clubstore.record(get_db(), event_id, "renamed", old=old, new=new)
+            flash(_("%(old)s is now called %(new)s.", old=old, new=new))
+        elif new in night.players and new != old:
+            flash(_("%(name)s is already entered tonight.", name=new))
+        elif new != old:
+            flash(_("Type the new name: one line, up to 100 characters."))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+@bp.post("/nights/<event_id>/entrants/remove")
+def remove_entrant(event_id: str) -> Response:
+    """An entrant entered by mistake, taken out before they play: as if never entered (their seat is emptied)."""
+    name = request.form.get("name", "")
+    with _acting(event_id) as night:
+        if name not in night.players:
+            abort(400)
+        if _has_played(night, name):
+            flash(_("%(name)s has played already: withdraw them instead.", name=name))
+            return redirect(url_for(".dashboard", event_id=event_id), 303)
+        db = get_db()
+        clubstore.remove_entrant(db, event_id, name)
+        upcoming = _upcoming(night)
+        if upcoming is not None and name in upcoming.seating.entrants:
+            staying = [other for other in night.active_names if other != name]
+            clubstore.save_seating(db, event_id, _without_withdrawn(upcoming.seating, staying))
+        clubstore.record(db, event_id, "removed", name=name)
+    flash(_("%(name)s was removed from the night.", name=name))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+@bp.post("/nights/<event_id>/season")
+def count_in_season(event_id: str) -> Response:
+    """Leave the night out of its season, or count it again."""
+    counted = request.form.get("in_season") == "yes"
+    with _acting(event_id):
+        clubstore.set_in_season(get_db(), event_id, counted)
+        clubstore.record(get_db(), event_id, "season", counted=counted)
+    flash(_("The night counts toward its season.") if counted else _("The night is left out of its season."))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+@bp.post("/nights/<event_id>/delete")
+def delete_event(event_id: str) -> Response:
+    """Delete the night (its tables' matches are deleted as matches, restorable for a while); it asks to be sure."""
+    if request.form.get("sure") != "yes":
+        flash(_("Tick the box to delete the night."))
+        return redirect(url_for(".dashboard", event_id=event_id), 303)
+    db = get_db()
+    with _acting(event_id) as night:
+        for match_id in clubstore.delete_event(db, event_id):
+            with suppress(store.NotFoundError):
+                store.delete_match(db, match_id, store.current_version(db, match_id))
+    flash(_("The night %(name)s is deleted.", name=night.event.name))
+    return redirect(url_for(".index"), 303)
 
 
 def table_or_404(event_id: str, table_id: int) -> clubstore.ClubTable:

@@ -301,6 +301,47 @@ def withdraw(db: Database, event_id: str, name: str, back: bool = False) -> None
         touch(db, event_id)
 
 
+def rename_entrant(db: Database, event_id: str, old: str, new: str) -> None:
+    """An entrant who has not played yet is renamed everywhere the night names them (the caller checked both)."""
+    with writing(db):
+        db.execute("update club_entrants set name = ? where event_id = ? and name = ?", [new, event_id, old])
+        for column in ("north_south", "east_west", "no_show"):
+            db.execute(f"update club_tables set {column} = ? where event_id = ? and {column} = ?", [new, event_id, old])
+        db.execute("update club_adjustments set entrant = ? where event_id = ? and entrant = ?", [new, event_id, old])
+        draw = get_event(db, event_id).draw
+        if old in draw:
+            set_draw(db, event_id, [new if name == old else name for name in draw])
+        touch(db, event_id)
+
+
+def remove_entrant(db: Database, event_id: str, name: str) -> None:
+    """An entrant who has not played is taken out of the night as if never entered (the caller re-seats)."""
+    with writing(db):
+        db.execute("delete from club_entrants where event_id = ? and name = ?", [event_id, name])
+        db.execute("delete from club_adjustments where event_id = ? and entrant = ?", [event_id, name])
+        draw = get_event(db, event_id).draw
+        if name in draw:
+            set_draw(db, event_id, [other for other in draw if other != name])
+        touch(db, event_id)
+
+
+def delete_event(db: Database, event_id: str) -> list[str]:
+    """Remove a night and everything of it; returns its tables' matches (the caller deletes them as matches)."""
+    with writing(db):
+        matches = [r["match_id"] for r in _rows(db, "select match_id from club_tables where event_id = ?"
+                                                " and match_id is not null", [event_id])]  # fmt: skip
+        for table in ("club_changes", "club_announcements", "club_corrections", "club_adjustments",
+                      "club_table_cards", "club_tables", "club_rounds", "club_entrants"):  # fmt: skip
+            db.execute(f"delete from {table} where event_id = ?", [event_id])
+        db.execute("delete from club_events where id = ?", [event_id])
+    return matches
+
+
+def set_in_season(db: Database, event_id: str, counted: bool) -> None:
+    """Whether the night counts toward its season."""
+    db.execute("update club_events set in_season = ? where id = ?", [int(counted), event_id])
+
+
 # --- rounds and tables --------------------------------------------------------------------
 TABLES_SQL = """
 select t.*, s.version as match_version, s.totals, s.hands, s.is_finished
