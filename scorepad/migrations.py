@@ -386,3 +386,22 @@ def _m008_create_director_notes(db):
         not_null={"event_id", "text", "created"},
         foreign_keys=[("event_id", "club_events", "id")],
     )
+
+
+@migrations()
+def m009_log_club_night_changes(db):
+    # Every organiser action on a night is one transaction checked against the night's version
+    # (issue 30): `club_changes` says what each action changed, so a laptop holding an older
+    # page is told what happened meanwhile. `version` is the night's version after the change.
+    db.table("club_changes").create(
+        {"id": int, "event_id": str, "version": int, "what": str, "detail": str, "created": str},
+        pk="id",
+        not_null={"event_id", "version", "what", "detail", "created"},
+        foreign_keys=[("event_id", "club_events", "id")],
+    )
+    db.table("club_changes").create_index(["event_id", "version"])
+    # `origin`: the id the night had where it was first run, kept through export and import so
+    # an import of a night already here is recognised; `in_season` 0 leaves it out of the season.
+    db.table("club_events").add_column("origin", str)
+    db.table("club_events").add_column("in_season", int, not_null_default=1)
+    db.execute("update club_events set origin = id")

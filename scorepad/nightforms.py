@@ -11,7 +11,7 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from markupsafe import escape
-from wtforms import IntegerField, SelectField, StringField, TextAreaField
+from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
@@ -193,6 +193,13 @@ class EntrantForm(FlaskForm):
 
     def player_names(self) -> tuple[str, ...]:
         return tuple(p.strip() for p in (self.players.data or "").split(",") if p.strip())
+
+
+class RenameForm(FlaskForm):
+    """The organiser corrects an entrant's name before they play."""
+
+    name = HiddenField()
+    new_name = StringField(lazy_gettext("New name"), [InputRequired(), Length(max=NAME), one_line])
 
 
 class ReasonForm(FlaskForm):

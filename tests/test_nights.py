@@ -409,7 +409,29 @@ def test_a_swiss_round_is_paired_from_the_standings(app, organiser):
     assert [set(t.entrants) for t in night_rows(app, event_id)[1][1].tables] == [{"B", "C"}, {"A", "D"}]
 
 
-def test_a_nights_json_export_imports_back_as_a_new_night_with_its_matches(app, organiser):
+def without_match_ids(document):
+    """A night's export but for its matches' ids (an import gives each match a new one)."""
+    for each in document["rounds"]:
+        for table in each["tables"]:
+            if table["match"]:
+                table["match"] = {key: value for key, value in table["match"].items() if key != "id"}
+    return document
+
+
+@pytest.fixture
+def elsewhere(tmp_path):
+    """Another club's scorepad (its own database), its organiser signed in: where an export is taken."""
+    other = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "elsewhere.db"), "SECRET_KEY": "test-only",
+         "WTF_CSRF_ENABLED": False, "ORGANISER_PASSPHRASE": PASSPHRASE}
+    )  # fmt: skip
+    client = other.test_client()
+    assert client.post("/organiser", data={"passphrase": PASSPHRASE}).status_code == 303
+    client.application = other
+    return client
+
+
+def test_a_nights_json_export_imports_back_with_its_matches_and_once(app, organiser, elsewhere):
     event_id = new_night(organiser, scoring="match_points", bye_score="1")
     enter(organiser, event_id, "A", "B", "C")
     organiser.post(f"/nights/{event_id}/rounds")
@@ -418,19 +440,26 @@ def test_a_nights_json_export_imports_back_as_a_new_night_with_its_matches(app, 
     play(organiser, rounds[0].tables[0].match_id, HAND)  # A wins: 2 match points, B 0; C's bye: 1
     organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(entrant="B", amount="1", reason="Fair play"))
     exported = organiser.get(f"/nights/{event_id}/export.json").data
+    # Imported where the night was run, it is recognised: no second night.
     response = organiser.post("/nights/import", data={"file": (io.BytesIO(exported), "night.json")})
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/nights/{event_id}")
+    assert "This night is here already" in organiser.get(response.headers["Location"]).get_data(as_text=True)
+    assert len(organiser.get("/nights").get_data(as_text=True).split("Thursday club")) == 2  # one night listed
+    # Elsewhere it is a night of its own, and imported there again it is still one night.
+    response = elsewhere.post("/nights/import", data={"file": (io.BytesIO(exported), "night.json")})
     assert response.status_code == 303
     copy_id = response.headers["Location"].rsplit("/", 1)[1]
-    assert copy_id != event_id
-    copy, copy_rounds, _ = night_rows(app, copy_id)
+    again = elsewhere.post("/nights/import", data={"file": (io.BytesIO(exported), "night.json")})
+    assert again.headers["Location"].endswith(f"/nights/{copy_id}")
+    copy, copy_rounds, _ = night_rows(elsewhere.application, copy_id)
     assert copy.settings.scoring == "match_points"
     assert copy_rounds[0].tables[0].match_id != rounds[0].tables[0].match_id
     assert copy_rounds[0].tables[0].totals == (1220, 165)
     # B (0 + the adjustment's 1) and C (the bye's 1) are level; C's balance is 0, B's -1055.
-    assert standings_of(organiser, copy.standings_token) == [("1", "A", 2), ("2", "C", 1), ("3", "B", 1)]
+    assert standings_of(elsewhere, copy.standings_token) == [("1", "A", 2), ("2", "C", 1), ("3", "B", 1)]
     # The same document exported again from the copy holds the same night.
-    again = organiser.get(f"/nights/{copy_id}/export.json").get_json()
-    assert again["standings"] == organiser.get(f"/nights/{event_id}/export.json").get_json()["standings"]
+    again = elsewhere.get(f"/nights/{copy_id}/export.json").get_json()
+    assert without_match_ids(again) == without_match_ids(organiser.get(f"/nights/{event_id}/export.json").get_json())
 
 
 @pytest.mark.parametrize(
@@ -530,7 +559,7 @@ def test_either_sides_phone_may_call_the_director(app, organiser):
     assert re.search(r'id="table-1">.*?Disputed.*?Our canasta is missing', board, re.S)
 
 
-def test_a_correction_says_who_made_it(app, organiser):
+def test_a_correction_says_who_made_it(app, organiser, elsewhere):
     event_id = new_night(organiser)
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
@@ -551,11 +580,11 @@ def test_a_correction_says_who_made_it(app, organiser):
     # The export keeps the name and reads it back.
     exported = organiser.get(f"/nights/{event_id}/export.json").get_json()
     assert [c["by"] for c in exported["corrections"]] == ["organiser", "Marta (director)"]
-    imported = organiser.post(
+    imported = elsewhere.post(
         "/nights/import", data={"file": (io.BytesIO(json.dumps(exported).encode()), "night.json")}
     )
     copy = imported.headers["Location"].rsplit("/", 1)[1]
-    assert "made by Marta (director)," in organiser.get(f"/nights/{copy}").get_data(as_text=True)
+    assert "made by Marta (director)," in elsewhere.get(f"/nights/{copy}").get_data(as_text=True)
 
 
 def test_the_printed_seating_and_results_sheet(app, organiser):
@@ -661,3 +690,168 @@ def test_the_time_rule_decides_which_hands_count(app, organiser, rule, totals, s
     assert not_counted in page
     results = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/results").text))
     assert re.search(rf"1 A B {totals} \(\d hands? after time not counted\) {score} ", results)
+
+
+def page_version(organiser, event_id):
+    page = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    return re.search(r'name="night_version" value="(\d+)"', page)[1]
+
+
+def test_a_second_laptop_with_an_older_page_is_told_what_changed_meanwhile_and_nothing_is_done(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    seen = page_version(organiser, event_id)  # the second laptop's page: round 1 seated, A to D
+    enter(organiser, event_id, "E")  # the first laptop: E comes late, round 1's bye table
+    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "B"})
+    answer = organiser.post(f"/nights/{event_id}/rounds/1/start", data={"night_version": seen})
+    assert answer.status_code == 303
+    told = organiser.get(answer.headers["Location"]).get_data(as_text=True)
+    assert "Meanwhile, on another device:" in told
+    assert "E joined the night." in told and "B has left the night." in told
+    assert "Nothing was done: here is the night as it is now." in told
+    _, rounds, _ = night_rows(app, event_id)
+    assert rounds[0].started is None and not any(t.match_id for t in rounds[0].tables)
+    # A note is never refused for a change it does not depend on; the page as it is now starts the round.
+    penalty = adjustment(entrant="C", amount="-1", reason="Late", night_version=seen)
+    assert "Adjustment recorded" in organiser.post(f"/nights/{event_id}/adjustments", data=penalty,
+                                                   follow_redirects=True).get_data(as_text=True)  # fmt: skip
+    fresh = page_version(organiser, event_id)
+    organiser.post(f"/nights/{event_id}/rounds/1/start", data={"night_version": fresh})
+    _, rounds, _ = night_rows(app, event_id)
+    # Seated in order A v B, C v D; E came late to a table of their own; B's seat emptied, A has the bye:
+    # one match, C v D's at table 2.
+    assert rounds[0].started
+    assert [(t.number, t.entrants, bool(t.match_id)) for t in rounds[0].tables] == [
+        (1, ("A", None), False), (2, ("C", "D"), True), (3, ("E", None), False)
+    ]  # fmt: skip
+
+
+def test_the_same_pair_entered_twice_is_told_not_stored_twice(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A")
+    again = organiser.post(f"/nights/{event_id}/entrants", data={"name": "A"})
+    assert again.status_code == 200 and "A is already entered tonight." in again.get_data(as_text=True)
+
+
+def test_export_then_import_elsewhere_keeps_when_hands_were_played_and_every_standing(app, organiser, elsewhere):
+    """Issue 30: imported hands were stamped with the import's time, so the time rule counted only each
+    table's first hand; no-shows and withdrawals were not exported. Table 1 here plays three hands of
+    1220 to 165: the round's time ends after the first; the night counts the hand in progress
+    (finish_hand), so 2440 to 330 stand, and must stand elsewhere too."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D", "E", "F")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, _ = night_rows(app, event_id)
+    first = rounds[0].tables[0].match_id
+    for version in ("1", "2", "3"):
+        assert organiser.post(f"/matches/{first}/hands", data={**HAND, "version": version}).status_code == 303
+    db = connect(app.config["DATABASE"])
+    db.execute("update club_rounds set started = '2026-11-26T18:40:00+00:00', ends = '2026-11-26T19:30:00+00:00'")
+    for position, stamp in ((1, "19:00"), (2, "19:40"), (3, "19:55")):
+        db.execute("update hands set created = ? where match_id = ? and position = ?",
+                   [f"2026-11-26T{stamp}:00+00:00", first, position])  # fmt: skip
+    db.conn.commit()
+    db.close()
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[1].id}/no-show", data={"entrant": "D"})
+    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "F"})
+    organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(entrant="E", amount="-2", reason="Phone rang"))
+    exported = organiser.get(f"/nights/{event_id}/export.json").data
+    copy_id = elsewhere.post("/nights/import", data={"file": (io.BytesIO(exported), "n.json")}).headers["Location"]
+    copy_id = copy_id.rsplit("/", 1)[1]
+    copy, copy_rounds, _ = night_rows(elsewhere.application, copy_id)
+    event, _, _ = night_rows(app, event_id)
+    assert copy_rounds[0].tables[0].totals == (2440, 330)
+    assert night_rows(app, event_id)[1][0].tables[0].totals == (2440, 330)
+    assert copy_rounds[0].tables[1].no_show == "D"
+    assert standings_of(elsewhere, copy.standings_token) == standings_of(organiser, event.standings_token)
+    for surface in ("export.csv", "print/results"):
+        here = organiser.get(f"/nights/{event_id}/{surface}").get_data(as_text=True)
+        there = elsewhere.get(f"/nights/{copy_id}/{surface}").get_data(as_text=True)
+        assert there.replace(copy_id, event_id) == here, surface
+    again = elsewhere.get(f"/nights/{copy_id}/export.json").get_json()
+    assert without_match_ids(again) == without_match_ids(json.loads(exported))
+    assert [e["withdrawn"] is not None for e in again["entrants"]] == [False] * 5 + [True]
+
+
+def season_score(organiser, name):
+    page = organiser.get("/nights/season").get_data(as_text=True)
+    found = re.search(rf"<td>{re.escape(name)}</td><td class=\"num score\">([^<]+)</td>", page)
+    return found[1] if found else None
+
+
+def test_an_entrant_is_renamed_or_removed_before_they_play_and_never_after(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "Ç", "Typo")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(entrant="Ç", amount="-1", reason="Late"))
+    organiser.post(f"/nights/{event_id}/entrants/rename", data={"name": "Ç", "new_name": "  C   &  Co "})
+    organiser.post(f"/nights/{event_id}/entrants/remove", data={"name": "Typo"})
+    event, rounds, _ = night_rows(app, event_id)
+    # Seated in order A v B, Ç v Typo: Ç is renamed in their seat, in the draw and in the penalty; Typo's
+    # seat is emptied (C & Co has the bye) and Typo is gone from the night.
+    assert [t.entrants for t in rounds[0].tables] == [("A", "B"), ("C & Co", None)]
+    assert event.draw == ("A", "B", "C & Co")
+    organiser.get(f"/nights/{event_id}")  # the messages said
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert "Typo" not in board and "Round 1, C &amp; Co: -1 — Late" in board
+    # A name already entered is refused; so is a blank one.
+    told = organiser.post(f"/nights/{event_id}/entrants/rename", data={"name": "A", "new_name": "B"},
+                          follow_redirects=True).get_data(as_text=True)  # fmt: skip
+    assert "B is already entered tonight." in told
+    organiser.post(f"/nights/{event_id}/entrants/rename", data={"name": "A", "new_name": "   "})
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    # Once they have played, their name stays as the results know it, and they can only withdraw.
+    told = organiser.post(f"/nights/{event_id}/entrants/rename", data={"name": "A", "new_name": "Z"},
+                          follow_redirects=True).get_data(as_text=True)  # fmt: skip
+    assert "A has played already: their name stays as the results know it." in told
+    told = organiser.post(f"/nights/{event_id}/entrants/remove", data={"name": "A"},
+                          follow_redirects=True).get_data(as_text=True)  # fmt: skip
+    assert "A has played already: withdraw them instead." in told
+    assert [e.name for e in clubstore.entrants(connect(app.config["DATABASE"]), event_id)] == ["A", "B", "C & Co"]
+
+
+def test_the_season_counts_only_nights_played_and_entrants_who_played(app, organiser):
+    # Night 1: A beats B; "Typo" was entered and withdrawn before round 1 was seated.
+    first = new_night(organiser, date="2026-10-01")
+    enter(organiser, first, "A", "B", "Typo")
+    organiser.post(f"/nights/{first}/entrants/withdraw", data={"name": "Typo"})
+    organiser.post(f"/nights/{first}/rounds")
+    organiser.post(f"/nights/{first}/rounds/1/start")
+    play(organiser, night_rows(app, first)[1][0].tables[0].match_id, HAND)
+    # Night 2: entered, never played. Night 3: played (B beats A), then left out of the season.
+    unplayed = new_night(organiser, date="2026-10-08")
+    enter(organiser, unplayed, "A", "B", "C")
+    third = new_night(organiser, date="2026-10-15")
+    enter(organiser, third, "A", "B")
+    organiser.post(f"/nights/{third}/rounds")
+    organiser.post(f"/nights/{third}/rounds/1/start")
+    play(organiser, night_rows(app, third)[1][0].tables[0].match_id, HAND_EW)
+    organiser.post(f"/nights/{third}/season", data={"in_season": "no"})
+    # Night 1 alone counts, among the two who played: A first of 2 (2 points), B second (1);
+    # Typo nothing, and C (night 2) nothing.
+    assert (season_score(organiser, "A"), season_score(organiser, "B")) == ("2", "1")
+    assert season_score(organiser, "Typo") is None and season_score(organiser, "C") is None
+    organiser.post(f"/nights/{third}/season", data={"in_season": "yes"})
+    assert (season_score(organiser, "A"), season_score(organiser, "B")) == ("3", "3")
+
+
+def test_a_night_is_deleted_with_its_matches_only_when_the_box_is_ticked(app, organiser):
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    match_id = night_rows(app, event_id)[1][0].tables[0].match_id
+    play(organiser, match_id, HAND)
+    kept = organiser.post(f"/nights/{event_id}/delete", follow_redirects=True).get_data(as_text=True)
+    assert "Tick the box to delete the night." in kept and organiser.get(f"/nights/{event_id}").status_code == 200
+    gone = organiser.post(f"/nights/{event_id}/delete", data={"sure": "yes"}, follow_redirects=True)
+    assert "The night Thursday club is deleted." in gone.get_data(as_text=True)
+    assert organiser.get(f"/nights/{event_id}").status_code == 404
+    assert season_score(organiser, "A") is None
+    db = connect(app.config["DATABASE"])
+    # The match is deleted as any match is: restorable from its page for a while.
+    assert db.execute("select deleted from matches where id = ?", [match_id]).fetchone()[0]
+    assert not [row for table in ("club_tables", "club_entrants", "club_changes", "club_rounds")
+                for row in db.execute(f"select 1 from {table} where event_id = ?", [event_id]).fetchall()]  # fmt: skip

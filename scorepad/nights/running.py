@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from datetime import timedelta
 from typing import Any
 
@@ -30,11 +32,13 @@ from ..nightforms import (
     EntrantForm,
     EventForm,
     ReasonForm,
+    RenameForm,
     entrant_choices,
     settings_from,
 )
 from ..security import form_checks_token
 from ..store import nights as clubstore
+from .log import meanwhile
 from .night import (
     BYE,
     FINISHED,
@@ -101,52 +105,86 @@ def _dashboard(night: Night, **forms: Any) -> str:
         corrections=clubstore.corrections(get_db(), night.event.id),
         announcements=clubstore.announcements(get_db(), night.event.id),
         cards=clubstore.cards(get_db(), night.event.id),
+        played={name for r in night.rounds if r.started for name in r.seating.entrants},
     )
+
+
+def _seen() -> int | None:
+    """The night's version the organiser's page showed (its forms send it), None when it says none."""
+    value = request.form.get("night_version", "")
+    return int(value) if value.isdigit() and len(value) < 16 else None
+
+
+@contextmanager
+def _acting(event_id: str) -> Iterator[Night]:
+    """One organiser action: the night read inside its own write transaction, checked against the page's version.
+
+    A page older than a change to who plays, where, or in which round is refused: the
+    blueprint's handler of :class:`~scorepad.store.nights.StaleNightError` tells what changed.
+    """
+    try:
+        with clubstore.acting(get_db(), event_id, _seen()) as event:
+            yield load_night(event)
+    except clubstore.NotFoundError:
+        abort(404)
+
+
+@bp.errorhandler(clubstore.StaleNightError)
+def stale_page(error: clubstore.StaleNightError) -> Response:
+    """Another laptop changed the night since this page: say what, do nothing, show the night as it is."""
+    for sentence in meanwhile(error):
+        flash(sentence)
+    return redirect(url_for(".dashboard", event_id=(request.view_args or {}).get("event_id", "")), 303)
+
+
+def _upcoming(night: Night) -> clubstore.Round | None:
+    """The round seated and not started, if there is one."""
+    return night.current if night.current is not None and not night.current.started else None
 
 
 @bp.post("/nights/<event_id>/entrants")
 @form_checks_token
 def add_entrant(event_id: str) -> Any:
     """A pair or player joins; before a seated round starts they take its bye or a new table."""
-    night = load_night(event_or_404(event_id))
     form = EntrantForm()
-    if form.validate_on_submit():
-        name = form.name.data.strip()
-        if name in night.players:
-            form.name.errors.append(_("%(name)s is already entered tonight.", name=name))
-        elif len(night.entrants) >= MOST_TABLES * 2:
-            form.name.errors.append(_("A night has at most %(count)s entrants.", count=MOST_TABLES * 2))
-        elif night.current is not None and night.current.started and night.current.number >= night.settings.rounds:
-            form.name.errors.append(_("Every round has started: nobody can join now."))
-        else:
-            _enter(night, name, form.player_names())
-            return redirect(url_for(".dashboard", event_id=event_id), 303)
-    return _dashboard(night, entrant=form)
+    valid = form.validate_on_submit()
+    with _acting(event_id) as night:
+        if valid:
+            name = form.name.data.strip()
+            if name in night.players:
+                form.name.errors.append(_("%(name)s is already entered tonight.", name=name))
+            elif len(night.entrants) >= MOST_TABLES * 2:
+                form.name.errors.append(_("A night has at most %(count)s entrants.", count=MOST_TABLES * 2))
+            elif night.current is not None and night.current.started and night.current.number >= night.settings.rounds:
+                form.name.errors.append(_("Every round has started: nobody can join now."))
+            else:
+                _enter(night, name, form.player_names())
+                flash(_("%(name)s joined the night.", name=name))
+                return redirect(url_for(".dashboard", event_id=event_id), 303)
+    return _dashboard(load_night(event_or_404(event_id)), entrant=form)
 
 
 def _enter(night: Night, name: str, players: tuple[str, ...]) -> None:
     db = get_db()
-    upcoming = night.current if night.current is not None and not night.current.started else None
+    upcoming = _upcoming(night)
     joined = upcoming.number if upcoming else (night.current.number + 1 if night.current else 1)
-    with clubstore.writing(db):
-        clubstore.add_entrant(db, night.event.id, name, players, joined)
-        if upcoming is not None:
-            clubstore.save_seating(db, night.event.id, late_arrival(upcoming.seating, name))
-    flash(_("%(name)s joined the night.", name=name))
+    clubstore.add_entrant(db, night.event.id, name, players, joined)
+    if upcoming is not None:
+        clubstore.save_seating(db, night.event.id, late_arrival(upcoming.seating, name))
+    clubstore.record(db, night.event.id, "joined", name=name, round=joined)
 
 
 @bp.post("/nights/<event_id>/rounds")
 def seat_round(event_id: str) -> Response:
     """Seat the next round by the event's movement (round 1: drawn or as entered)."""
-    night = load_night(event_or_404(event_id))
-    problem = _cannot_seat(night)
-    if problem is None:
-        try:
-            _seat(night)
-        except MovementError as error:
-            problem = error.violations[0].message
-    if problem is not None:
-        flash(problem)
+    with _acting(event_id) as night:
+        problem = _cannot_seat(night)
+        if problem is None:
+            try:
+                _seat(night)
+            except MovementError as error:
+                problem = error.violations[0].message
+    flash(problem or _("Round %(number)s was seated.", number=night.current.number + 1 if night.current else 1))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
 
 
@@ -186,20 +224,20 @@ def _seat(night: Night) -> None:
         rng = random.Random(night.event.seed)
         order = random_draw(names, rng) if night.settings.first_round == "random" else names
         seating = round_robin(order, 1) if night.settings.movement == "round_robin" else seat_in_order(order)
-        with clubstore.writing(db):
-            clubstore.set_draw(db, night.event.id, order)
-            clubstore.save_seating(db, night.event.id, seating)
-        return
-    previous = [r.seating for r in night.rounds]
-    if night.settings.movement == "round_robin":
-        order = list(night.event.draw) + [name for name in names if name not in night.event.draw]
+        clubstore.set_draw(db, night.event.id, order)
     else:
-        order = [name for name in night.standings.ranked if name in names]
-    seating = seat_next_round(night.settings, previous, order)
-    for name in names:
-        if name not in seating.entrants:
-            seating = late_arrival(seating, name)
-    clubstore.save_seating(db, night.event.id, _without_withdrawn(seating, names))
+        previous = [r.seating for r in night.rounds]
+        if night.settings.movement == "round_robin":
+            order = list(night.event.draw) + [name for name in names if name not in night.event.draw]
+        else:
+            order = [name for name in night.standings.ranked if name in names]
+        seating = seat_next_round(night.settings, previous, order)
+        for name in names:
+            if name not in seating.entrants:
+                seating = late_arrival(seating, name)
+        seating = _without_withdrawn(seating, names)
+    clubstore.save_seating(db, night.event.id, seating)
+    clubstore.record(db, night.event.id, "seated", round=seating.round)
 
 
 def _without_withdrawn(seating: Seating, names: list[str]) -> Seating:
@@ -212,31 +250,42 @@ def _without_withdrawn(seating: Seating, names: list[str]) -> Seating:
 @bp.post("/nights/<event_id>/rounds/<int:number>/swap")
 def swap_seats(event_id: str, number: int) -> Response:
     """The organiser's change before a round starts: two entrants change seats."""
-    night = load_night(event_or_404(event_id))
-    current = night.current
-    if current is None or current.number != number or current.started:
-        flash(_("Only a round that has not started can be changed."))
-    else:
-        try:
-            seating = current.seating.swapped(request.form.get("first", ""), request.form.get("second", ""))
-        except MovementError as error:
-            flash(error.violations[0].message)
+    first, second = request.form.get("first", ""), request.form.get("second", "")
+    with _acting(event_id) as night:
+        current = _upcoming(night)
+        if current is None or current.number != number:
+            flash(_("Only a round that has not started can be changed."))
         else:
-            clubstore.save_seating(get_db(), event_id, seating)
-            flash(_("Seats swapped."))
+            try:
+                seating = current.seating.swapped(first, second)
+            except MovementError as error:
+                flash(error.violations[0].message)
+            else:
+                clubstore.save_seating(get_db(), event_id, seating)
+                clubstore.record(get_db(), event_id, "swapped", round=number, first=first, second=second)
+                flash(_("Seats swapped."))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
 
 
 @bp.post("/nights/<event_id>/rounds/<int:number>/start")
 def start_round(event_id: str, number: int) -> Response:
-    """Start the round's clock; each played table gets an ordinary match with the night's rules."""
-    night = load_night(event_or_404(event_id))
-    current = night.current
-    if current is None or current.number != number or current.started:
-        flash(_("Only the round just seated can start."))
-        return redirect(url_for(".dashboard", event_id=event_id), 303)
+    """Start the round's clock; each played table gets an ordinary match with the night's rules.
+
+    One transaction: the round starts with one match at every played table, or not at all.
+    """
+    with _acting(event_id) as night:
+        current = _upcoming(night)
+        if current is None or current.number != number:
+            flash(_("Only the round just seated can start."))
+            return redirect(url_for(".dashboard", event_id=event_id), 303)
+        _start(night, current)
+    flash(_("Round %(number)s has started.", number=number))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+def _start(night: Night, current: clubstore.Round) -> None:
     db = get_db()
-    settings = night.settings
+    settings, event_id, number = night.settings, night.event.id, current.number
     matches = {}
     for table in current.tables:
         if table.is_bye:
@@ -249,29 +298,45 @@ def start_round(event_id: str, number: int) -> Response:
     ends = None
     if settings.round_length.kind == "minutes":
         ends = (now() + timedelta(minutes=settings.round_length.value)).isoformat(timespec="seconds")
-    with clubstore.writing(db):
-        for earlier in night.rounds[:-1]:
-            if not earlier.closed:
-                clubstore.close_round(db, event_id, earlier.number)
-        clubstore.start_round(db, event_id, number, ends, matches)
-    flash(_("Round %(number)s has started.", number=number))
-    return redirect(url_for(".dashboard", event_id=event_id), 303)
+    for earlier in night.rounds[:-1]:
+        if not earlier.closed:
+            clubstore.close_round(db, event_id, earlier.number)
+            clubstore.record(db, event_id, "closed", round=earlier.number)
+    clubstore.start_round(db, event_id, number, ends, matches)
+    clubstore.record(db, event_id, "started", round=number)
 
 
 @bp.post("/nights/<event_id>/rounds/<int:number>/close")
 def close_round(event_id: str, number: int) -> Response:
     """End the round: its tables' phones stop writing; the organiser can still correct its hands."""
-    event_or_404(event_id)
-    clubstore.close_round(get_db(), event_id, number)
+    with _acting(event_id) as night:
+        played = next((r for r in night.rounds if r.number == number), None)
+        if played is None or not played.started or played.closed:
+            flash(_("Only a round being played can be closed."))
+            return redirect(url_for(".dashboard", event_id=event_id), 303)
+        clubstore.close_round(get_db(), event_id, number)
+        clubstore.record(get_db(), event_id, "closed", round=number)
     flash(_("Round %(number)s is closed.", number=number))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+def _table_of(night: Night, table_id: int) -> clubstore.ClubTable:
+    """A table of this night (any round) as the night reads now, or 404."""
+    found = next((t for r in night.rounds for t in r.tables if t.id == table_id), None)
+    if found is None:
+        abort(404)
+    return found
 
 
 @bp.post("/nights/<event_id>/tables/<int:table_id>/accept")
 def accept_result(event_id: str, table_id: int) -> Response:
     """The director settles a disputed (or unconfirmed) table's result as its sheet stands."""
-    table = table_or_404(event_id, table_id)
-    clubstore.accept(get_db(), table.id)
+    with _acting(event_id) as night:
+        table = _table_of(night, table_id)
+        if not table.match_id:
+            abort(400)
+        clubstore.accept(get_db(), table.id)
+        clubstore.record(get_db(), event_id, "accepted", round=table.round, table=table.number)
     flash(_("Round %(round)s, table %(table)s: the result stands.", round=table.round, table=table.number))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
 
@@ -279,11 +344,13 @@ def accept_result(event_id: str, table_id: int) -> Response:
 @bp.post("/nights/<event_id>/tables/<int:table_id>/no-show")
 def no_show(event_id: str, table_id: int) -> Response:
     """An entrant never came to the table: they lose by the night's no-show margin (or it is taken back)."""
-    table = table_or_404(event_id, table_id)
     entrant = request.form.get("entrant") or None
-    if entrant is not None and (table.is_bye or entrant not in table.entrants):
-        abort(400)
-    clubstore.mark_no_show(get_db(), table.id, entrant)
+    with _acting(event_id) as night:
+        table = _table_of(night, table_id)
+        if entrant is not None and (table.is_bye or entrant not in table.entrants):
+            abort(400)
+        clubstore.mark_no_show(get_db(), table.id, entrant)
+        clubstore.record(get_db(), event_id, "no_show", round=table.round, table=table.number, entrant=entrant)
     if entrant:
         flash(_("%(entrant)s did not come: they lose this round by the night's margin.", entrant=entrant))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
@@ -292,17 +359,17 @@ def no_show(event_id: str, table_id: int) -> Response:
 @bp.post("/nights/<event_id>/entrants/withdraw")
 def withdraw_entrant(event_id: str) -> Response:
     """An entrant leaves: seated no more, and the round not yet started loses them (their opponent has a bye)."""
-    night = load_night(event_or_404(event_id))
     name = request.form.get("name", "")
-    if name not in night.active_names:
-        abort(400)
-    db = get_db()
-    with clubstore.writing(db):
+    with _acting(event_id) as night:
+        if name not in night.active_names:
+            abort(400)
+        db = get_db()
         clubstore.withdraw(db, event_id, name)
-        upcoming = night.current if night.current is not None and not night.current.started else None
+        upcoming = _upcoming(night)
         if upcoming is not None:
             staying = [other for other in night.active_names if other != name]
             clubstore.save_seating(db, event_id, _without_withdrawn(upcoming.seating, staying))
+        clubstore.record(db, event_id, "withdrew", name=name)
     flash(_("%(name)s has left the night.", name=name))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
 
@@ -310,16 +377,16 @@ def withdraw_entrant(event_id: str) -> Response:
 @bp.post("/nights/<event_id>/entrants/back")
 def entrant_back(event_id: str) -> Response:
     """A withdrawal taken back: the entrant is seated again from the next round seated (a late arrival's way)."""
-    night = load_night(event_or_404(event_id))
     name = request.form.get("name", "")
-    if not any(entrant.name == name and entrant.withdrawn for entrant in night.entrants):
-        abort(400)
-    db = get_db()
-    with clubstore.writing(db):
+    with _acting(event_id) as night:
+        if not any(entrant.name == name and entrant.withdrawn for entrant in night.entrants):
+            abort(400)
+        db = get_db()
         clubstore.withdraw(db, event_id, name, back=True)
-        upcoming = night.current if night.current is not None and not night.current.started else None
+        upcoming = _upcoming(night)
         if upcoming is not None and name not in upcoming.seating.entrants:
             clubstore.save_seating(db, event_id, late_arrival(upcoming.seating, name))
+        clubstore.record(db, event_id, "back", name=name)
     flash(_("%(name)s is back in the night.", name=name))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
 
@@ -328,14 +395,17 @@ def entrant_back(event_id: str) -> Response:
 @form_checks_token
 def add_adjustment(event_id: str) -> Any:
     """A penalty or an adjustment with its reason, in the round's units."""
-    night = load_night(event_or_404(event_id))
     form = AdjustmentForm(prefix="adjustment")
-    form.entrant.choices = entrant_choices(night.active_names)
-    if form.validate_on_submit():
-        adjustment = Adjustment(form.round.data, form.entrant.data, form.amount.data, form.reason.data.strip())
-        clubstore.add_adjustment(get_db(), event_id, adjustment)
-        flash(_("Adjustment recorded: %(entrant)s, %(amount)s.", entrant=adjustment.entrant, amount=adjustment.amount))
-        return redirect(url_for(".dashboard", event_id=event_id), 303)
+    with _acting(event_id) as night:
+        form.entrant.choices = entrant_choices(night.active_names)
+        if form.validate_on_submit():
+            adjustment = Adjustment(form.round.data, form.entrant.data, form.amount.data, form.reason.data.strip())
+            clubstore.add_adjustment(get_db(), event_id, adjustment)
+            clubstore.record(get_db(), event_id, "adjustment", entrant=adjustment.entrant, amount=adjustment.amount)
+            flash(
+                _("Adjustment recorded: %(entrant)s, %(amount)s.", entrant=adjustment.entrant, amount=adjustment.amount)
+            )
+            return redirect(url_for(".dashboard", event_id=event_id), 303)
     return _dashboard(night, adjustment=form)
 
 
@@ -343,30 +413,107 @@ def add_adjustment(event_id: str) -> Any:
 @form_checks_token
 def add_correction(event_id: str) -> Any:
     """The reason for a hand corrected on a table's sheet (the sheet keeps every version of the hand)."""
-    night = load_night(event_or_404(event_id))
     form = ReasonForm(prefix="correction")
     if form.validate_on_submit() and form.round.data and form.table.data:
         by = (form.by.data or "").strip()
         session[CORRECTED_BY] = by
-        clubstore.add_correction(get_db(), event_id, form.round.data, form.table.data, form.text.data.strip(), by)
+        with _acting(event_id):
+            clubstore.add_correction(get_db(), event_id, form.round.data, form.table.data, form.text.data.strip(), by)
+            clubstore.record(get_db(), event_id, "correction", round=form.round.data, table=form.table.data, by=by)
         flash(_("The correction's reason is recorded."))
         return redirect(url_for(".dashboard", event_id=event_id), 303)
     if not form.round.data or not form.table.data:
         form.table.errors = [*form.table.errors, _("Say which round and table was corrected.")]
-    return _dashboard(night, correction=form)
+    return _dashboard(load_night(event_or_404(event_id)), correction=form)
 
 
 @bp.post("/nights/<event_id>/announcements")
 @form_checks_token
 def announce(event_id: str) -> Any:
     """A message shown on every table's sheet and on the standings."""
-    night = load_night(event_or_404(event_id))
     form = AnnouncementForm(prefix="announcement")
     if form.validate_on_submit():
-        clubstore.announce(get_db(), event_id, form.text.data.strip())
+        with _acting(event_id):
+            clubstore.announce(get_db(), event_id, form.text.data.strip())
+            clubstore.record(get_db(), event_id, "announced")
         flash(_("Announced on every table."))
         return redirect(url_for(".dashboard", event_id=event_id), 303)
-    return _dashboard(night, announcement=form)
+    return _dashboard(load_night(event_or_404(event_id)), announcement=form)
+
+
+def _has_played(night: Night, name: str) -> bool:
+    """Whether an entrant sat at a table (or had the bye) of a round that started."""
+    return any(name in r.seating.entrants for r in night.rounds if r.started)
+
+
+@bp.post("/nights/<event_id>/entrants/rename")
+@form_checks_token
+def rename_entrant(event_id: str) -> Any:
+    """A typo in a name, corrected before the entrant plays: every seat and note of theirs follows."""
+    form = RenameForm()
+    valid = form.validate_on_submit()
+    old, new = form.name.data or "", " ".join((form.new_name.data or "").split())
+    with _acting(event_id) as night:
+        if old not in night.players:
+            abort(400)
+        if _has_played(night, old):
+            flash(_("%(name)s has played already: their name stays as the results know it.", name=old))
+        elif valid and new and new != old and new not in night.players:
+            clubstore.rename_entrant(get_db(), event_id, old, new)
+            clubstore.record(get_db(), event_id, "renamed", old=old, new=new)
+            flash(_("%(old)s is now called %(new)s.", old=old, new=new))
+        elif new in night.players and new != old:
+            flash(_("%(name)s is already entered tonight.", name=new))
+        elif new != old:
+            flash(_("Type the new name: one line, up to 100 characters."))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+@bp.post("/nights/<event_id>/entrants/remove")
+def remove_entrant(event_id: str) -> Response:
+    """An entrant entered by mistake, taken out before they play: as if never entered (their seat is emptied)."""
+    name = request.form.get("name", "")
+    with _acting(event_id) as night:
+        if name not in night.players:
+            abort(400)
+        if _has_played(night, name):
+            flash(_("%(name)s has played already: withdraw them instead.", name=name))
+            return redirect(url_for(".dashboard", event_id=event_id), 303)
+        db = get_db()
+        clubstore.remove_entrant(db, event_id, name)
+        upcoming = _upcoming(night)
+        if upcoming is not None and name in upcoming.seating.entrants:
+            staying = [other for other in night.active_names if other != name]
+            clubstore.save_seating(db, event_id, _without_withdrawn(upcoming.seating, staying))
+        clubstore.record(db, event_id, "removed", name=name)
+    flash(_("%(name)s was removed from the night.", name=name))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+@bp.post("/nights/<event_id>/season")
+def count_in_season(event_id: str) -> Response:
+    """Leave the night out of its season, or count it again."""
+    counted = request.form.get("in_season") == "yes"
+    with _acting(event_id):
+        clubstore.set_in_season(get_db(), event_id, counted)
+        clubstore.record(get_db(), event_id, "season", counted=counted)
+    flash(_("The night counts toward its season.") if counted else _("The night is left out of its season."))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+@bp.post("/nights/<event_id>/delete")
+def delete_event(event_id: str) -> Response:
+    """Delete the night (its tables' matches are deleted as matches, restorable for a while); it asks to be sure."""
+    if request.form.get("sure") != "yes":
+        flash(_("Tick the box to delete the night."))
+        return redirect(url_for(".dashboard", event_id=event_id), 303)
+    db = get_db()
+    with _acting(event_id) as night:
+        for match_id in clubstore.delete_event(db, event_id):
+            with suppress(store.NotFoundError):
+                store.delete_match(db, match_id, store.current_version(db, match_id))
+    flash(_("The night %(name)s is deleted.", name=night.event.name))
+    return redirect(url_for(".index"), 303)
 
 
 def table_or_404(event_id: str, table_id: int) -> clubstore.ClubTable:

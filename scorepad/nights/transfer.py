@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import replace
 from typing import Any
 
 from flask import Response, flash, jsonify, redirect, render_template, request, url_for
 
 from .. import canasta, store
-from ..clubimport import ImportedNight, read_night
+from ..clubimport import read_night
 from ..db import get_db
 from ..documents import match_document
 from ..formats import parse_json, safe_text
@@ -28,16 +27,20 @@ from .night import (
 def export_document(night: Night) -> dict[str, Any]:
     """The night as JSON: its settings, entrants, rounds with each table's match, and the director's notes."""
     db = get_db()
+    adjusted = clubstore.adjustment_times(db, night.event.id)
     return {
         "format": "scorepad-club-night",
         "format_version": 1,
+        "id": night.event.origin,
+        "in_season": night.event.in_season,
         "settings": night.settings.to_dict(),
         "draw": list(night.event.draw),
         "entrants": [
-            {"name": e.name, "players": list(e.players), "joined_round": e.joined_round} for e in night.entrants
+            {"name": e.name, "players": list(e.players), "joined_round": e.joined_round, "withdrawn": e.withdrawn}
+            for e in night.entrants
         ],
         "rounds": [_round_document(db, r) for r in night.rounds],
-        "adjustments": [vars(a) for a in night.adjustments],
+        "adjustments": [{**vars(a), "created": stamp} for a, stamp in zip(night.adjustments, adjusted, strict=True)],
         "corrections": [vars(c) for c in clubstore.corrections(db, night.event.id)],
         "announcements": [vars(a) for a in clubstore.announcements(db, night.event.id)],
         "standings": [
@@ -51,11 +54,15 @@ def export_document(night: Night) -> dict[str, Any]:
 def _round_document(db: Any, played: clubstore.Round) -> dict[str, Any]:
     tables = []
     for table in played.tables:
-        match = None
+        match, times = None, []
         if table.match_id:
             match = match_document(*store.load_match(db, table.match_id))
+            times = clubstore.hand_times(db, table.match_id)
+        confirmed = [table.version is not None and seen == table.version for seen in table.confirmed]
         tables.append({"number": table.number, "north_south": table.entrants[0], "east_west": table.entrants[1],
-                       "match": match, "accepted": table.accepted, "disputed": table.disputed})  # fmt: skip
+                       "match": match, "hand_times": times, "accepted": table.accepted, "disputed": table.disputed,
+                       "dispute_note": table.dispute_note, "no_show": table.no_show,
+                       "confirmed": confirmed})  # fmt: skip
     return {"number": played.number, "started": played.started, "ends": played.ends, "closed": played.closed,
             "tables": tables}  # fmt: skip
 
@@ -63,30 +70,20 @@ def _round_document(db: Any, played: clubstore.Round) -> dict[str, Any]:
 @bp.post("/nights/import")
 @large_body()
 def import_night() -> Any:
-    """A night's JSON export read back as a new night, with its matches (new ids: the file can come in twice)."""
+    """A night's JSON export read back with its matches (new ids); a night already here is recognised by its id."""
     upload = request.files.get("file")
     try:
         night = read_night(parse_json(upload.read() if upload else b""))
-        event_id = _store_imported(night)
     except canasta.InvalidError as error:
         problems = [f"{v.field}: {v.message}" if v.field else v.message for v in error.violations[:5]]
         return render_template("nights/index.html", events=clubstore.list_events(get_db()), problems=problems), 200
-    flash(_("The night is imported with its matches."))
+    matches = {(r.number, table.number): table.match for r in night.rounds for table in r.tables if table.match}
+    event_id, new = clubstore.save_imported_night(get_db(), night, matches)
+    if new:
+        flash(_("The night is imported with its matches."))
+    else:
+        flash(_("This night is here already: nothing was imported."))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
-
-
-def _store_imported(night: ImportedNight) -> str:
-    db = get_db()
-    with clubstore.writing(db):
-        match_ids = {}
-        for each in night.rounds:
-            for table in each.tables:
-                if table.match is not None:
-                    match, info = table.match
-                    info = replace(info, id=store.new_token(), origin=info.id)
-                    store.save_imported_match(db, match, info)
-                    match_ids[(each.number, table.number)] = info.id
-        return clubstore.save_imported_night(db, night, match_ids)
 
 
 @bp.get("/nights/<event_id>/export.json")

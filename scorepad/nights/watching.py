@@ -8,8 +8,10 @@ from typing import Any
 from flask import abort, render_template, request
 
 from ..clubnight import (
+    Standings,
     night_points,
     season_table,
+    standings,
 )
 from ..db import get_db
 from ..store import nights as clubstore
@@ -72,15 +74,34 @@ def season() -> str:
     events = list(reversed(clubstore.list_events(get_db())))
     seasons = list(dict.fromkeys(event.settings.season_name for event in reversed(events)))  # newest first
     chosen = request.args.get("name") or (seasons[0] if seasons else "")
-    events = [event for event in events if event.settings.season_name == chosen]
-    nights = [load_night(event) for event in events]
+    events = [event for event in events if event.settings.season_name == chosen and event.in_season]
+    nights = [night for night in map(load_night, events) if played_names(night)]
     rules = events[-1].settings.season if events else None
     points = [
-        night_points(f"{n.settings.date} {n.event.name}", n.standings, n.settings.season, n.season_players)
+        night_points(f"{n.settings.date} {n.event.name}", season_standings(n), n.settings.season, n.season_players)
         for n in nights
     ]
     lines = season_table(points, rules) if rules else ()
     return render_template("nights/season.html", lines=lines, rules=rules, seasons=seasons, chosen=chosen)
+
+
+def played_names(night: Night) -> list[str]:
+    """The entrants who sat at a table (or had the bye) of a round that started, in the order entered."""
+    seated = {name for r in night.rounds if r.started for name in r.seating.entrants}
+    return [entrant.name for entrant in night.entrants if entrant.name in seated]
+
+
+def season_standings(night: Night) -> Standings:
+    """The night's standings as the season counts them: among the entrants who played.
+
+    A pair entered and withdrawn before the first round started (a typo, a pair that never
+    came) earns nothing, and takes no place that would lower anyone else's placement points.
+    """
+    names = played_names(night)
+    if len(names) == len(night.entrants):
+        return night.standings
+    adjustments = [a for a in night.adjustments if a.entrant in names]
+    return standings(names, clubstore.results(night.rounds), night.settings, adjustments)
 
 
 @bp.app_template_filter("fraction")

@@ -11,22 +11,22 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlite_utils import Database
 
 from ..clubimport import ImportedNight
 from ..clubnight import Adjustment, EventSettings, Seating, Table, TableResult, hands_counted
+from . import imports
+from .rows import NotFoundError, new_token, now, select_rows, writing
+
+__all__ = ["NotFoundError", "StaleNightError", "new_token", "now", "writing"]  # the store's, shared
 
 ORGANISER = "organiser"  # who made a correction when the organiser gave no name
-
-
-class NotFoundError(LookupError):
-    """No event, table card or table at this address; the pages answer 404."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,8 @@ class Event:
     draw: tuple[str, ...]
     version: int
     created: str
+    origin: str = ""  # the id the night was first run under (itself, unless it was imported)
+    in_season: bool = True
 
     @property
     def name(self) -> str:
@@ -115,40 +117,86 @@ class Note:
     by: str = ""
 
 
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+def _rows(db: Database, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    return list(select_rows(db, sql, list(params)))
 
 
-def new_token() -> str:
-    """128 random bits: an event's, a standings screen's and a table card's address are never guessable."""
-    return secrets.token_hex(16)
+# --- one organiser action, checked against the night's version -----------------------------
+# What an organiser's action changes that makes another laptop's older page wrong to act on:
+# who plays, where they sit, which round runs. Notes (penalties, corrections, announcements)
+# and the tables' own confirmations are told too but never refuse an action.
+SEATING_CHANGES = frozenset(
+    {"joined", "renamed", "removed", "withdrew", "back", "seated", "swapped", "started", "closed", "no_show",
+     "accepted", "cut"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class NightChange:
+    """One action on a night as its log keeps it: what (``joined``, ``seated`` …) and its details."""
+
+    what: str
+    detail: dict[str, Any] = field(default_factory=dict)
+    created: str = ""
+    version: int = 0
+
+
+class StaleNightError(Exception):
+    """The night changed since the organiser's page was rendered: ``changes`` says how (the pages word it)."""
+
+    def __init__(self, changes: list[NightChange]):
+        super().__init__(f"{len(changes)} changes meanwhile")
+        self.changes = changes
 
 
 @contextmanager
-def writing(db: Database) -> Iterator[Database]:
-    """One write transaction holding the write lock from its first statement; nested use is a savepoint."""
-    if db.conn.in_transaction:
-        with db.atomic():
-            yield db
-        return
-    db.conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        db.conn.rollback()
-        raise
-    db.conn.commit()
+def acting(db: Database, event_id: str, seen: int | None) -> Iterator[Event]:
+    """One organiser action: a write transaction that reads the night afresh and checks ``seen``.
+
+    ``seen`` is the night's version the organiser's page showed (None when the request says
+    none). The lock is held from the first read, so the action decides on the night as it is,
+    and two actions from two laptops take turns; one whose page is older than a change to who
+    plays, where or in which round (``SEATING_CHANGES``) is refused with those changes.
+
+    :raises NotFoundError: for an unknown night.
+    :raises StaleNightError: when the page is older than such a change.
+    """
+    with writing(db):
+        event = get_event(db, event_id)
+        if seen is not None and seen < event.version:
+            meanwhile = [change for change in changes_since(db, event_id, seen) if change.what in SEATING_CHANGES]
+            if meanwhile:
+                raise StaleNightError(meanwhile)
+        yield event
 
 
-def _rows(db: Database, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-    cursor = db.conn.execute(sql, list(params))
-    columns = [column[0] for column in cursor.description]
-    return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+def record(db: Database, event_id: str, what: str, **detail: Any) -> None:
+    """Log one change of the night (inside its action's transaction); the night's version moves on."""
+    touch(db, event_id)
+    version = _rows(db, "select version from club_events where id = ?", [event_id])[0]["version"]
+    db.execute(
+        "insert into club_changes (event_id, version, what, detail, created) values (?, ?, ?, ?, ?)",
+        [event_id, version, what, json.dumps(detail, sort_keys=True), now()],
+    )
+
+
+def changes_since(db: Database, event_id: str, version: int) -> list[NightChange]:
+    """What the log says happened to the night after ``version``, oldest first."""
+    rows = _rows(db, "select * from club_changes where event_id = ? and version > ? order by id", [event_id, version])
+    return [NightChange(r["what"], json.loads(r["detail"]), r["created"], r["version"]) for r in rows]
+
+
+def changes(db: Database, event_id: str) -> list[NightChange]:
+    """The night's whole log (the director's audit), oldest first."""
+    return changes_since(db, event_id, 0)
 
 
 # --- events -------------------------------------------------------------------------------
-def create_event(db: Database, settings: EventSettings) -> str:
-    """Store a new night with its settings written out in full; returns its id."""
+def create_event(db: Database, settings: EventSettings, origin: str | None = None) -> str:
+    """Store a new night with its settings written out in full; returns its id.
+
+    ``origin`` is the id an imported night was first run under (a new night's is its own id).
+    """
     event_id, stamp = new_token(), now()
     with writing(db):
         db.table("club_events").insert(
@@ -163,6 +211,7 @@ def create_event(db: Database, settings: EventSettings) -> str:
                 "created": stamp,
                 "updated": stamp,
                 "version": 1,
+                "origin": origin or event_id,
             }
         )
     return event_id
@@ -171,7 +220,10 @@ def create_event(db: Database, settings: EventSettings) -> str:
 def _event(row: dict[str, Any]) -> Event:
     draw = tuple(json.loads(row["draw"])) if row["draw"] else ()
     settings = EventSettings.from_dict(json.loads(row["settings"]))
-    return Event(row["id"], row["standings_token"], settings, row["seed"], draw, row["version"], row["created"])
+    return Event(
+        row["id"], row["standings_token"], settings, row["seed"], draw, row["version"], row["created"],
+        row["origin"] or row["id"], bool(row["in_season"]),
+    )  # fmt: skip
 
 
 def get_event(db: Database, event_id: str) -> Event:
@@ -247,6 +299,47 @@ def withdraw(db: Database, event_id: str, name: str, back: bool = False) -> None
         stamp = None if back else now()
         db.execute("update club_entrants set withdrawn = ? where event_id = ? and name = ?", [stamp, event_id, name])
         touch(db, event_id)
+
+
+def rename_entrant(db: Database, event_id: str, old: str, new: str) -> None:
+    """An entrant who has not played yet is renamed everywhere the night names them (the caller checked both)."""
+    with writing(db):
+        db.execute("update club_entrants set name = ? where event_id = ? and name = ?", [new, event_id, old])
+        for column in ("north_south", "east_west", "no_show"):
+            db.execute(f"update club_tables set {column} = ? where event_id = ? and {column} = ?", [new, event_id, old])
+        db.execute("update club_adjustments set entrant = ? where event_id = ? and entrant = ?", [new, event_id, old])
+        draw = get_event(db, event_id).draw
+        if old in draw:
+            set_draw(db, event_id, [new if name == old else name for name in draw])
+        touch(db, event_id)
+
+
+def remove_entrant(db: Database, event_id: str, name: str) -> None:
+    """An entrant who has not played is taken out of the night as if never entered (the caller re-seats)."""
+    with writing(db):
+        db.execute("delete from club_entrants where event_id = ? and name = ?", [event_id, name])
+        db.execute("delete from club_adjustments where event_id = ? and entrant = ?", [event_id, name])
+        draw = get_event(db, event_id).draw
+        if name in draw:
+            set_draw(db, event_id, [other for other in draw if other != name])
+        touch(db, event_id)
+
+
+def delete_event(db: Database, event_id: str) -> list[str]:
+    """Remove a night and everything of it; returns its tables' matches (the caller deletes them as matches)."""
+    with writing(db):
+        matches = [r["match_id"] for r in _rows(db, "select match_id from club_tables where event_id = ?"
+                                                " and match_id is not null", [event_id])]  # fmt: skip
+        for table in ("club_changes", "club_announcements", "club_corrections", "club_adjustments",
+                      "club_table_cards", "club_tables", "club_rounds", "club_entrants"):  # fmt: skip
+            db.execute(f"delete from {table} where event_id = ?", [event_id])
+        db.execute("delete from club_events where id = ?", [event_id])
+    return matches
+
+
+def set_in_season(db: Database, event_id: str, counted: bool) -> None:
+    """Whether the night counts toward its season."""
+    db.execute("update club_events set in_season = ? where id = ?", [int(counted), event_id])
 
 
 # --- rounds and tables --------------------------------------------------------------------
@@ -531,23 +624,132 @@ def announcements(db: Database, event_id: str) -> list[Note]:
 
 
 # --- a night read back from its export -----------------------------------------------------
-def save_imported_night(db: Database, night: ImportedNight, match_ids: dict[tuple[int, int], str]) -> str:
-    """Store an exported night as a new one; ``match_ids`` are its tables' matches, stored already."""
-    with writing(db):
-        event_id = create_event(db, night.settings)
-        if night.draw:
-            set_draw(db, event_id, night.draw)
-        for name, players, joined in night.entrants:
-            add_entrant(db, event_id, name, players, joined)
-        for each in night.rounds:
-            _save_imported_round(db, event_id, each, match_ids)
-        for adjustment in night.adjustments:
-            add_adjustment(db, event_id, adjustment)
-        for round_number, table, reason, by in night.corrections:
-            add_correction(db, event_id, round_number, table, reason, by)
-        for text in night.announcements:
-            announce(db, event_id, text)
+def night_of_origin(db: Database, origin: str | None) -> str | None:
+    """The night here that was first run as ``origin`` (itself, or an import of it), if any."""
+    if not origin:
+        return None
+    rows = _rows(db, "select id from club_events where id = ? or origin = ? order by id = ? desc", [origin] * 3)
+    return rows[0]["id"] if rows else None
+
+
+def hand_times(db: Database, match_id: str) -> list[str]:
+    """When each live hand of a match was saved, in the order played (the time rule's facts)."""
+    rows = _rows(db, "select created from hands where match_id = ? and deleted is null order by position", [match_id])
+    return [row["created"] for row in rows]
+
+
+def adjustment_times(db: Database, event_id: str) -> list[str]:
+    """When each adjustment was recorded, in the order of :func:`adjustments`."""
+    return [r["created"] for r in _rows(db, "select created from club_adjustments where event_id = ? order by id",
+                                        [event_id])]  # fmt: skip
+
+
+def save_imported_night(
+    db: Database, night: ImportedNight, matches: dict[tuple[int, int], tuple[Any, Any]]
+) -> tuple[str, bool]:
+    """Store an exported night with its tables' ``matches`` (by round and table number).
+
+    Returns the night's id and whether it is new: a night already here (its ``origin``) is
+    recognised and left as it is. The matches are written first, out of sight and a short
+    transaction at a time (as a match import is, :mod:`.imports`), so saves from the tables go
+    on; the night's own rows and the matches' coming into sight are the last transaction.
+    """
+    known = night_of_origin(db, night.origin)
+    if known is not None:
+        return known, False
+    import_id = f"{now()} {new_token()}"
+    try:
+        match_ids = _save_pending_matches(db, night, matches, import_id)
+        with writing(db):
+            known = night_of_origin(db, night.origin)  # imported meanwhile from another laptop
+            if known is not None:
+                raise _AlreadyHere(known)
+            event_id = _save_night_rows(db, night, match_ids)
+            db.execute("update matches set pending = null where pending = ?", [import_id])
+    except _AlreadyHere as here:
+        _remove_pending(db, import_id)
+        return here.event_id, False
+    except BaseException:
+        with suppress(Exception):
+            _remove_pending(db, import_id)
+        raise
+    return event_id, True
+
+
+class _AlreadyHere(Exception):
+    def __init__(self, event_id: str):
+        super().__init__(event_id)
+        self.event_id = event_id
+
+
+def _save_pending_matches(
+    db: Database, night: ImportedNight, matches: dict[tuple[int, int], tuple[Any, Any]], import_id: str
+) -> dict[tuple[int, int], str]:
+    """Each table's match under a new id, hidden under ``import_id``, with its hands' saved times."""
+    times = {(each.number, table.number): table.hand_times for each in night.rounds for table in each.tables}
+    ids: dict[tuple[int, int], str] = {}
+    keys = list(matches)
+    done = 0
+    while done < len(keys):
+        deadline = time.monotonic() + imports.IMPORT_BATCH_SECONDS
+        with writing(db):
+            while done < len(keys) and time.monotonic() <= deadline:
+                key = keys[done]
+                match, info = matches[key]
+                info = replace(info, id=new_token(), origin=info.id)
+                while not imports.save_imported_match(db, match, info, pending=import_id):
+                    info = replace(info, id=new_token())
+                for position, stamp in enumerate(times.get(key, ()), start=1):
+                    if stamp:
+                        db.execute(
+                            "update hands set created = ? where match_id = ? and position = ?",
+                            [stamp, info.id, position],
+                        )
+                ids[key] = info.id
+                done += 1
+        if done < len(keys):
+            time.sleep(imports.IMPORT_PAUSE_SECONDS)
+    return ids
+
+
+def _remove_pending(db: Database, import_id: str) -> None:
+    imports._remove_pending(db, "pending = ?", [import_id])  # noqa: SLF001  (the store's own cleaner)
+
+
+def _save_night_rows(db: Database, night: ImportedNight, match_ids: dict[tuple[int, int], str]) -> str:
+    event_id = create_event(db, night.settings, night.origin)
+    db.execute("update club_events set in_season = ? where id = ?", [int(night.in_season), event_id])
+    if night.draw:
+        set_draw(db, event_id, night.draw)
+    for name, players, joined in night.entrants:
+        add_entrant(db, event_id, name, players, joined)
+    for name, stamp in (night.withdrawn or {}).items():
+        db.execute("update club_entrants set withdrawn = ? where event_id = ? and name = ?", [stamp, event_id, name])
+    for each in night.rounds:
+        _save_imported_round(db, event_id, each, match_ids)
+    for adjustment, stamp in zip(night.adjustments, _padded(night.adjusted, len(night.adjustments)), strict=True):
+        add_adjustment(db, event_id, adjustment)
+        _stamped(db, "club_adjustments", stamp)
+    notes = _padded(night.notes_created, len(night.corrections))
+    for (round_number, table, reason, by), stamp in zip(night.corrections, notes, strict=True):
+        add_correction(db, event_id, round_number, table, reason, by)
+        _stamped(db, "club_corrections", stamp)
+    said = _padded(night.announced, len(night.announcements))
+    for text, stamp in zip(reversed(night.announcements), reversed(said), strict=True):  # exported newest first
+        announce(db, event_id, text)
+        _stamped(db, "club_announcements", stamp)
+    record(db, event_id, "imported")
     return event_id
+
+
+def _padded(stamps: Sequence[str], count: int) -> list[str]:
+    return [*stamps[:count], *[""] * (count - len(stamps))]
+
+
+def _stamped(db: Database, table: str, stamp: str) -> None:
+    """The row just inserted keeps the time the file gives it (when it gives one)."""
+    if stamp:
+        db.execute(f"update {table} set created = ? where id = last_insert_rowid()", [stamp])
 
 
 def _save_imported_round(db: Database, event_id: str, each: Any, match_ids: dict[tuple[int, int], str]) -> None:
@@ -557,9 +759,11 @@ def _save_imported_round(db: Database, event_id: str, each: Any, match_ids: dict
         [each.started, each.ends, each.closed, event_id, each.number],
     )
     for table in each.tables:
+        match_id = match_ids.get((each.number, table.number))
+        confirmed = [1 if mark and match_id else None for mark in table.confirmed]  # an imported match is at version 1
         db.execute(
-            "update club_tables set match_id = ?, accepted = ?, disputed = ? where event_id = ? and round = ?"
-            " and number = ?",
-            [match_ids.get((each.number, table.number)), table.accepted, table.disputed, event_id, each.number,
-             table.number],
+            "update club_tables set match_id = ?, accepted = ?, disputed = ?, dispute_note = ?, no_show = ?,"
+            " confirmed_ns = ?, confirmed_ew = ? where event_id = ? and round = ? and number = ?",
+            [match_id, table.accepted, table.disputed, table.dispute_note or None, table.no_show, *confirmed,
+             event_id, each.number, table.number],
         )  # fmt: skip

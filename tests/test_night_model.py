@@ -1,0 +1,254 @@
+"""A club night as a model (issue 30 item 2): a Hypothesis state machine drives the organiser's and the
+tables' actions through the pages and, after every step, compares the night's standings with those the
+pure core (``scorepad.clubnight.standings``) computes from the model's own facts.
+
+The model keeps what people did: who entered (and was renamed, removed, withdrawn), each started
+table's hands as saved (support.HAND: 1220 to 165 for North-South; HAND_EW the other way round),
+no-shows, penalties. Seating is the movement's business (tested on its own in
+test_clubnight_movements.py): the model reads each round's seats from the night after it is
+seated and holds them to the invariants (every active entrant once, nobody twice). Export and
+import go through the files: the night is exported, deleted, and imported again, and play goes on
+with the imported night.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from support import HAND
+
+from scorepad import create_app
+from scorepad.clubnight import Adjustment, EventSettings, TableResult, standings
+from scorepad.db import connect
+from scorepad.store import nights as clubstore
+
+PASSPHRASE = "long table long night"
+HAND_EW = {
+    "sides-1-melded_points": "620", "sides-1-canasta_natural": "1", "sides-1-went_out": "y",
+    "sides-0-melded_points": "260", "sides-0-hand_points": "95",
+}  # fmt: skip
+WON, LOST = 1220, 165
+SETTINGS = {
+    "name": "Model night", "date": "2026-11-26", "variant": "classic", "rounds": "3", "round_length": "minutes",
+    "length_value": "50", "warning": "10", "at_time": "finish_hand", "first_round": "as_entered",
+    "movement": "swiss", "scoring": "victory_points",
+    "victory_points": "100: 10\n300: 11\n500: 12\n750: 13\n1000: 14\n1300: 15\n1600: 16\n2000: 17\n2500: 18\n3000: 19",
+    "bye_score": "12", "no_show_margin": "1500", "tie_break_1": "matches_won", "tie_break_2": "point_balance",
+    "tie_break_3": "head_to_head", "tie_break_4": "", "season_points": "placement", "season_best": "8",
+}  # fmt: skip
+NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    return create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("model") / "model.db"), "SECRET_KEY": "test-only",
+         "WTF_CSRF_ENABLED": False, "ORGANISER_PASSPHRASE": PASSPHRASE}
+    )  # fmt: skip
+
+
+class NightModel(RuleBasedStateMachine):
+    app = None
+
+    def __init__(self):
+        super().__init__()
+        self.client = self.app.test_client()
+        assert self.client.post("/organiser", data={"passphrase": PASSPHRASE}).status_code == 303
+        answer = self.client.post("/nights/new", data=SETTINGS)
+        self.event_id = answer.headers["Location"].rsplit("/", 1)[1]
+        self.entrants: dict[str, bool] = {}  # name: withdrawn
+        self.hands: dict[tuple[int, int], list[int]] = {}  # (round, table): 0 North-South won, 1 East-West
+        self.no_shows: dict[tuple[int, int], str] = {}
+        self.adjustments: list[Adjustment] = []
+        self.settings: EventSettings = self.night()[0].settings
+
+    # --- reading the night as stored -----------------------------------------------------
+    def night(self):
+        db = connect(self.app.config["DATABASE"])
+        try:
+            return clubstore.get_event(db, self.event_id), clubstore.rounds(db, self.event_id)
+        finally:
+            db.close()
+
+    def rounds(self):
+        return self.night()[1]
+
+    def playing(self):
+        return next((r for r in reversed(self.rounds()) if r.started and not r.closed), None)
+
+    def upcoming(self):
+        rounds = self.rounds()
+        return rounds[-1] if rounds and not rounds[-1].started else None
+
+    def played(self, name):
+        return any(name in r.seating.entrants for r in self.rounds() if r.started)
+
+    def post(self, path, data=None):
+        answer = self.client.post(f"/nights/{self.event_id}{path}", data=data or {})
+        assert answer.status_code < 500, answer.get_data(as_text=True)[-1500:]
+        return answer
+
+    # --- people ---------------------------------------------------------------------------
+    @initialize(count=st.integers(2, 5))
+    def first_entrants(self, count):
+        for name in NAMES[:count]:
+            self.enter(name)
+
+    @precondition(lambda self: len(self.entrants) < 6)
+    @rule(name=st.sampled_from(NAMES))
+    def enter(self, name):
+        rounds = self.rounds()
+        full = rounds and rounds[-1].started and rounds[-1].number >= self.settings.rounds
+        self.post("/entrants", {"name": name})
+        if name not in self.entrants and not full:
+            self.entrants[name] = False
+
+    @rule(data=st.data())
+    def rename(self, data):
+        fresh = [n for n in self.entrants if not self.played(n)]
+        if not fresh:
+            return
+        old = data.draw(st.sampled_from(fresh))
+        new = data.draw(st.sampled_from([n + "2" for n in NAMES]))
+        self.post("/entrants/rename", {"name": old, "new_name": new})
+        if new not in self.entrants:
+            self.entrants = {(new if n == old else n): w for n, w in self.entrants.items()}
+            self.adjustments = [Adjustment(a.round, new if a.entrant == old else a.entrant, a.amount, a.reason)
+                                for a in self.adjustments]  # fmt: skip
+
+    @rule(data=st.data())
+    def remove(self, data):
+        fresh = [n for n in self.entrants if not self.played(n)]
+        if fresh:
+            name = data.draw(st.sampled_from(fresh))
+            self.post("/entrants/remove", {"name": name})
+            del self.entrants[name]
+            self.adjustments = [a for a in self.adjustments if a.entrant != name]
+
+    @rule(data=st.data(), back=st.booleans())
+    def withdraw_or_back(self, data, back):
+        chosen = [n for n, gone in self.entrants.items() if gone == back]
+        if chosen:
+            name = data.draw(st.sampled_from(chosen))
+            self.post("/entrants/back" if back else "/entrants/withdraw", {"name": name})
+            self.entrants[name] = not back
+
+    # --- rounds ---------------------------------------------------------------------------
+    @rule()
+    def seat(self):
+        self.post("/rounds", {"override": "yes"})
+
+    @rule(seat_first=st.booleans())
+    def start(self, seat_first):
+        if seat_first:
+            self.seat()
+        upcoming = self.upcoming()
+        if upcoming is not None:
+            self.post(f"/rounds/{upcoming.number}/start")
+            for table in upcoming.tables:
+                if None not in table.entrants:
+                    self.hands[(upcoming.number, table.number)] = []
+
+    @precondition(lambda self: self.playing() is not None)
+    @rule()
+    def close(self):
+        playing = self.playing()
+        if playing is not None:
+            self.post(f"/rounds/{playing.number}/close")
+
+    # --- the tables -----------------------------------------------------------------------
+    @precondition(lambda self: self.playing() is not None)
+    @rule(data=st.data(), north_south_wins=st.booleans(), hands=st.integers(1, 3))
+    def save_hands(self, data, north_south_wins, hands):
+        playing = self.playing()
+        tables = [t for t in playing.tables if t.match_id and len(self.hands[(playing.number, t.number)]) < 3] \
+            if playing else []  # fmt: skip
+        if not tables:
+            return
+        table = data.draw(st.sampled_from(tables))
+        saved = self.hands[(playing.number, table.number)]
+        for version in range(table.version, table.version + min(hands, 3 - len(saved))):
+            answer = self.client.post(
+                f"/matches/{table.match_id}/hands",
+                data={**(HAND if north_south_wins else HAND_EW), "version": str(version)},
+            )
+            assert answer.status_code == 303, answer.get_data(as_text=True)[-1500:]
+            saved.append(0 if north_south_wins else 1)
+
+    @precondition(lambda self: self.playing() is not None)
+    @rule(data=st.data())
+    def no_show(self, data):
+        playing = self.playing()
+        tables = [t for t in playing.tables if t.match_id] if playing else []
+        if tables:
+            table = data.draw(st.sampled_from(tables))
+            entrant = data.draw(st.sampled_from([*table.entrants, ""]))
+            self.post(f"/tables/{table.id}/no-show", {"entrant": entrant})
+            if entrant:
+                self.no_shows[(playing.number, table.number)] = entrant
+            else:
+                self.no_shows.pop((playing.number, table.number), None)
+
+    @rule(data=st.data(), amount=st.integers(-3, 3))
+    def penalise(self, data, amount):
+        active = [n for n, gone in self.entrants.items() if not gone]
+        if active and amount:
+            name = data.draw(st.sampled_from(active))
+            self.post("/adjustments", {"adjustment-entrant": name, "adjustment-round": "1",
+                                       "adjustment-amount": str(amount), "adjustment-reason": "model"})  # fmt: skip
+            self.adjustments.append(Adjustment(1, name, amount, "model"))
+
+    @rule()
+    def export_delete_import(self):
+        exported = self.client.get(f"/nights/{self.event_id}/export.json").data
+        self.post("/delete", {"sure": "yes"})
+        answer = self.client.post("/nights/import", data={"file": (io.BytesIO(exported), "night.json")})
+        assert answer.status_code == 303, answer.get_data(as_text=True)[-1500:]
+        self.event_id = answer.headers["Location"].rsplit("/", 1)[1]
+
+    # --- what must hold after every step --------------------------------------------------
+    @invariant()
+    def seats_hold(self):
+        rounds = self.rounds()
+        for each in rounds:
+            seated = [n for n in each.seating.entrants]
+            assert len(seated) == len(set(seated)), f"round {each.number} seats someone twice"
+        if rounds and not rounds[-1].started:
+            active = {n for n, gone in self.entrants.items() if not gone}
+            assert set(rounds[-1].seating.entrants) == active
+
+    @invariant()
+    def standings_are_the_cores(self):
+        results = []
+        for each in self.rounds():
+            if not each.started:
+                continue
+            for table in each.tables:
+                key = (each.number, table.number)
+                if not any(table.entrants):
+                    continue
+                if None in table.entrants:
+                    results.append(TableResult(each.number, table.number, table.entrants))
+                elif key in self.no_shows:
+                    results.append(TableResult(each.number, table.number, table.entrants, no_show=self.no_shows[key]))
+                else:
+                    won = self.hands.get(key, [])
+                    totals = (sum(WON if w == 0 else LOST for w in won), sum(LOST if w == 0 else WON for w in won))
+                    results.append(TableResult(each.number, table.number, table.entrants, totals))
+        expected = standings(list(self.entrants), results, self.settings, self.adjustments)
+        shown = self.client.get(f"/nights/{self.event_id}/export.json").get_json()["standings"]
+        assert [(r["entrant"], r["score"], r["point_balance"]) for r in shown] == [
+            (r.entrant, r.score, r.point_balance) for r in expected.rows
+        ]
+
+
+def test_a_night_behaves_as_its_model(app):
+    NightModel.app = app
+    runner = NightModel.TestCase
+    runner.settings = settings(max_examples=12, stateful_step_count=25, deadline=None,
+                               suppress_health_check=list(HealthCheck))  # fmt: skip
+    runner("runTest").runTest()
