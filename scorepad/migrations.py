@@ -386,3 +386,12 @@ def _m008_create_director_notes(db):
         not_null={"event_id", "text", "created"},
         foreign_keys=[("event_id", "club_events", "id")],
     )
+
+
+@migrations()
+def m009_remember_the_side_a_table_card_confirmed(db):
+    # A table card's address lets one phone confirm one side of its table (issue 34): the side
+    # confirmed by a phone that was nobody's yet, so that a second such phone cannot confirm the
+    # other side. NULL until then; the other side confirms on a phone that is theirs (their pair
+    # card) or the director settles the result.
+    db.table("club_tables").add_column("card_side", int)

@@ -88,6 +88,16 @@ def enter(organiser, event_id, *names):
         assert organiser.post(f"/nights/{event_id}/entrants", data={"name": name}).status_code == 303
 
 
+def pair_phone(app, organiser, event_id, entrant):
+    """A phone that scanned the entrant's pair card (read from the organiser's printable cards): it is theirs."""
+    cards = organiser.get(f"/nights/{event_id}/pairs").get_data(as_text=True)
+    pattern = rf"<figcaption>{re.escape(entrant)}</figcaption>.*?<small>http://localhost([^<]+)</small>"
+    (link,) = re.findall(pattern, cards, re.S)
+    phone = app.test_client()
+    assert entrant in phone.get(link).get_data(as_text=True)
+    return phone
+
+
 def play(client, match_id, hand):
     response = client.post(f"/matches/{match_id}/hands", data={**hand, "version": "1"})
     assert response.status_code == 303, response.get_data(as_text=True)
@@ -165,7 +175,7 @@ def test_a_night_of_two_rounds_with_a_late_arrival_a_dispute_and_a_correction(ap
 
     # Table 1: both sides confirm, each on its own phone; table 2: East-West disputes.
     phone.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})
-    app.test_client().post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
+    pair_phone(app, organiser, event_id, "B").post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
     phone.post(f"/tables/{cards[2]}/dispute", data={"note": "We counted 100 less"})
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Finished', board, re.S) and re.search(r'id="table-2">.*?Disputed', board, re.S)
@@ -340,8 +350,8 @@ def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organi
     organiser.post(f"/nights/{event_id}/rounds/1/start")
     _, rounds, _ = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND)
-    for side in ("0", "1"):  # table 1 is done and confirmed before time, each side on its own phone
-        app.test_client().post(
+    for side, entrant in (("0", "A"), ("1", "B")):  # table 1 is done and confirmed before time, each on its phone
+        pair_phone(app, organiser, event_id, entrant).post(
             f"/tables/{night_rows(app, event_id)[2][1]}/confirm", data={"side": side, "version": "2"}
         )
     run_out_the_clock(app, event_id, 1)
@@ -509,8 +519,14 @@ def test_a_phone_confirms_for_its_own_side_only(app, organiser):
     assert night_rows(app, event_id)[1][0].tables[0].confirmed == (2, None)
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Waiting for confirmation', board, re.S)
-    # B's own phone confirms B: both sides agree, the table is finished.
-    east.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
+    # A second phone holding only the table card is refused: the card has confirmed A's side.
+    refused = east.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"}, follow_redirects=True)
+    assert "This table&#39;s card has confirmed A&#39;s side: B confirm on their own phone" in refused.get_data(
+        as_text=True
+    )
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (2, None)
+    # B's own phone (it scanned B's pair card) confirms B: both sides agree, the table is finished.
+    pair_phone(app, organiser, event_id, "B").post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
     assert night_rows(app, event_id)[1][0].tables[0].confirmed == (2, 2)
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Finished', board, re.S)
@@ -661,3 +677,73 @@ def test_the_time_rule_decides_which_hands_count(app, organiser, rule, totals, s
     assert not_counted in page
     results = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/results").text))
     assert re.search(rf"1 A B {totals} \(\d hands? after time not counted\) {score} ", results)
+
+
+def test_two_fresh_phones_holding_the_table_card_cannot_confirm_both_sides(app, organiser):
+    """Issue 34: the card lets one phone confirm one side; the other side needs its own phone or the director."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    first, second = app.test_client(), app.test_client()
+    # The second phone goes first for side 1 this time: whichever side the card confirms, it is one.
+    assert "B agrees" in second.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    second.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
+    page = first.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert "A agrees" not in page and "A confirm on their own phone. (their pair card)" in page
+    first.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, 2)
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Waiting for confirmation', board, re.S)
+    # The director settles it.
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/accept")
+    assert night_rows(app, event_id)[1][0].tables[0].is_confirmed
+
+
+def test_a_phone_confirms_only_at_the_table_its_entrant_sits_at(app, organiser):
+    """Issue 30: a phone that is D's (table 2) confirms neither side of table 1."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    phone = pair_phone(app, organiser, event_id, "D")
+    page = phone.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert "This phone is D's, who do not play at table 1 this round" in page
+    assert "A agrees" not in page and "B agrees" not in page
+    for side in ("0", "1"):
+        refused = phone.post(f"/tables/{cards[1]}/confirm", data={"side": side, "version": "2"}, follow_redirects=True)
+        assert "who do not play at table 1 this round: it confirms nothing here." in refused.get_data(as_text=True)
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, None)
+    # A pair card that is not one of this night's is not found.
+    token = night_rows(app, event_id)[0].standings_token
+    assert app.test_client().get(f"/standings/{token}/pair/{'0' * 24}").status_code == 404
+
+
+def test_an_old_rounds_sheet_confirms_its_own_round_or_says_it_is_closed(app, organiser):
+    """Issue 30: "Confirm the result" on round 1's sheet during round 2 never opens round 2's result."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    old_match = rounds[0].tables[0].match_id
+    phone = app.test_client()
+    sheet = phone.get(f"/matches/{old_match}").get_data(as_text=True)
+    assert f'href="/tables/{cards[1]}/result?round=1"' in sheet
+    organiser.post(f"/nights/{event_id}/rounds", data={"override": "yes"})
+    organiser.post(f"/nights/{event_id}/rounds/2/start")  # round 1 closes as round 2 starts
+    page = phone.get(f"/tables/{cards[1]}/result?round=1").get_data(as_text=True)
+    assert "Round 1 is closed: its result is the director's now." in page and "agrees" not in page
+    refused = phone.post(
+        f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "1", "round": "1"}, follow_redirects=True
+    )
+    assert "Round 1 is closed" in refused.get_data(as_text=True)
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, None)
+    assert night_rows(app, event_id)[1][1].tables[0].confirmed == (None, None)
+    # Round 2's own sheet confirms round 2.
+    page = phone.get(f"/tables/{cards[1]}/result?round=2").get_data(as_text=True)
+    assert "Round 2:" in page and "A agrees" in page

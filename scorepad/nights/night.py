@@ -30,6 +30,7 @@ PUBLIC = {
     "nights.standings_page",
     "nights.standings_screen",
     "nights.standings_live",
+    "nights.pair_phone",
 }
 # The match pages that write: a closed round's match takes them from the organiser only.
 MATCH_WRITES = {

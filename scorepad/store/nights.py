@@ -75,6 +75,7 @@ class ClubTable:
     is_finished: bool = False
     no_show: str | None = None
     not_counted: int = 0  # hands saved after the round's time that the night's time rule leaves out
+    card_side: int | None = None  # the side a phone holding only the table card confirmed
 
     @property
     def is_bye(self) -> bool:
@@ -273,6 +274,7 @@ def _table(row: dict[str, Any]) -> ClubTable:
         hands=row["hands"] or 0,
         is_finished=bool(row["is_finished"]),
         no_show=row["no_show"],
+        card_side=row["card_side"],
     )
 
 
@@ -366,12 +368,24 @@ def table_by_id(db: Database, event_id: str, table_id: int) -> ClubTable:
     return _table(rows[0])
 
 
-def confirm(db: Database, table_id: int, side: int, version: int) -> None:
-    """A side confirms the result as its match stands at ``version``."""
+def confirm(db: Database, table_id: int, side: int, version: int, by_card: bool = False) -> bool:
+    """A side confirms the result as its match stands at ``version``; False when it cannot.
+
+    ``by_card``: the phone is nobody's yet and holds only the table card, which confirms one side
+    of its table: refused (False) once the card has confirmed the other side. Checked in the
+    statement that writes, so two such phones at once cannot both pass.
+    """
     column = ("confirmed_ns", "confirmed_ew")[side]
+    card = ", card_side = ?" if by_card else ""
+    guard = " and (card_side is null or card_side = ?)" if by_card else ""
     with writing(db):
-        db.execute(f"update club_tables set {column} = ?, disputed = null where id = ?", [version, table_id])
-        _touch_table(db, table_id)
+        cursor = db.execute(
+            f"update club_tables set {column} = ?, disputed = null{card} where id = ?{guard}",
+            [version, *([side] if by_card else []), table_id, *([side] if by_card else [])],
+        )
+        if cursor.rowcount:
+            _touch_table(db, table_id)
+    return bool(cursor.rowcount)
 
 
 def dispute(db: Database, table_id: int, note: str) -> None:

@@ -121,6 +121,15 @@ def play_hand(phone, card, hand):
     expect(phone.locator("#sheet [data-total]").first).not_to_have_text("0")
 
 
+def pair_link(laptop, entrant):
+    """An entrant's pair card address, read from the organiser's printable pair cards."""
+    laptop.get_by_role("link", name="Pair cards").click()
+    link = laptop.locator(".pair-card", has=laptop.locator("figcaption", has_text=entrant)).locator("small")
+    found = link.inner_text().strip()
+    laptop.go_back()
+    return found
+
+
 def confirm(phone, card, entrant):
     phone.goto(card)
     phone.get_by_role("link", name="Confirm the result").click()
@@ -160,6 +169,13 @@ def play_round_one(laptop, phone, other_phone, cards):
     # The phone is P1's now: it cannot agree for P2, who confirm on their own phone.
     expect(phone.locator(".other-side")).to_contain_text("P2 confirm on their own phone.")
     expect(phone.get_by_role("button", name="P2 agrees")).to_have_count(0)
+    # East-West's phone holding only the table card cannot confirm P2 either: the card confirmed P1's side.
+    other_phone.goto(cards[1])
+    other_phone.get_by_role("link", name="Confirm the result").click()
+    expect(other_phone.locator(".other-side")).to_contain_text("P2 confirm on their own phone. (their pair card)")
+    expect(other_phone.get_by_role("button", name="P2 agrees")).to_have_count(0)
+    other_phone.goto(pair_link(laptop, "P2"))  # ... until it scans P2's pair card: it is P2's phone now
+    expect(other_phone.locator("#pair-phone")).to_contain_text("This phone is P2’s tonight")
     confirm(other_phone, cards[1], "P2")
     expect(other_phone.locator(".confirmed").first).to_contain_text("Both sides confirmed this result.")
     phone.goto(cards[3])
