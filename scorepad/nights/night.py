@@ -31,6 +31,7 @@ PUBLIC = {
     "nights.standings_screen",
     "nights.standings_live",
     "nights.pair_phone",
+    "nights.screen_live",
 }
 # The match pages that write: a closed round's match takes them from the organiser only.
 MATCH_WRITES = {

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Response, abort, flash, redirect, render_template, request, session, url_for
 
-from .. import canasta, store
+from .. import canasta, polls, store
 from ..clubnight import (
     Adjustment,
     MovementError,
@@ -83,17 +83,41 @@ def dashboard(event_id: str) -> str:
     return _dashboard(load_night(event_or_404(event_id)))
 
 
-def _dashboard(night: Night, **forms: Any) -> str:
+@bp.get("/nights/<event_id>/live")
+def dashboard_live(event_id: str) -> Response:
+    """The dashboard's poll: 204 while the night's version stands, else the round's tables and the standings."""
+    try:
+        version = clubstore.night_version(get_db(), event_id=event_id)
+    except clubstore.NotFoundError:
+        abort(404)
+    template = "nights/_dashboard_live.html"
+    return polls.unchanged_or(
+        event_id,
+        version,
+        template,
+        lambda: render_template(template, **_round_context(load_night(event_or_404(event_id)))),
+    )
+
+
+def _round_context(night: Night) -> dict[str, Any]:
+    """What the live part of the dashboard shows: the tables' states, the clock, and the version it was read at."""
     moment = now()
+    return {
+        "night": night,
+        "states": {
+            table.id: table_state(table, r, moment, night.hands_per_round) for r in night.rounds for table in r.tables
+        },
+        "clock": clock(night, night.playing, moment),
+        "version": clubstore.night_version(get_db(), event_id=night.event.id),
+    }
+
+
+def _dashboard(night: Night, **forms: Any) -> str:
     adjustment = forms.pop("adjustment", None) or AdjustmentForm(prefix="adjustment")
     adjustment.entrant.choices = entrant_choices(night.active_names)
     return render_template(
         "nights/dashboard.html",
-        night=night,
-        states={
-            table.id: table_state(table, r, moment, night.hands_per_round) for r in night.rounds for table in r.tables
-        },
-        clock=clock(night, night.playing, moment),
+        **_round_context(night),
         entrant_form=forms.pop("entrant", None) or EntrantForm(),
         adjustment_form=adjustment,
         correction_form=forms.pop("correction", None) or ReasonForm(prefix="correction", by=session.get(CORRECTED_BY)),

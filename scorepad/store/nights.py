@@ -214,6 +214,48 @@ def event_version(db: Database, event_id: str) -> int:
     return rows[0]["v"]
 
 
+# The night's version and the end of its running round's clock, by the night's id or its standings link.
+NIGHT_VERSION_SQL = """
+select e.version + coalesce((select sum(m.version) from club_tables t join matches m on m.id = t.match_id
+  where t.event_id = e.id), 0) as v,
+  (select r.ends from club_rounds r where r.event_id = e.id and r.started is not null and r.closed is null
+   order by r.number desc limit 1) as ends
+from club_events e where e.{column} = ?
+"""
+
+
+def night_version(db: Database, *, event_id: str | None = None, standings_token: str | None = None) -> int:
+    """What every screen of the night shows changes with this one number (a poll's ``since``, an ETag).
+
+    The night's version and its matches' (:func:`event_version`), and, while a round's clock runs,
+    the minutes left on it (a screen's clock moves once a minute, and "Late" comes with time).
+    :raises NotFoundError: for an unknown night.
+    """
+    column, key = ("id", event_id) if event_id is not None else ("standings_token", standings_token)
+    rows = _rows(db, NIGHT_VERSION_SQL.format(column=column), [key])
+    if not rows:
+        raise NotFoundError(key)
+    return rows[0]["v"] * 1000 + clock_step(rows[0]["ends"], datetime.now(UTC))
+
+
+def clock_step(ends: str | None, moment: datetime) -> int:
+    """The clock as a screen shows it, as a number: 0 without a clock, 999 once time is up, else minutes left + 1.
+
+    >>> clock_step(None, datetime(2026, 11, 26, 20, 0, tzinfo=UTC))
+    0
+    >>> [clock_step("2026-11-26T20:50:00+00:00", datetime(2026, 11, 26, 20, m, s, tzinfo=UTC)) for m, s in
+    ...  ((0, 0), (1, 0), (49, 59), (50, 0))]
+    [51, 50, 2, 999]
+    """
+    if not ends:
+        return 0
+    try:
+        left = (datetime.fromisoformat(ends) - moment).total_seconds()
+    except (TypeError, ValueError):
+        return 0
+    return 999 if left <= 0 else min(998, 1 + -(-int(left) // 60))
+
+
 def set_draw(db: Database, event_id: str, order: Sequence[str]) -> None:
     db.execute("update club_events set draw = ? where id = ?", [json.dumps(list(order)), event_id])
 
