@@ -747,3 +747,32 @@ def test_an_old_rounds_sheet_confirms_its_own_round_or_says_it_is_closed(app, or
     # Round 2's own sheet confirms round 2.
     page = phone.get(f"/tables/{cards[1]}/result?round=2").get_data(as_text=True)
     assert "Round 2:" in page and "A agrees" in page
+
+
+@pytest.mark.parametrize(
+    ("path", "fields", "message"),
+    [
+        ("adjustments", {"adjustment-round": "9" * 400}, "Round must be a whole number from 1 to 30."),
+        ("adjustments", {"adjustment-amount": "-" + "9" * 400},
+         "Amount (negative for a penalty) must be a whole number from -1000 to 1000."),
+        ("adjustments", {"adjustment-round": "9" * 5000}, "Round must be a whole number from 1 to 30."),
+        ("adjustments", {"adjustment-reason": "   "}, "A penalty or an adjustment needs a reason."),
+        ("corrections", {"correction-table": "9" * 400}, "Table must be a whole number from 1 to 200."),
+        ("corrections", {"correction-round": "1" + "0" * 400}, "Round must be a whole number from 1 to 30."),
+    ],
+)  # fmt: skip
+def test_the_directors_forms_refuse_what_a_box_cannot_take_naming_the_box(app, organiser, path, fields, message):
+    """Issue 34: a 400-digit number was an OverflowError in WTForms' NumberRange, a reason of spaces an error."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    data = {"adjustment-entrant": "A", "adjustment-round": "1", "adjustment-amount": "-1",
+            "adjustment-reason": "Late", "correction-round": "1", "correction-table": "1",
+            "correction-text": "Counted twice"}  # fmt: skip
+    response = organiser.post(f"/nights/{event_id}/{path}", data={**data, **fields})
+    assert response.status_code == 200
+    assert f'<span class="error">{message}</span>' in response.get_data(as_text=True)
+    db = connect(app.config["DATABASE"])
+    try:
+        assert clubstore.adjustments(db, event_id) == [] and clubstore.corrections(db, event_id) == []
+    finally:
+        db.close()
