@@ -240,3 +240,12 @@ class DisputeForm(FlaskForm):
     """A side at the table does not agree with the result."""
 
     note = TextAreaField(lazy_gettext("What is wrong?"), [Optional(), Length(max=REASON)])
+
+
+class PlanForm(FlaskForm):
+    """The rest of the night: its movement and number of rounds, for the rounds not seated yet."""
+
+    movement = SelectField(lazy_gettext("Later rounds"), choices=_choices(defaults.MOVEMENTS))
+    rounds = WholeNumberField(
+        lazy_gettext("Rounds"), [InputRequired(), within(lazy_gettext("Rounds"), 1, defaults.MOST_ROUNDS)]
+    )

@@ -222,7 +222,7 @@ def adjustment(**fields):
 
 
 def test_an_adjustment_needs_a_reason_and_counts(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -237,7 +237,7 @@ def test_an_adjustment_needs_a_reason_and_counts(app, organiser):
 
 
 def test_announcements_reach_the_sheet_and_the_screen(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -290,7 +290,7 @@ def test_the_table_card_has_a_qr_code(app, organiser):
 
 
 def test_the_export_holds_the_settings_the_matches_and_the_standings(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -306,7 +306,7 @@ def test_the_export_holds_the_settings_the_matches_and_the_standings(app, organi
 
 def test_the_season_table_gives_placement_points(app, organiser):
     for _ in range(2):
-        event_id = new_night(organiser)
+        event_id = new_night(organiser, rounds="1")
         enter(organiser, event_id, "A", "B")
         organiser.post(f"/nights/{event_id}/rounds")
         organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -363,7 +363,7 @@ def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organi
 
 
 def test_a_no_show_loses_by_the_nights_margin(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -488,7 +488,7 @@ def test_hostile_names_stay_text_everywhere(app, organiser):
 
 
 def test_a_round_of_a_set_number_of_hands_counts_them_on_the_sheet_and_the_dashboard(app, organiser):
-    event_id = new_night(organiser, round_length="hands", length_value="1")
+    event_id = new_night(organiser, round_length="hands", length_value="1", rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -501,7 +501,7 @@ def test_a_round_of_a_set_number_of_hands_counts_them_on_the_sheet_and_the_dashb
 
 
 def test_a_phone_confirms_for_its_own_side_only(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -533,7 +533,7 @@ def test_a_phone_confirms_for_its_own_side_only(app, organiser):
 
 
 def test_either_sides_phone_may_call_the_director(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -547,7 +547,7 @@ def test_either_sides_phone_may_call_the_director(app, organiser):
 
 
 def test_a_correction_says_who_made_it(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -612,7 +612,7 @@ def test_each_season_adds_up_alone(app, organiser):
     nights = (("2026-10-01", "Autumn 2026", HAND), ("2026-10-08", "Autumn 2026", HAND),
               ("2027-03-04", "Spring 2027", HAND_EW))  # fmt: skip
     for date, season, hand in nights:
-        event_id = new_night(organiser, date=date, season_name=season)
+        event_id = new_night(organiser, date=date, season_name=season, rounds="1")
         enter(organiser, event_id, "A", "B")
         organiser.post(f"/nights/{event_id}/rounds")
         organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -661,7 +661,7 @@ def set_times(app, event_id, ends, match_id, *created):
     ],
 )
 def test_the_time_rule_decides_which_hands_count(app, organiser, rule, totals, score, not_counted):
-    event_id = new_night(organiser, at_time=rule)
+    event_id = new_night(organiser, at_time=rule, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -681,7 +681,7 @@ def test_the_time_rule_decides_which_hands_count(app, organiser, rule, totals, s
 
 def test_two_fresh_phones_holding_the_table_card_cannot_confirm_both_sides(app, organiser):
     """Issue 34: the card lets one phone confirm one side; the other side needs its own phone or the director."""
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -763,7 +763,7 @@ def test_an_old_rounds_sheet_confirms_its_own_round_or_says_it_is_closed(app, or
 )  # fmt: skip
 def test_the_directors_forms_refuse_what_a_box_cannot_take_naming_the_box(app, organiser, path, fields, message):
     """Issue 34: a 400-digit number was an OverflowError in WTForms' NumberRange, a reason of spaces an error."""
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     data = {"adjustment-entrant": "A", "adjustment-round": "1", "adjustment-amount": "-1",
             "adjustment-reason": "Late", "correction-round": "1", "correction-table": "1",
@@ -776,3 +776,55 @@ def test_the_directors_forms_refuse_what_a_box_cannot_take_naming_the_box(app, o
         assert clubstore.adjustments(db, event_id) == [] and clubstore.corrections(db, event_id) == []
     finally:
         db.close()
+
+
+def test_a_plan_that_cannot_be_played_is_refused_up_front_naming_the_field(app, organiser):
+    """Issue 30: a Mitchell of more rounds than tables and a round robin of 11 are refused when they arise."""
+    # No field can mend a round robin of 12 rounds: refused at once, under the rounds box.
+    refused = organiser.post("/nights/new", data={**SETTINGS, "movement": "round_robin", "rounds": "12"})
+    assert re.search(
+        r'id="rounds-error"><span class="error">A round robin of 10 entrants has 9 rounds, not 12.</span>',
+        refused.get_data(as_text=True),
+    )
+    # A round robin of 10 takes no eleventh entrant.
+    event_id = new_night(organiser, movement="round_robin", rounds="3")
+    enter(organiser, event_id, *"ABCDEFGHIJ")
+    page = organiser.post(f"/nights/{event_id}/entrants", data={"name": "K"}).get_data(as_text=True)
+    assert "A round robin seats at most 10 entrants, not 11: choose another movement. Change the movement" in page
+    # A Mitchell of 4 rounds with 5 pairs (3 tables) is refused before round 1 is seated, not at round 4.
+    event_id = new_night(organiser, rounds="4")
+    enter(organiser, event_id, *"ABCDE")
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert "A Mitchell of 3 tables gives 3 rounds without a repeat, not 4." in board
+    refused = organiser.post(f"/nights/{event_id}/rounds", follow_redirects=True).get_data(as_text=True)
+    assert "A Mitchell of 3 tables gives 3 rounds without a repeat, not 4. Change the movement" in refused
+    assert night_rows(app, event_id)[1] == []
+    # The organiser changes course: Swiss for 4 rounds seats at once.
+    changed = organiser.post(f"/nights/{event_id}/plan", data={"plan-movement": "swiss", "plan-rounds": "4"})
+    assert changed.status_code == 303
+    assert organiser.post(f"/nights/{event_id}/rounds").status_code == 303
+    event, rounds, _ = night_rows(app, event_id)
+    assert event.settings.movement == "swiss" and event.settings.rounds == 4 and len(rounds) == 1
+
+
+def test_the_rest_of_the_night_can_change_for_the_rounds_not_seated(app, organiser):
+    event_id = new_night(organiser, rounds="2")
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    # A Mitchell of 2 tables cannot go to 3 rounds; fewer rounds than are seated cannot be; nor a late round robin.
+    for data, message in (
+        ({"plan-movement": "mitchell", "plan-rounds": "3"}, "A Mitchell of 2 tables gives 2 rounds without a repeat"),
+        ({"plan-movement": "swiss", "plan-rounds": "0"}, "Rounds must be a whole number from 1 to 30."),
+        ({"plan-movement": "round_robin", "plan-rounds": "3"}, "A round robin is chosen before round 1 is seated."),
+        ({"plan-movement": "swiss", "plan-rounds": "9" * 400}, "Rounds must be a whole number from 1 to 30."),
+    ):
+        page = organiser.post(f"/nights/{event_id}/plan", data=data).get_data(as_text=True)
+        assert message in page, data
+    assert night_rows(app, event_id)[0].settings.rounds == 2
+    assert (
+        organiser.post(f"/nights/{event_id}/plan", data={"plan-movement": "swiss", "plan-rounds": "3"}).status_code
+        == 303
+    )
+    assert night_rows(app, event_id)[0].settings.movement == "swiss"
+    assert night_rows(app, event_id)[0].settings.rounds == 3

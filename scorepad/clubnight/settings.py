@@ -328,6 +328,11 @@ class EventSettings:
         return self.season.name.strip() or self.date[:4]
 
     @property
+    def movement_label(self) -> Any:
+        """The movement as the organiser reads it."""
+        return CHOICE_LABELS[self.movement]
+
+    @property
     def entrant_size(self) -> int:
         """Players in one entrant: 2 for a pair, 1 where each plays alone (CLUB_NIGHT.md "Entrant")."""
         return self.rules.players_per_side[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import timedelta
 from typing import Any
@@ -14,6 +15,7 @@ from ..clubnight import (
     MovementError,
     Seating,
     late_arrival,
+    plan_problems,
     random_draw,
     round_robin,
     seat_in_order,
@@ -24,11 +26,13 @@ from ..clubnight.settings import MOST_TABLES
 from ..db import get_db
 from ..documents import Side
 from ..i18n import gettext as _
+from ..i18n import text
 from ..nightforms import (
     AdjustmentForm,
     AnnouncementForm,
     EntrantForm,
     EventForm,
+    PlanForm,
     ReasonForm,
     entrant_choices,
     settings_from,
@@ -68,6 +72,9 @@ def new_event() -> Any:
     if form.validate_on_submit():
         try:
             settings = settings_from(form)
+            problems = plan_problems(settings, 0)
+            if problems:
+                raise canasta.InvalidError(problems)
         except canasta.InvalidError as error:
             form.attach(error)
         else:
@@ -122,6 +129,8 @@ def _dashboard(night: Night, **forms: Any) -> str:
         adjustment_form=adjustment,
         correction_form=forms.pop("correction", None) or ReasonForm(prefix="correction", by=session.get(CORRECTED_BY)),
         announcement_form=forms.pop("announcement", None) or AnnouncementForm(prefix="announcement"),
+        plan_form=forms.pop("plan", None) or _plan_form(night),
+        plan_problems=plan_problems_of(night),
         corrections=clubstore.corrections(get_db(), night.event.id),
         announcements=clubstore.announcements(get_db(), night.event.id),
         cards=clubstore.cards(get_db(), night.event.id),
@@ -142,10 +151,33 @@ def add_entrant(event_id: str) -> Any:
             form.name.errors.append(_("A night has at most %(count)s entrants.", count=MOST_TABLES * 2))
         elif night.current is not None and night.current.started and night.current.number >= night.settings.rounds:
             form.name.errors.append(_("Every round has started: nobody can join now."))
+        elif new_problems := _plan_after(night, len(night.active_names) + 1):
+            form.name.errors.append(_plan_message(new_problems))
         else:
             _enter(night, name, form.player_names())
             return redirect(url_for(".dashboard", event_id=event_id), 303)
     return _dashboard(night, entrant=form)
+
+
+def _plan_after(night: Night, entrants: int) -> list[canasta.Violation]:
+    """What a larger field would break that no later entrant can mend (a round robin past its size).
+
+    A Mitchell short of tables is mended by more pairs: the dashboard says so until round 1 is seated.
+    """
+    seated = [r.seating for r in night.rounds]
+    return [v for v in plan_problems(night.settings, entrants, seated) if v.code == "round-robin-too-big"]
+
+
+def _plan_message(problems: list[canasta.Violation]) -> str:
+    """A plan's problem as the dashboard says it: the core's sentence, and where to change the plan."""
+    return _(
+        "%(problem)s Change the movement or the number of rounds under “The rest of the night”.",
+        problem=text(problems[0].message),
+    )
+
+
+def plan_problems_of(night: Night) -> list[canasta.Violation]:
+    return plan_problems(night.settings, len(night.active_names), [r.seating for r in night.rounds])
 
 
 def _enter(night: Night, name: str, players: tuple[str, ...]) -> None:
@@ -183,6 +215,9 @@ def _cannot_seat(night: Night) -> str | None:
         return _("Round %(number)s is seated already: start it first.", number=current.number)
     if current is not None and current.number >= night.settings.rounds:
         return _("Every round of the night has been seated.")
+    problems = plan_problems_of(night)
+    if problems:
+        return _plan_message(problems)
     if current is None or request.form.get("override") == "yes":
         return None
     if any(table.disputed for table in current.tables):
@@ -391,6 +426,37 @@ def announce(event_id: str) -> Any:
         flash(_("Announced on every table."))
         return redirect(url_for(".dashboard", event_id=event_id), 303)
     return _dashboard(night, announcement=form)
+
+
+def _plan_form(night: Night) -> PlanForm:
+    form = PlanForm(prefix="plan", data={"movement": night.settings.movement, "rounds": night.settings.rounds})
+    return form
+
+
+@bp.post("/nights/<event_id>/plan")
+@form_checks_token
+def change_plan(event_id: str) -> Any:
+    """The rest of the night: another movement or number of rounds, for the rounds not seated yet."""
+    night = load_night(event_or_404(event_id))
+    form = PlanForm(prefix="plan")
+    if form.validate_on_submit():
+        seated = len(night.rounds)
+        settings = dataclasses.replace(night.settings, movement=form.movement.data, rounds=form.rounds.data)
+        if form.rounds.data < seated:
+            form.rounds.errors.append(
+                _("%(count)s rounds are seated already: the night has at least %(count)s.", count=seated)
+            )
+        elif night.rounds and settings.movement == "round_robin" and night.settings.movement != "round_robin":
+            form.movement.errors.append(_("A round robin is chosen before round 1 is seated."))
+        else:
+            problems = plan_problems(settings, len(night.active_names), [r.seating for r in night.rounds])
+            if not problems:
+                clubstore.change_settings(get_db(), event_id, settings)
+                flash(_("The rest of the night is changed."))
+                return redirect(url_for(".dashboard", event_id=event_id), 303)
+            box = form.movement if problems[0].field == "movement" else form.rounds
+            box.errors.append(text(problems[0].message))
+    return _dashboard(night, plan=form)
 
 
 def table_or_404(event_id: str, table_id: int) -> clubstore.ClubTable:

@@ -169,6 +169,13 @@ def create_event(db: Database, settings: EventSettings) -> str:
     return event_id
 
 
+def change_settings(db: Database, event_id: str, settings: EventSettings) -> None:
+    """The organiser changed the plan for the rounds not seated yet (movement, number of rounds)."""
+    with writing(db):
+        db.execute("update club_events set settings = ? where id = ?", [json.dumps(settings.to_dict()), event_id])
+        touch(db, event_id)
+
+
 def _event(row: dict[str, Any]) -> Event:
     draw = tuple(json.loads(row["draw"])) if row["draw"] else ()
     settings = EventSettings.from_dict(json.loads(row["settings"]))
