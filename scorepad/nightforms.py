@@ -122,7 +122,8 @@ class EventForm(FlaskForm):
         default=bands_text(DEFAULT_BANDS),
     )
     bye_score = WholeNumberField(lazy_gettext("A bye scores"), [Optional()], default=12)
-    no_show_margin = WholeNumberField(lazy_gettext("A no-show loses by"), [InputRequired()], default=1500)
+    no_show = SelectField(lazy_gettext("A no-show"), choices=_choices(defaults.NO_SHOWS), default="bye")
+    no_show_margin = WholeNumberField(lazy_gettext("No-show margin (points)"), [InputRequired()], default=1500)
     final_table = WholeNumberField(lazy_gettext("Final table for the top (leave empty for none)"), [Optional()])
     tie_break_1 = SelectField(lazy_gettext("First tie-break"), choices=_tie_breaks, default="matches_won")
     tie_break_2 = SelectField(lazy_gettext("Second tie-break"), choices=_tie_breaks, default="point_balance")
@@ -157,6 +158,7 @@ class EventForm(FlaskForm):
             "movement": self.movement.data,
             "scoring": self.scoring.data,
             "victory_points": {"total": 20, "bands": read_bands(self.victory_points.data or "")},
+            "no_show": self.no_show.data,
             "no_show_margin": self.no_show_margin.data,
             "final_table": self.final_table.data,
             "tie_breaks": [box.data for box in self.tie_break_boxes if box.data],

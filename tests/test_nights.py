@@ -39,6 +39,7 @@ SETTINGS = {
     "scoring": "victory_points",
     "victory_points": "100: 10\n300: 11\n500: 12\n750: 13\n1000: 14\n1300: 15\n1600: 16\n2000: 17\n2500: 18\n3000: 19",
     "bye_score": "12",
+    "no_show": "bye",
     "no_show_margin": "1500",
     "tie_break_1": "matches_won",
     "tie_break_2": "point_balance",
@@ -362,15 +363,20 @@ def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organi
     assert re.search(r'id="table-1">.*?Finished', board, re.S) and re.search(r'id="table-2">.*?Late', board, re.S)
 
 
-def test_a_no_show_loses_by_the_nights_margin(app, organiser):
-    event_id = new_night(organiser, rounds="1")
+@pytest.mark.parametrize(
+    ("rule", "scores"),
+    [("bye", [("1", "A", 12), ("2", "B", 0)]),  # CLUB_NIGHT.md's default: the bye's 12 to nothing
+     ("margin", [("1", "A", 16), ("2", "B", 0)])],  # a win by 1500-0: 1,305-1,600 is 16; the absent side 0
+)  # fmt: skip
+def test_a_no_show_scores_nothing_and_the_side_present_by_the_nights_rule(app, organiser, rule, scores):
+    event_id = new_night(organiser, rounds="1", no_show=rule)
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
     event, rounds, _ = night_rows(app, event_id)
+    assert event.settings.no_show == rule
     organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={"entrant": "B"})
-    # A wins 1500-0: a difference of 1500 is in the 1,305-1,600 band, 16-4.
-    assert standings_of(organiser, event.standings_token) == [("1", "A", 16), ("2", "B", 4)]
+    assert standings_of(organiser, event.standings_token) == scores
     assert "Provisional" not in organiser.get(f"/standings/{event.standings_token}").get_data(as_text=True)
     organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={})  # both came after all
     # back to the match as it stands, 0-0: an even split while it is played

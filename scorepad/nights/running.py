@@ -337,14 +337,14 @@ def accept_result(event_id: str, table_id: int) -> Response:
 
 @bp.post("/nights/<event_id>/tables/<int:table_id>/no-show")
 def no_show(event_id: str, table_id: int) -> Response:
-    """An entrant never came to the table: they lose by the night's no-show margin (or it is taken back)."""
+    """An entrant never came to the table: scored as the night's no-show rule says (or it is taken back)."""
     table = table_or_404(event_id, table_id)
     entrant = request.form.get("entrant") or None
     if entrant is not None and (table.is_bye or entrant not in table.entrants):
         abort(400)
     clubstore.mark_no_show(get_db(), table.id, entrant)
     if entrant:
-        flash(_("%(entrant)s did not come: they lose this round by the night's margin.", entrant=entrant))
+        flash(_("%(entrant)s did not come: they score nothing this round.", entrant=entrant))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
 
 
