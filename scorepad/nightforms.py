@@ -189,7 +189,12 @@ class EventForm(FlaskForm):
                 box = self.name
             if isinstance(box.errors, tuple):
                 box.errors = list(box.errors)
-            box.errors.append(violation.message)
+            # The box's own words, not the setting's stored name (round_length.warning).
+            said = str(text(violation.message))
+            if violation.field and said.startswith(violation.field + " "):
+                said = str(box.label.text) + said[len(violation.field) :]
+            if said not in box.errors:
+                box.errors.append(said)
 
 
 def settings_from(form: EventForm) -> EventSettings:

@@ -389,11 +389,21 @@ def test_a_withdrawn_entrants_opponent_gets_the_bye(app, organiser):
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
     organiser.post(f"/nights/{event_id}/rounds", data={"override": "yes"})  # Mitchell: A v D, C v B
-    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "D"})
+    # Without the box ticked (no JavaScript asks), nothing happens but a question.
+    unsure = organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "D"}, follow_redirects=True)
+    assert "D is still in the night: tick the box to confirm the withdrawal." in unsure.get_data(as_text=True)
+    assert night_rows(app, event_id)[1][1].tables[0].entrants == ("A", "D")
+    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "D", "sure": "yes"})
     event, rounds, _ = night_rows(app, event_id)
     assert [t.entrants for t in rounds[1].tables] == [("A", None), ("C", "B")]
     page = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert 'class="withdrawn">D' in page and "left the night" in page
+    # The standings mark the withdrawn pair, on the phones and on the projector.
+    for screen in ("", "/screen"):
+        standings = organiser.get(f"/standings/{event.standings_token}{screen}").get_data(as_text=True)
+        assert re.search(
+            r'class="entrant withdrawn-entrant">D <small class="left">\(left the night\)</small>', standings
+        )
     # A withdrawal is undone as a late arrival comes: D takes the bye's empty seat again.
     organiser.post(f"/nights/{event_id}/entrants/back", data={"name": "D"})
     assert [t.entrants for t in night_rows(app, event_id)[1][1].tables] == [("A", "D"), ("C", "B")]
@@ -605,7 +615,7 @@ def test_the_printed_seating_and_results_sheet(app, organiser):
     results = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/results").text))
     # Table 1: 1220 - 165, 15 - 5; table 2: 165 - 1220, 5 - 15. B's penalty: 5 - 1 = 4. A and D
     # are level on 15, one win and +1055 each and never met: they share first.
-    assert "1 A B 1220 – 165 15 – 5" in results and "2 C D 165 – 1220 5 – 15" in results
+    assert "1 A B 1220 : 165 15 – 5" in results and "2 C D 165 : 1220 5 – 15" in results
     assert "=1 A 15 1 1055 15 =1 D 15 1 1055 15 3 C 5 0 -1055 5 4 B 4 0 -1055 5 -1" in results
     assert "Round 1, B: -1 — Late to the table" in results
     # The table in force and the time rule are printed with the results.
@@ -660,10 +670,10 @@ def set_times(app, event_id, ends, match_id, *created):
     [
         # Hand 2 was in progress at time: played to its end it counts, hand 3 (a new hand) does not.
         # A 1220 + 165 = 1385, B 165 + 1220 = 1385: level, 10-10 (with hand 3 it would be 2605 v 1550, 15-5).
-        ("finish_hand", "1385 – 1385", "10 – 10", "1 hand saved after time is not counted."),
-        ("score_as_it_stands", "1385 – 1385", "10 – 10", "1 hand saved after time is not counted."),
+        ("finish_hand", "1385 : 1385", "10 – 10", "1 hand saved after time is not counted."),
+        ("score_as_it_stands", "1385 : 1385", "10 – 10", "1 hand saved after time is not counted."),
         # Dropped, hand 2 does not count either: 1220 v 165, a difference of 1055, 15-5.
-        ("drop_hand", "1220 – 165", "15 – 5", "2 hands saved after time are not counted."),
+        ("drop_hand", "1220 : 165", "15 – 5", "2 hands saved after time are not counted."),
     ],
 )
 def test_the_time_rule_decides_which_hands_count(app, organiser, rule, totals, score, not_counted):
@@ -834,3 +844,54 @@ def test_the_rest_of_the_night_can_change_for_the_rounds_not_seated(app, organis
     )
     assert night_rows(app, event_id)[0].settings.movement == "swiss"
     assert night_rows(app, event_id)[0].settings.rounds == 3
+
+
+def test_a_refused_setting_is_named_by_its_box_once(organiser):
+    """Issue 30: "round_length.warning must be a whole number from 0 to 0, not 10" named an internal path."""
+    page = organiser.post("/nights/new", data={**SETTINGS, "length_value": "1", "warning": "10"}).get_data(as_text=True)
+    said = "Warning, minutes before time must be a whole number of minutes shorter than the round, not 10."
+    errors = re.findall(r'<span class="error">([^<]*)</span>', page)
+    assert errors == [said] and not any("round_length" in error for error in errors)
+
+
+def test_a_negative_total_reads_as_a_score_and_a_no_show_table_says_so(app, organiser):
+    """Issue 30: "2810 – -195" on the dashboard, and a no-show table read "0 – 0" on the phones' standings."""
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event, rounds, cards = night_rows(app, event_id)
+    # North-South meld 620 with a natural canasta (500) and go out (100): 1220; East-West never
+    # melded and hold 195 in hand: -195.
+    hand = {"sides-0-melded_points": "620", "sides-0-canasta_natural": "1", "sides-0-went_out": "y",
+            "sides-1-hand_points": "195"}  # fmt: skip
+    play(organiser, rounds[0].tables[0].match_id, hand)
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[1].id}/no-show", data={"entrant": "D"})
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?<td>1220 : −195</td>', board, re.S) and "– -195" not in board
+    assert "1220 : −195" in app.test_client().get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    standings = app.test_client().get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    assert "Table 1: A – B: 1220 : −195" in standings
+    assert "Table 2: C – D: D did not come" in standings and "0 : 0" not in standings
+
+
+def test_the_clock_says_the_clubs_time_not_utc(app, organiser):
+    """Issue 30: "until 23:50 UTC" for a club in São Paulo; the clock says the club's 20:50."""
+    app.config["TIME_ZONE"] = "America/Sao_Paulo"
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    db = connect(app.config["DATABASE"])
+    try:
+        db.execute("update club_rounds set ends = ? where event_id = ?", ["2026-11-26T23:50:00+00:00", event_id])
+        db.conn.commit()
+    finally:
+        db.close()
+    cards = night_rows(app, event_id)[2]
+    banner = app.test_client().get(f"/tables/{cards[1]}/banner").get_data(as_text=True)
+    assert "(until 20:50)" in banner and "UTC" not in banner
+    organiser.post(f"/nights/{event_id}/corrections", data={"correction-round": "1", "correction-table": "1",
+                                                            "correction-text": "Recounted"})  # fmt: skip
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert "(until 20:50)" in board and " UTC" not in board

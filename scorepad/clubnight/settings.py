@@ -259,8 +259,19 @@ class RoundLength:
         if self.kind == "target":
             return found
         found += _whole(self.value, 1, 600 if self.kind == "minutes" else 100, f"{where}.value")
-        if self.kind == "minutes" and self.warning is not None and not found:
-            found += _whole(self.warning, 0, self.value - 1, f"{where}.warning")
+        if (
+            self.kind == "minutes"
+            and self.warning is not None
+            and not found
+            and _whole(self.warning, 0, self.value - 1, "")
+        ):
+            message = t(
+                # Translators: {field} is the setting as stored (round_length.warning); keep it as it is.
+                "{field} must be a whole number of minutes shorter than the round, not {value}.",
+                field=f"{where}.warning",
+                value=shown(self.warning),
+            )
+            found.append(problem("bad-warning", message, f"{where}.warning"))
         return found
 
 

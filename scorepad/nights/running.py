@@ -355,6 +355,9 @@ def withdraw_entrant(event_id: str) -> Response:
     name = request.form.get("name", "")
     if name not in night.active_names:
         abort(400)
+    if request.form.get("sure") != "yes":  # the box was not ticked (a browser that does not check `required`)
+        flash(_("%(name)s is still in the night: tick the box to confirm the withdrawal.", name=name))
+        return redirect(url_for(".dashboard", event_id=event_id), 303)
     db = get_db()
     with clubstore.writing(db):
         clubstore.withdraw(db, event_id, name)
