@@ -21,15 +21,13 @@ from flask import (
     abort,
     current_app,
     flash,
-    make_response,
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 
-from . import access, canasta, i18n, meanwhile, sheets, store
+from . import access, canasta, i18n, meanwhile, polls, sheets, store
 from .assets import SHELL, asset_url
 from .canasta.match import game_ends, play_hand, settlement_for
 from .db import get_db
@@ -160,26 +158,11 @@ def sheet(match_id: str) -> Response:
 
 
 def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any) -> Response:
-    """Answer a poll whose version moved on, or a page load: 304 when the copy kept names this version.
-
-    A poll ``since=<the current version>`` never gets here: :mod:`polls` answers it 204, the one
-    place that decides a sheet is unchanged.
-    """
+    """Answer a poll: decided from the version alone before any figure is read (:func:`polls.unchanged_or`)."""
     template = "matches/_sheet.html" if wants_fragment() else page
-    tag = hashlib.blake2s(f"{key}:{version}:{template}:{i18n.language()}".encode(), digest_size=12).hexdigest()
-    if request.if_none_match.contains(tag):
-        response = Response(status=304)
-    else:
-        flashes = "_flashes" in session  # a page that shows a message is not the same page again
-        response = make_response(render_template(template, **score_sheet_context(head(), undone=None, **extra)))
-        response.vary.add("HX-Request")
-        if flashes:
-            response.cache_control.no_store = True
-            return response
-    response.set_etag(tag)
-    response.vary.add("HX-Request")
-    response.cache_control.no_cache = True  # keep it, but ask each time: the answer is usually 304
-    return response
+    return polls.unchanged_or(
+        key, version, template, lambda: render_template(template, **score_sheet_context(head(), undone=None, **extra))
+    )
 
 
 @bp.get("/watch/<token>")

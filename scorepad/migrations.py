@@ -405,3 +405,12 @@ def m009_log_club_night_changes(db):
     db.table("club_events").add_column("origin", str)
     db.table("club_events").add_column("in_season", int, not_null_default=1)
     db.execute("update club_events set origin = id")
+
+
+@migrations()
+def m010_remember_the_side_a_table_card_confirmed(db):
+    # A table card's address lets one phone confirm one side of its table (issue 34): the side
+    # confirmed by a phone that was nobody's yet, so that a second such phone cannot confirm the
+    # other side. NULL until then; the other side confirms on a phone that is theirs (their pair
+    # card) or the director settles the result.
+    db.table("club_tables").add_column("card_side", int)

@@ -11,14 +11,15 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from markupsafe import escape
-from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import HiddenField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
 from . import canasta
 from .canasta.text import unfit_text
 from .clubnight import settings as defaults
 from .clubnight.settings import CHOICE_LABELS, DEFAULT_BANDS, EventSettings
+from .forms.boxes import WholeNumberField
 from .i18n import lazy_gettext, text
 
 NAME = 100  # longest event, entrant or player name
@@ -32,6 +33,15 @@ def one_line(form: Any, field: Any) -> None:
     problem = unfit_text(value, text(field.label.text), len(value))
     if problem is not None:
         raise ValidationError(text(problem))
+
+
+def within(label: Any, low: int, high: int) -> NumberRange:
+    """A range whose message names its box, said in the request's language (forms.boxes.in_range, made at import)."""
+    message = lazy_gettext("%(box)s must be a whole number from %(low)s to %(high)s.", box=label, low=low, high=high)
+    return NumberRange(low, high, message=message)
+
+
+ROUND, TABLE, AMOUNT = lazy_gettext("Round"), lazy_gettext("Table"), lazy_gettext("Amount (negative for a penalty)")
 
 
 def _choices(codes: tuple[str, ...]) -> list[SelectChoice]:
@@ -98,10 +108,10 @@ class EventForm(FlaskForm):
     name = StringField(lazy_gettext("Name of the night"), [InputRequired(), Length(max=NAME), one_line])
     date = StringField(lazy_gettext("Date"), [InputRequired(), Length(max=10), one_line], render_kw={"type": "date"})
     variant = SelectField(lazy_gettext("Rules"), choices=_variants, default=canasta.DEFAULT_VARIANT)
-    rounds = IntegerField(lazy_gettext("Rounds"), [InputRequired()], default=3)
+    rounds = WholeNumberField(lazy_gettext("Rounds"), [InputRequired()], default=3)
     round_length = SelectField(lazy_gettext("How long a round lasts"), choices=_choices(defaults.ROUND_LENGTHS))
-    length_value = IntegerField(lazy_gettext("Minutes or hands per round"), [Optional()], default=50)
-    warning = IntegerField(lazy_gettext("Warning, minutes before time"), [Optional()], default=10)
+    length_value = WholeNumberField(lazy_gettext("Minutes or hands per round"), [Optional()], default=50)
+    warning = WholeNumberField(lazy_gettext("Warning, minutes before time"), [Optional()], default=10)
     at_time = SelectField(lazy_gettext("At time"), choices=_choices(defaults.AT_TIME))
     first_round = SelectField(lazy_gettext("Round 1"), choices=_choices(defaults.FIRST_ROUNDS))
     movement = SelectField(lazy_gettext("Later rounds"), choices=_choices(defaults.MOVEMENTS))
@@ -111,9 +121,10 @@ class EventForm(FlaskForm):
         [Length(max=2000)],
         default=bands_text(DEFAULT_BANDS),
     )
-    bye_score = IntegerField(lazy_gettext("A bye scores"), [Optional()], default=12)
-    no_show_margin = IntegerField(lazy_gettext("A no-show loses by"), [InputRequired()], default=1500)
-    final_table = IntegerField(lazy_gettext("Final table for the top (leave empty for none)"), [Optional()])
+    bye_score = WholeNumberField(lazy_gettext("A bye scores"), [Optional()], default=12)
+    no_show = SelectField(lazy_gettext("A no-show"), choices=_choices(defaults.NO_SHOWS), default="bye")
+    no_show_margin = WholeNumberField(lazy_gettext("No-show margin (points)"), [InputRequired()], default=1500)
+    final_table = WholeNumberField(lazy_gettext("Final table for the top (leave empty for none)"), [Optional()])
     tie_break_1 = SelectField(lazy_gettext("First tie-break"), choices=_tie_breaks, default="matches_won")
     tie_break_2 = SelectField(lazy_gettext("Second tie-break"), choices=_tie_breaks, default="point_balance")
     tie_break_3 = SelectField(lazy_gettext("Third tie-break"), choices=_tie_breaks, default="head_to_head")
@@ -121,7 +132,7 @@ class EventForm(FlaskForm):
     season_points = SelectField(
         lazy_gettext("Toward the season, each night gives"), choices=_choices(defaults.SEASON_POINTS)
     )
-    season_best = IntegerField(
+    season_best = WholeNumberField(
         lazy_gettext("Best nights that count (leave empty for every night)"), [Optional()], default=8
     )
     season_name = StringField(
@@ -147,6 +158,7 @@ class EventForm(FlaskForm):
             "movement": self.movement.data,
             "scoring": self.scoring.data,
             "victory_points": {"total": 20, "bands": read_bands(self.victory_points.data or "")},
+            "no_show": self.no_show.data,
             "no_show_margin": self.no_show_margin.data,
             "final_table": self.final_table.data,
             "tie_breaks": [box.data for box in self.tie_break_boxes if box.data],
@@ -177,7 +189,12 @@ class EventForm(FlaskForm):
                 box = self.name
             if isinstance(box.errors, tuple):
                 box.errors = list(box.errors)
-            box.errors.append(violation.message)
+            # The box's own words, not the setting's stored name (round_length.warning).
+            said = str(text(violation.message))
+            if violation.field and said.startswith(violation.field + " "):
+                said = str(box.label.text) + said[len(violation.field) :]
+            if said not in box.errors:
+                box.errors.append(said)
 
 
 def settings_from(form: EventForm) -> EventSettings:
@@ -205,9 +222,9 @@ class RenameForm(FlaskForm):
 class ReasonForm(FlaskForm):
     """A correction's note or an announcement: one text, with what it concerns."""
 
-    text = TextAreaField(lazy_gettext("Reason"), [InputRequired(), Length(max=REASON)])
-    round = IntegerField(lazy_gettext("Round"), [Optional(), NumberRange(min=1, max=defaults.MOST_ROUNDS)])
-    table = IntegerField(lazy_gettext("Table"), [Optional(), NumberRange(min=1, max=defaults.MOST_TABLES)])
+    text = TextAreaField(lazy_gettext("Reason"), [DataRequired(), Length(max=REASON)])
+    round = WholeNumberField(ROUND, [Optional(), within(ROUND, 1, defaults.MOST_ROUNDS)])
+    table = WholeNumberField(TABLE, [Optional(), within(TABLE, 1, defaults.MOST_TABLES)])
     by = StringField(
         lazy_gettext("Made by"),
         [Optional(), Length(max=NAME), one_line],
@@ -218,19 +235,31 @@ class ReasonForm(FlaskForm):
 class AnnouncementForm(FlaskForm):
     """A message for every table's sheet and the standings."""
 
-    text = TextAreaField(lazy_gettext("Announcement"), [InputRequired(), Length(max=REASON)])
+    text = TextAreaField(lazy_gettext("Announcement"), [DataRequired(), Length(max=REASON)])
 
 
 class AdjustmentForm(FlaskForm):
     """A penalty (a negative amount) or an adjustment, in the round's units, with its reason."""
 
     entrant = SelectField(lazy_gettext("Entrant"), choices=[], validate_choice=True)
-    round = IntegerField(lazy_gettext("Round"), [InputRequired(), NumberRange(min=1, max=defaults.MOST_ROUNDS)])
-    amount = IntegerField(lazy_gettext("Amount (negative for a penalty)"), [InputRequired(), NumberRange(-1000, 1000)])
-    reason = StringField(lazy_gettext("Reason"), [InputRequired(), Length(max=REASON), one_line])
+    round = WholeNumberField(ROUND, [InputRequired(), within(ROUND, 1, defaults.MOST_ROUNDS)])
+    amount = WholeNumberField(AMOUNT, [InputRequired(), within(AMOUNT, -1000, 1000)])
+    reason = StringField(
+        lazy_gettext("Reason"),
+        [DataRequired(lazy_gettext("A penalty or an adjustment needs a reason.")), Length(max=REASON), one_line],
+    )
 
 
 class DisputeForm(FlaskForm):
     """A side at the table does not agree with the result."""
 
     note = TextAreaField(lazy_gettext("What is wrong?"), [Optional(), Length(max=REASON)])
+
+
+class PlanForm(FlaskForm):
+    """The rest of the night: its movement and number of rounds, for the rounds not seated yet."""
+
+    movement = SelectField(lazy_gettext("Later rounds"), choices=_choices(defaults.MOVEMENTS))
+    rounds = WholeNumberField(
+        lazy_gettext("Rounds"), [InputRequired(), within(lazy_gettext("Rounds"), 1, defaults.MOST_ROUNDS)]
+    )

@@ -109,6 +109,7 @@ def test_the_event_keeps_what_it_was_created_with():
         "movement": "swiss",
         "scoring": "match_points",
         "bye": {"kind": "average", "score": 1},
+        "no_show": "margin",
         "no_show_margin": 1000,
         "at_time": "score_as_it_stands",
         "tie_breaks": ["points_won", "matches_won", "point_balance", "head_to_head"],
@@ -216,6 +217,7 @@ def test_every_choice_has_words_for_the_organiser():
         *module.BYE_KINDS,
         *module.TIE_BREAKS,
         *module.SEASON_POINTS,
+        *module.NO_SHOWS,
     }
     assert codes == set(CHOICE_LABELS)
     assert all(isinstance(label, Text) for label in CHOICE_LABELS.values())

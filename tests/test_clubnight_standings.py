@@ -78,18 +78,40 @@ def test_an_average_bye_is_the_rounds_played_so_far_rounded_half_up():
     assert bye_score(average) == 10  # before any round, the stated score
 
 
-def test_a_no_show_loses_by_the_event_margin():
-    # Brazilian clubs: a no-show loses 1500-0; 1500 is 16-4 in the victory-point table.
+def test_a_no_show_scores_nothing_and_the_side_present_a_bye():
+    # CLUB_NIGHT.md "No-show", by default: the absent side 0, the side present the bye's 12.
     present, absent = score_table(TableResult(1, 2, ("A", "B"), no_show="B"), NIGHT)
     assert (present.entrant, present.kind, present.score, present.balance, present.won) == (
         "A",
         "no-show",
-        16,
-        1500,
-        True,
+        12,
+        0,
+        False,
     )
-    assert (absent.entrant, absent.kind, absent.score, absent.balance) == ("B", "absent", 4, -1500)
+    assert (absent.entrant, absent.kind, absent.score, absent.balance, absent.won) == ("B", "absent", 0, 0, False)
     assert str(present.label) == "Opponent did not come" and isinstance(present.label, Text)
+    # An average bye: the side present scores its average so far.
+    average = night(bye={"kind": "average", "score": 12})
+    earlier = score_rounds(
+        [TableResult(1, 1, ("A", "X"), (2400, 2600)), TableResult(2, 1, ("A", "Y"), (2900, 2500))], average
+    )  # A: 200 behind, 9; 400 ahead, 12
+    present, _ = score_table(TableResult(3, 1, ("A", "B"), no_show="B"), average, earlier)
+    assert present.score == 11  # (9 + 12) / 2 = 10.5, half up
+
+
+def test_a_no_show_as_a_win_by_the_margin_gives_the_absent_side_nothing():
+    # The organiser's other choice: a win by 1500-0, 16 in the 1,305-1,600 band; the absent side
+    # scores 0, never the loser's 4, which is more than a side that played and lost by 3,005 (0).
+    margin = night(no_show="margin")
+    present, absent = score_table(TableResult(1, 2, ("A", "B"), no_show="B"), margin)
+    assert (present.score, present.balance, present.won) == (16, 1500, True)
+    assert (absent.score, absent.balance, absent.won) == (0, -1500, False)
+    lost = score_table(TableResult(1, 3, ("C", "D"), (5105, 2100)), margin)[1]
+    assert lost.score == 0 and absent.score <= lost.score
+    for scoring, present_score in (("match_points", 2), ("points", 1500)):
+        units = night(no_show="margin", scoring=scoring)
+        absent, present = score_table(TableResult(1, 2, ("A", "B"), no_show="A"), units)  # North-South first
+        assert (present.entrant, present.score, absent.entrant, absent.score) == ("B", present_score, "A", 0)
 
 
 @pytest.mark.parametrize(
@@ -191,9 +213,9 @@ def test_head_to_head_counts_only_when_all_the_tied_ones_met():
 
 def test_a_no_show_is_no_result_between_them():
     results = [
-        TableResult(1, 1, ("A", "B"), no_show="B"),  # A 16, B 4: B never came
-        TableResult(2, 1, ("A", "X"), (2000, 3500)),  # 1500: A 4, X 16
-        TableResult(2, 2, ("B", "Y"), (3500, 2000)),  # B 16, Y 4
+        TableResult(1, 1, ("A", "B"), no_show="B"),  # A 12 (a bye's score), B 0: B never came
+        TableResult(2, 1, ("A", "X"), (2000, 2400)),  # 400: A 8, X 12
+        TableResult(2, 2, ("B", "Y"), (5100, 2000)),  # 3100: B 20, Y 0
     ]
     table = standings("ABXY", results, night(tie_breaks=["head_to_head"]))
     assert places(table)[:2] == [("=1", "A", 20), ("=1", "B", 20)]

@@ -28,7 +28,7 @@ PASSPHRASE = "long table long night"
 SETTINGS = {
     "name": "Fuzzed night", "date": "2026-11-26", "variant": "classic", "rounds": "3", "round_length": "minutes",
     "length_value": "50", "warning": "10", "at_time": "finish_hand", "first_round": "as_entered",
-    "movement": "mitchell", "scoring": "victory_points",
+    "movement": "swiss", "scoring": "victory_points",
     "victory_points": "100: 10\n300: 11\n500: 12\n750: 13\n1000: 14\n1300: 15\n1600: 16\n2000: 17\n2500: 18\n3000: 19",
     "bye_score": "12", "no_show_margin": "1500", "tie_break_1": "matches_won", "tie_break_2": "point_balance",
     "tie_break_3": "head_to_head", "tie_break_4": "", "season_points": "placement", "season_best": "8",
@@ -87,7 +87,7 @@ def exported(app, organiser):
     organiser.post(f"/nights/{event_id}/announcements", data={"announcement-text": "Tea at nine"})
     organiser.post(f"/nights/{event_id}/rounds/1/close")
     organiser.post(f"/nights/{event_id}/rounds", data={"override": "yes"})
-    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "B"})
+    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "B", "sure": "yes"})
     return organiser.get(f"/nights/{event_id}/export.json").get_json()
 
 

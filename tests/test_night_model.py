@@ -134,7 +134,7 @@ class NightModel(RuleBasedStateMachine):
         chosen = [n for n, gone in self.entrants.items() if gone == back]
         if chosen:
             name = data.draw(st.sampled_from(chosen))
-            self.post("/entrants/back" if back else "/entrants/withdraw", {"name": name})
+            self.post("/entrants/back" if back else "/entrants/withdraw", {"name": name, "sure": "yes"})
             self.entrants[name] = not back
 
     # --- rounds ---------------------------------------------------------------------------

@@ -121,7 +121,7 @@ def actions(event_id: str, page: str, who: int) -> dict[str, tuple[str, dict[str
         "start": (f"/nights/{event_id}/rounds/1/start", {}),
         "start 2": (f"/nights/{event_id}/rounds/2/start", {}),
         "close": (f"/nights/{event_id}/rounds/1/close", {}),
-        "withdraw": (f"/nights/{event_id}/entrants/withdraw", {"name": PAIRS[who]}),
+        "withdraw": (f"/nights/{event_id}/entrants/withdraw", {"name": PAIRS[who], "sure": "yes"}),
         "back": (f"/nights/{event_id}/entrants/back", {"name": PAIRS[who]}),
         "no-show": (f"/nights/{event_id}/tables/{tables[0]}/no-show", {"entrant": PAIRS[0]}),
         "swap": (f"/nights/{event_id}/rounds/1/swap", {"first": PAIRS[0], "second": PAIRS[3]}),

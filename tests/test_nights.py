@@ -39,6 +39,7 @@ SETTINGS = {
     "scoring": "victory_points",
     "victory_points": "100: 10\n300: 11\n500: 12\n750: 13\n1000: 14\n1300: 15\n1600: 16\n2000: 17\n2500: 18\n3000: 19",
     "bye_score": "12",
+    "no_show": "bye",
     "no_show_margin": "1500",
     "tie_break_1": "matches_won",
     "tie_break_2": "point_balance",
@@ -86,6 +87,16 @@ def night_rows(app, event_id):
 def enter(organiser, event_id, *names):
     for name in names:
         assert organiser.post(f"/nights/{event_id}/entrants", data={"name": name}).status_code == 303
+
+
+def pair_phone(app, organiser, event_id, entrant):
+    """A phone that scanned the entrant's pair card (read from the organiser's printable cards): it is theirs."""
+    cards = organiser.get(f"/nights/{event_id}/pairs").get_data(as_text=True)
+    pattern = rf"<figcaption>{re.escape(entrant)}</figcaption>.*?<small>http://localhost([^<]+)</small>"
+    (link,) = re.findall(pattern, cards, re.S)
+    phone = app.test_client()
+    assert entrant in phone.get(link).get_data(as_text=True)
+    return phone
 
 
 def play(client, match_id, hand):
@@ -165,7 +176,7 @@ def test_a_night_of_two_rounds_with_a_late_arrival_a_dispute_and_a_correction(ap
 
     # Table 1: both sides confirm, each on its own phone; table 2: East-West disputes.
     phone.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})
-    app.test_client().post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
+    pair_phone(app, organiser, event_id, "B").post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
     phone.post(f"/tables/{cards[2]}/dispute", data={"note": "We counted 100 less"})
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Finished', board, re.S) and re.search(r'id="table-2">.*?Disputed', board, re.S)
@@ -212,7 +223,7 @@ def adjustment(**fields):
 
 
 def test_an_adjustment_needs_a_reason_and_counts(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -227,7 +238,7 @@ def test_an_adjustment_needs_a_reason_and_counts(app, organiser):
 
 
 def test_announcements_reach_the_sheet_and_the_screen(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -280,7 +291,7 @@ def test_the_table_card_has_a_qr_code(app, organiser):
 
 
 def test_the_export_holds_the_settings_the_matches_and_the_standings(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -296,7 +307,7 @@ def test_the_export_holds_the_settings_the_matches_and_the_standings(app, organi
 
 def test_the_season_table_gives_placement_points(app, organiser):
     for _ in range(2):
-        event_id = new_night(organiser)
+        event_id = new_night(organiser, rounds="1")
         enter(organiser, event_id, "A", "B")
         organiser.post(f"/nights/{event_id}/rounds")
         organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -340,8 +351,8 @@ def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organi
     organiser.post(f"/nights/{event_id}/rounds/1/start")
     _, rounds, _ = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND)
-    for side in ("0", "1"):  # table 1 is done and confirmed before time, each side on its own phone
-        app.test_client().post(
+    for side, entrant in (("0", "A"), ("1", "B")):  # table 1 is done and confirmed before time, each on its phone
+        pair_phone(app, organiser, event_id, entrant).post(
             f"/tables/{night_rows(app, event_id)[2][1]}/confirm", data={"side": side, "version": "2"}
         )
     run_out_the_clock(app, event_id, 1)
@@ -352,15 +363,20 @@ def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organi
     assert re.search(r'id="table-1">.*?Finished', board, re.S) and re.search(r'id="table-2">.*?Late', board, re.S)
 
 
-def test_a_no_show_loses_by_the_nights_margin(app, organiser):
-    event_id = new_night(organiser)
+@pytest.mark.parametrize(
+    ("rule", "scores"),
+    [("bye", [("1", "A", 12), ("2", "B", 0)]),  # CLUB_NIGHT.md's default: the bye's 12 to nothing
+     ("margin", [("1", "A", 16), ("2", "B", 0)])],  # a win by 1500-0: 1,305-1,600 is 16; the absent side 0
+)  # fmt: skip
+def test_a_no_show_scores_nothing_and_the_side_present_by_the_nights_rule(app, organiser, rule, scores):
+    event_id = new_night(organiser, rounds="1", no_show=rule)
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
     event, rounds, _ = night_rows(app, event_id)
+    assert event.settings.no_show == rule
     organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={"entrant": "B"})
-    # A wins 1500-0: a difference of 1500 is in the 1,305-1,600 band, 16-4.
-    assert standings_of(organiser, event.standings_token) == [("1", "A", 16), ("2", "B", 4)]
+    assert standings_of(organiser, event.standings_token) == scores
     assert "Provisional" not in organiser.get(f"/standings/{event.standings_token}").get_data(as_text=True)
     organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={})  # both came after all
     # back to the match as it stands, 0-0: an even split while it is played
@@ -373,11 +389,21 @@ def test_a_withdrawn_entrants_opponent_gets_the_bye(app, organiser):
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
     organiser.post(f"/nights/{event_id}/rounds", data={"override": "yes"})  # Mitchell: A v D, C v B
-    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "D"})
+    # Without the box ticked (no JavaScript asks), nothing happens but a question.
+    unsure = organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "D"}, follow_redirects=True)
+    assert "D is still in the night: tick the box to confirm the withdrawal." in unsure.get_data(as_text=True)
+    assert night_rows(app, event_id)[1][1].tables[0].entrants == ("A", "D")
+    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "D", "sure": "yes"})
     event, rounds, _ = night_rows(app, event_id)
     assert [t.entrants for t in rounds[1].tables] == [("A", None), ("C", "B")]
     page = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert 'class="withdrawn">D' in page and "left the night" in page
+    # The standings mark the withdrawn pair, on the phones and on the projector.
+    for screen in ("", "/screen"):
+        standings = organiser.get(f"/standings/{event.standings_token}{screen}").get_data(as_text=True)
+        assert re.search(
+            r'class="entrant withdrawn-entrant">D <small class="left">\(left the night\)</small>', standings
+        )
     # A withdrawal is undone as a late arrival comes: D takes the bye's empty seat again.
     organiser.post(f"/nights/{event_id}/entrants/back", data={"name": "D"})
     assert [t.entrants for t in night_rows(app, event_id)[1][1].tables] == [("A", "D"), ("C", "B")]
@@ -507,7 +533,7 @@ def test_hostile_names_stay_text_everywhere(app, organiser):
 
 
 def test_a_round_of_a_set_number_of_hands_counts_them_on_the_sheet_and_the_dashboard(app, organiser):
-    event_id = new_night(organiser, round_length="hands", length_value="1")
+    event_id = new_night(organiser, round_length="hands", length_value="1", rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -520,7 +546,7 @@ def test_a_round_of_a_set_number_of_hands_counts_them_on_the_sheet_and_the_dashb
 
 
 def test_a_phone_confirms_for_its_own_side_only(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -538,15 +564,21 @@ def test_a_phone_confirms_for_its_own_side_only(app, organiser):
     assert night_rows(app, event_id)[1][0].tables[0].confirmed == (2, None)
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Waiting for confirmation', board, re.S)
-    # B's own phone confirms B: both sides agree, the table is finished.
-    east.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
+    # A second phone holding only the table card is refused: the card has confirmed A's side.
+    refused = east.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"}, follow_redirects=True)
+    assert "This table&#39;s card has confirmed A&#39;s side: B confirm on their own phone" in refused.get_data(
+        as_text=True
+    )
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (2, None)
+    # B's own phone (it scanned B's pair card) confirms B: both sides agree, the table is finished.
+    pair_phone(app, organiser, event_id, "B").post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
     assert night_rows(app, event_id)[1][0].tables[0].confirmed == (2, 2)
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert re.search(r'id="table-1">.*?Finished', board, re.S)
 
 
 def test_either_sides_phone_may_call_the_director(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -560,7 +592,7 @@ def test_either_sides_phone_may_call_the_director(app, organiser):
 
 
 def test_a_correction_says_who_made_it(app, organiser, elsewhere):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -612,7 +644,7 @@ def test_the_printed_seating_and_results_sheet(app, organiser):
     results = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/results").text))
     # Table 1: 1220 - 165, 15 - 5; table 2: 165 - 1220, 5 - 15. B's penalty: 5 - 1 = 4. A and D
     # are level on 15, one win and +1055 each and never met: they share first.
-    assert "1 A B 1220 – 165 15 – 5" in results and "2 C D 165 – 1220 5 – 15" in results
+    assert "1 A B 1220 : 165 15 – 5" in results and "2 C D 165 : 1220 5 – 15" in results
     assert "=1 A 15 1 1055 15 =1 D 15 1 1055 15 3 C 5 0 -1055 5 4 B 4 0 -1055 5 -1" in results
     assert "Round 1, B: -1 — Late to the table" in results
     # The table in force and the time rule are printed with the results.
@@ -625,7 +657,7 @@ def test_each_season_adds_up_alone(app, organiser):
     nights = (("2026-10-01", "Autumn 2026", HAND), ("2026-10-08", "Autumn 2026", HAND),
               ("2027-03-04", "Spring 2027", HAND_EW))  # fmt: skip
     for date, season, hand in nights:
-        event_id = new_night(organiser, date=date, season_name=season)
+        event_id = new_night(organiser, date=date, season_name=season, rounds="1")
         enter(organiser, event_id, "A", "B")
         organiser.post(f"/nights/{event_id}/rounds")
         organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -667,14 +699,14 @@ def set_times(app, event_id, ends, match_id, *created):
     [
         # Hand 2 was in progress at time: played to its end it counts, hand 3 (a new hand) does not.
         # A 1220 + 165 = 1385, B 165 + 1220 = 1385: level, 10-10 (with hand 3 it would be 2605 v 1550, 15-5).
-        ("finish_hand", "1385 – 1385", "10 – 10", "1 hand saved after time is not counted."),
-        ("score_as_it_stands", "1385 – 1385", "10 – 10", "1 hand saved after time is not counted."),
+        ("finish_hand", "1385 : 1385", "10 – 10", "1 hand saved after time is not counted."),
+        ("score_as_it_stands", "1385 : 1385", "10 – 10", "1 hand saved after time is not counted."),
         # Dropped, hand 2 does not count either: 1220 v 165, a difference of 1055, 15-5.
-        ("drop_hand", "1220 – 165", "15 – 5", "2 hands saved after time are not counted."),
+        ("drop_hand", "1220 : 165", "15 – 5", "2 hands saved after time are not counted."),
     ],
 )
 def test_the_time_rule_decides_which_hands_count(app, organiser, rule, totals, score, not_counted):
-    event_id = new_night(organiser, at_time=rule)
+    event_id = new_night(organiser, at_time=rule, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -703,7 +735,7 @@ def test_a_second_laptop_with_an_older_page_is_told_what_changed_meanwhile_and_n
     organiser.post(f"/nights/{event_id}/rounds")
     seen = page_version(organiser, event_id)  # the second laptop's page: round 1 seated, A to D
     enter(organiser, event_id, "E")  # the first laptop: E comes late, round 1's bye table
-    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "B"})
+    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "B", "sure": "yes"})
     answer = organiser.post(f"/nights/{event_id}/rounds/1/start", data={"night_version": seen})
     assert answer.status_code == 303
     told = organiser.get(answer.headers["Location"]).get_data(as_text=True)
@@ -755,7 +787,7 @@ def test_export_then_import_elsewhere_keeps_when_hands_were_played_and_every_sta
     db.conn.commit()
     db.close()
     organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[1].id}/no-show", data={"entrant": "D"})
-    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "F"})
+    organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "F", "sure": "yes"})
     organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(entrant="E", amount="-2", reason="Phone rang"))
     exported = organiser.get(f"/nights/{event_id}/export.json").data
     copy_id = elsewhere.post("/nights/import", data={"file": (io.BytesIO(exported), "n.json")}).headers["Location"]
@@ -814,16 +846,16 @@ def test_an_entrant_is_renamed_or_removed_before_they_play_and_never_after(app, 
 
 def test_the_season_counts_only_nights_played_and_entrants_who_played(app, organiser):
     # Night 1: A beats B; "Typo" was entered and withdrawn before round 1 was seated.
-    first = new_night(organiser, date="2026-10-01")
+    first = new_night(organiser, date="2026-10-01", rounds="1")
     enter(organiser, first, "A", "B", "Typo")
-    organiser.post(f"/nights/{first}/entrants/withdraw", data={"name": "Typo"})
+    organiser.post(f"/nights/{first}/entrants/withdraw", data={"name": "Typo", "sure": "yes"})
     organiser.post(f"/nights/{first}/rounds")
     organiser.post(f"/nights/{first}/rounds/1/start")
     play(organiser, night_rows(app, first)[1][0].tables[0].match_id, HAND)
     # Night 2: entered, never played. Night 3: played (B beats A), then left out of the season.
     unplayed = new_night(organiser, date="2026-10-08")
     enter(organiser, unplayed, "A", "B", "C")
-    third = new_night(organiser, date="2026-10-15")
+    third = new_night(organiser, date="2026-10-15", rounds="1")
     enter(organiser, third, "A", "B")
     organiser.post(f"/nights/{third}/rounds")
     organiser.post(f"/nights/{third}/rounds/1/start")
@@ -838,7 +870,7 @@ def test_the_season_counts_only_nights_played_and_entrants_who_played(app, organ
 
 
 def test_a_night_is_deleted_with_its_matches_only_when_the_box_is_ticked(app, organiser):
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -855,3 +887,205 @@ def test_a_night_is_deleted_with_its_matches_only_when_the_box_is_ticked(app, or
     assert db.execute("select deleted from matches where id = ?", [match_id]).fetchone()[0]
     assert not [row for table in ("club_tables", "club_entrants", "club_changes", "club_rounds")
                 for row in db.execute(f"select 1 from {table} where event_id = ?", [event_id]).fetchall()]  # fmt: skip
+
+
+def test_two_fresh_phones_holding_the_table_card_cannot_confirm_both_sides(app, organiser):
+    """Issue 34: the card lets one phone confirm one side; the other side needs its own phone or the director."""
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    first, second = app.test_client(), app.test_client()
+    # The second phone goes first for side 1 this time: whichever side the card confirms, it is one.
+    assert "B agrees" in second.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    second.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
+    page = first.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert "A agrees" not in page and "A confirm on their own phone. (their pair card)" in page
+    first.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, 2)
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?Waiting for confirmation', board, re.S)
+    # The director settles it.
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/accept")
+    assert night_rows(app, event_id)[1][0].tables[0].is_confirmed
+
+
+def test_a_phone_confirms_only_at_the_table_its_entrant_sits_at(app, organiser):
+    """Issue 30: a phone that is D's (table 2) confirms neither side of table 1."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    phone = pair_phone(app, organiser, event_id, "D")
+    page = phone.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert "This phone is D's, who do not play at table 1 this round" in page
+    assert "A agrees" not in page and "B agrees" not in page
+    for side in ("0", "1"):
+        refused = phone.post(f"/tables/{cards[1]}/confirm", data={"side": side, "version": "2"}, follow_redirects=True)
+        assert "who do not play at table 1 this round: it confirms nothing here." in refused.get_data(as_text=True)
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, None)
+    # A pair card that is not one of this night's is not found.
+    token = night_rows(app, event_id)[0].standings_token
+    assert app.test_client().get(f"/standings/{token}/pair/{'0' * 24}").status_code == 404
+
+
+def test_an_old_rounds_sheet_confirms_its_own_round_or_says_it_is_closed(app, organiser):
+    """Issue 30: "Confirm the result" on round 1's sheet during round 2 never opens round 2's result."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    old_match = rounds[0].tables[0].match_id
+    phone = app.test_client()
+    sheet = phone.get(f"/matches/{old_match}").get_data(as_text=True)
+    assert f'href="/tables/{cards[1]}/result?round=1"' in sheet
+    organiser.post(f"/nights/{event_id}/rounds", data={"override": "yes"})
+    organiser.post(f"/nights/{event_id}/rounds/2/start")  # round 1 closes as round 2 starts
+    page = phone.get(f"/tables/{cards[1]}/result?round=1").get_data(as_text=True)
+    assert "Round 1 is closed: its result is the director's now." in page and "agrees" not in page
+    refused = phone.post(
+        f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "1", "round": "1"}, follow_redirects=True
+    )
+    assert "Round 1 is closed" in refused.get_data(as_text=True)
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, None)
+    assert night_rows(app, event_id)[1][1].tables[0].confirmed == (None, None)
+    # Round 2's own sheet confirms round 2.
+    page = phone.get(f"/tables/{cards[1]}/result?round=2").get_data(as_text=True)
+    assert "Round 2:" in page and "A agrees" in page
+
+
+@pytest.mark.parametrize(
+    ("path", "fields", "message"),
+    [
+        ("adjustments", {"adjustment-round": "9" * 400}, "Round must be a whole number from 1 to 30."),
+        ("adjustments", {"adjustment-amount": "-" + "9" * 400},
+         "Amount (negative for a penalty) must be a whole number from -1000 to 1000."),
+        ("adjustments", {"adjustment-round": "9" * 5000}, "Round must be a whole number from 1 to 30."),
+        ("adjustments", {"adjustment-reason": "   "}, "A penalty or an adjustment needs a reason."),
+        ("corrections", {"correction-table": "9" * 400}, "Table must be a whole number from 1 to 200."),
+        ("corrections", {"correction-round": "1" + "0" * 400}, "Round must be a whole number from 1 to 30."),
+    ],
+)  # fmt: skip
+def test_the_directors_forms_refuse_what_a_box_cannot_take_naming_the_box(app, organiser, path, fields, message):
+    """Issue 34: a 400-digit number was an OverflowError in WTForms' NumberRange, a reason of spaces an error."""
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B")
+    data = {"adjustment-entrant": "A", "adjustment-round": "1", "adjustment-amount": "-1",
+            "adjustment-reason": "Late", "correction-round": "1", "correction-table": "1",
+            "correction-text": "Counted twice"}  # fmt: skip
+    response = organiser.post(f"/nights/{event_id}/{path}", data={**data, **fields})
+    assert response.status_code == 200
+    assert f'<span class="error">{message}</span>' in response.get_data(as_text=True)
+    db = connect(app.config["DATABASE"])
+    try:
+        assert clubstore.adjustments(db, event_id) == [] and clubstore.corrections(db, event_id) == []
+    finally:
+        db.close()
+
+
+def test_a_plan_that_cannot_be_played_is_refused_up_front_naming_the_field(app, organiser):
+    """Issue 30: a Mitchell of more rounds than tables and a round robin of 11 are refused when they arise."""
+    # No field can mend a round robin of 12 rounds: refused at once, under the rounds box.
+    refused = organiser.post("/nights/new", data={**SETTINGS, "movement": "round_robin", "rounds": "12"})
+    assert re.search(
+        r'id="rounds-error"><span class="error">A round robin of 10 entrants has 9 rounds, not 12.</span>',
+        refused.get_data(as_text=True),
+    )
+    # A round robin of 10 takes no eleventh entrant.
+    event_id = new_night(organiser, movement="round_robin", rounds="3")
+    enter(organiser, event_id, *"ABCDEFGHIJ")
+    page = organiser.post(f"/nights/{event_id}/entrants", data={"name": "K"}).get_data(as_text=True)
+    assert "A round robin seats at most 10 entrants, not 11: choose another movement. Change the movement" in page
+    # A Mitchell of 4 rounds with 5 pairs (3 tables) is refused before round 1 is seated, not at round 4.
+    event_id = new_night(organiser, rounds="4")
+    enter(organiser, event_id, *"ABCDE")
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert "A Mitchell of 3 tables gives 3 rounds without a repeat, not 4." in board
+    refused = organiser.post(f"/nights/{event_id}/rounds", follow_redirects=True).get_data(as_text=True)
+    assert "A Mitchell of 3 tables gives 3 rounds without a repeat, not 4. Change the movement" in refused
+    assert night_rows(app, event_id)[1] == []
+    # The organiser changes course: Swiss for 4 rounds seats at once.
+    changed = organiser.post(f"/nights/{event_id}/plan", data={"plan-movement": "swiss", "plan-rounds": "4"})
+    assert changed.status_code == 303
+    assert organiser.post(f"/nights/{event_id}/rounds").status_code == 303
+    event, rounds, _ = night_rows(app, event_id)
+    assert event.settings.movement == "swiss" and event.settings.rounds == 4 and len(rounds) == 1
+
+
+def test_the_rest_of_the_night_can_change_for_the_rounds_not_seated(app, organiser):
+    event_id = new_night(organiser, rounds="2")
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    # A Mitchell of 2 tables cannot go to 3 rounds; fewer rounds than are seated cannot be; nor a late round robin.
+    for data, message in (
+        ({"plan-movement": "mitchell", "plan-rounds": "3"}, "A Mitchell of 2 tables gives 2 rounds without a repeat"),
+        ({"plan-movement": "swiss", "plan-rounds": "0"}, "Rounds must be a whole number from 1 to 30."),
+        ({"plan-movement": "round_robin", "plan-rounds": "3"}, "A round robin is chosen before round 1 is seated."),
+        ({"plan-movement": "swiss", "plan-rounds": "9" * 400}, "Rounds must be a whole number from 1 to 30."),
+    ):
+        page = organiser.post(f"/nights/{event_id}/plan", data=data).get_data(as_text=True)
+        assert message in page, data
+    assert night_rows(app, event_id)[0].settings.rounds == 2
+    assert (
+        organiser.post(f"/nights/{event_id}/plan", data={"plan-movement": "swiss", "plan-rounds": "3"}).status_code
+        == 303
+    )
+    assert night_rows(app, event_id)[0].settings.movement == "swiss"
+    assert night_rows(app, event_id)[0].settings.rounds == 3
+
+
+def test_a_refused_setting_is_named_by_its_box_once(organiser):
+    """Issue 30: "round_length.warning must be a whole number from 0 to 0, not 10" named an internal path."""
+    page = organiser.post("/nights/new", data={**SETTINGS, "length_value": "1", "warning": "10"}).get_data(as_text=True)
+    said = "Warning, minutes before time must be a whole number of minutes shorter than the round, not 10."
+    errors = re.findall(r'<span class="error">([^<]*)</span>', page)
+    assert errors == [said] and not any("round_length" in error for error in errors)
+
+
+def test_a_negative_total_reads_as_a_score_and_a_no_show_table_says_so(app, organiser):
+    """Issue 30: "2810 – -195" on the dashboard, and a no-show table read "0 – 0" on the phones' standings."""
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event, rounds, cards = night_rows(app, event_id)
+    # North-South meld 620 with a natural canasta (500) and go out (100): 1220; East-West never
+    # melded and hold 195 in hand: -195.
+    hand = {"sides-0-melded_points": "620", "sides-0-canasta_natural": "1", "sides-0-went_out": "y",
+            "sides-1-hand_points": "195"}  # fmt: skip
+    play(organiser, rounds[0].tables[0].match_id, hand)
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[1].id}/no-show", data={"entrant": "D"})
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?<td>1220 : −195</td>', board, re.S) and "– -195" not in board
+    assert "1220 : −195" in app.test_client().get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    standings = app.test_client().get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    assert "Table 1: A – B: 1220 : −195" in standings
+    assert "Table 2: C – D: D did not come" in standings and "0 : 0" not in standings
+
+
+def test_the_clock_says_the_clubs_time_not_utc(app, organiser):
+    """Issue 30: "until 23:50 UTC" for a club in São Paulo; the clock says the club's 20:50."""
+    app.config["TIME_ZONE"] = "America/Sao_Paulo"
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    db = connect(app.config["DATABASE"])
+    try:
+        db.execute("update club_rounds set ends = ? where event_id = ?", ["2026-11-26T23:50:00+00:00", event_id])
+        db.conn.commit()
+    finally:
+        db.close()
+    cards = night_rows(app, event_id)[2]
+    banner = app.test_client().get(f"/tables/{cards[1]}/banner").get_data(as_text=True)
+    assert "(until 20:50)" in banner and "UTC" not in banner
+    organiser.post(f"/nights/{event_id}/corrections", data={"correction-round": "1", "correction-table": "1",
+                                                            "correction-text": "Recounted"})  # fmt: skip
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert "(until 20:50)" in board and " UTC" not in board

@@ -23,6 +23,7 @@ from .movements import (
     meetings,
     mitchell,
     next_mitchell_round,
+    plan_problems,
     random_draw,
     round_robin,
     seat_first_round,
@@ -50,7 +51,7 @@ __all__ = [
     "Adjustment", "ByeRule", "EventSettings", "MovementError", "NightPoints", "RoundLength", "RoundScore",
     "SeasonLine", "SeasonRules", "Seating", "Standing", "Standings", "Table", "TableResult", "VictoryPoints",
     "bye_score", "hands_counted", "late_arrival", "meetings", "mitchell", "next_mitchell_round", "night_points",
-    "placement_points", "random_draw", "round_robin", "round_score", "score_rounds", "score_table",
+    "placement_points", "plan_problems", "random_draw", "round_robin", "round_score", "score_rounds", "score_table",
     "season_table", "seat_first_round", "seat_in_order", "seat_next_round", "standings", "swiss",
     "time_rule", "withdraw",
 ]  # fmt: skip

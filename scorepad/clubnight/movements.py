@@ -256,6 +256,55 @@ def meetings(seatings: Iterable[Seating]) -> set[frozenset[str]]:
     return {pair for seating in seatings for pair in seating.meetings()}
 
 
+def plan_problems(settings: EventSettings, entrants: int, seated: Sequence[Seating] = ()) -> list[Violation]:
+    """Why the night's movement cannot seat all its rounds for this field, each naming its setting; [] when it can.
+
+    Checked when the night is created (no field yet: only what no field can mend), when the field
+    changes, before round 1 is seated and when the organiser changes the plan, so that a night
+    never runs into a round it cannot seat. ``seated`` are the rounds seated so far: a Mitchell's
+    length is its first round's tables.
+
+    >>> from .settings import EventSettings
+    >>> [v.field for v in plan_problems(EventSettings("Club", "2026-11-26", rounds=4), 5)]
+    ['rounds']
+    >>> plan_problems(EventSettings("Club", "2026-11-26", rounds=3), 5)
+    []
+    >>> [v.code for v in plan_problems(EventSettings("Club", "2026-11-26", movement="round_robin"), 11)]
+    ['round-robin-too-big']
+    """
+    rounds = settings.rounds
+    if settings.movement == "round_robin":
+        largest = MOST_ROUND_ROBIN - 1  # ten entrants meet in nine rounds
+        if entrants > MOST_ROUND_ROBIN:
+            message = t(
+                "A round robin seats at most {most} entrants, not {count}: choose another movement.",
+                most=MOST_ROUND_ROBIN,
+                count=entrants,
+            )
+            return [Violation("round-robin-too-big", message, "movement")]
+        if entrants >= 2:
+            largest = entrants if entrants % 2 else entrants - 1
+        if rounds > largest:
+            message = t(
+                "A round robin of {count} entrants has {last} rounds, not {rounds}.",
+                count=entrants or MOST_ROUND_ROBIN,
+                last=largest,
+                rounds=rounds,
+            )
+            return [Violation("round-robin-too-long", message, "rounds")]
+        return []
+    if settings.movement == "mitchell" and entrants >= 2:
+        tables = len(seated[0].tables) if seated else (entrants + 1) // 2
+        if rounds > tables:
+            message = t(
+                "A Mitchell of {tables} tables gives {tables} rounds without a repeat, not {rounds}.",
+                tables=tables,
+                rounds=rounds,
+            )
+            return [Violation("mitchell-too-short", message, "rounds")]
+    return []
+
+
 def seat_first_round(settings: EventSettings, entrants: Sequence[str], rng: random.Random) -> Seating:
     """Round 1 as the event says: drawn at random or as entered; the round robin's round 1 of that order."""
     order = random_draw(entrants, rng) if settings.first_round == "random" else list(entrants)

@@ -150,32 +150,45 @@ def score_table(
 ) -> tuple[RoundScore, ...]:
     """Each entrant's :class:`RoundScore` for one table; ``earlier`` are scores already made (for an average bye).
 
-    A no-show is scored as the present entrant winning by the event's ``no_show_margin`` to 0.
+    A no-show is scored by the event's ``no_show`` rule (:func:`_forfeit`).
     """
     seated = [entrant for entrant in result.entrants if entrant is not None]
     if len(seated) == 1:
         (entrant,) = seated
         mine = [score for score in earlier if score.entrant == entrant and score.round < result.round]
         return (RoundScore(result.round, result.table, entrant, None, BYE, bye_score(settings, mine)),)
-    totals = result.totals if result.no_show is None else _no_show_totals(result, settings)
-    return tuple(_played(result, settings, side, totals) for side in (0, 1))
+    if result.no_show is not None:
+        return tuple(_forfeit(result, settings, side, earlier) for side in (0, 1))
+    return tuple(_played(result, settings, side, result.totals) for side in (0, 1))
 
 
-def _no_show_totals(result: TableResult, settings: EventSettings) -> tuple[int, int]:
-    present = settings.no_show_margin
-    return (0, present) if result.entrants[0] == result.no_show else (present, 0)
+def _forfeit(result: TableResult, settings: EventSettings, side: int, earlier: Sequence[RoundScore]) -> RoundScore:
+    """A no-show (CLUB_NIGHT.md): the absent side scores nothing in any unit; the side present scores
+    the bye's score, or (``no_show`` "margin") a win by the night's margin to 0.
+
+    A forfeit never gives the absent side more than a side that played and lost: 0 is the least a
+    loss scores in victory points and match points.
+    """
+    entrant, opponent = result.entrants[side], result.entrants[1 - side]
+    margin = settings.no_show_margin if settings.no_show == "margin" else 0
+    if entrant == result.no_show:
+        return RoundScore(result.round, result.table, entrant, opponent, ABSENT, 0, 0, margin)
+    if settings.no_show == "margin":
+        score = round_score(settings, margin, 0)
+        return RoundScore(result.round, result.table, entrant, opponent, NO_SHOW, score, margin, 0, won=margin > 0)
+    mine = [score for score in earlier if score.entrant == entrant and score.round < result.round]
+    return RoundScore(result.round, result.table, entrant, opponent, NO_SHOW, bye_score(settings, mine))
 
 
 def _played(result: TableResult, settings: EventSettings, side: int, totals: tuple[int, int]) -> RoundScore:
     mine, theirs = totals[side], totals[1 - side]
     entrant, opponent = result.entrants[side], result.entrants[1 - side]
-    kind = PLAYED if result.no_show is None else ABSENT if entrant == result.no_show else NO_SHOW
     return RoundScore(
         round=result.round,
         table=result.table,
         entrant=entrant,
         opponent=opponent,
-        kind=kind,
+        kind=PLAYED,
         score=round_score(settings, mine, theirs),
         points_for=mine,
         points_against=theirs,

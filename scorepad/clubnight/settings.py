@@ -31,6 +31,7 @@ AT_TIME = ("finish_hand", "score_as_it_stands", "drop_hand")
 BYE_KINDS = ("fixed", "average")
 TIE_BREAKS = ("matches_won", "point_balance", "points_won", "head_to_head")
 SEASON_POINTS = ("placement", "score")
+NO_SHOWS = ("bye", "margin")
 
 # What the organiser reads for each choice (the stored codes never change).
 CHOICE_LABELS = {
@@ -56,6 +57,8 @@ CHOICE_LABELS = {
     "points_won": t("Points won"),
     "head_to_head": t("Head-to-head"),
     "placement": t("Placement points"),
+    "bye": t("The side present scores a bye; the absent side scores nothing"),
+    "margin": t("The side present wins by the no-show margin; the absent side scores nothing"),
     "score": t("The night's score"),
 }
 
@@ -256,8 +259,19 @@ class RoundLength:
         if self.kind == "target":
             return found
         found += _whole(self.value, 1, 600 if self.kind == "minutes" else 100, f"{where}.value")
-        if self.kind == "minutes" and self.warning is not None and not found:
-            found += _whole(self.warning, 0, self.value - 1, f"{where}.warning")
+        if (
+            self.kind == "minutes"
+            and self.warning is not None
+            and not found
+            and _whole(self.warning, 0, self.value - 1, "")
+        ):
+            message = t(
+                # Translators: {field} is the setting as stored (round_length.warning); keep it as it is.
+                "{field} must be a whole number of minutes shorter than the round, not {value}.",
+                field=f"{where}.warning",
+                value=shown(self.warning),
+            )
+            found.append(problem("bad-warning", message, f"{where}.warning"))
         return found
 
 
@@ -300,7 +314,8 @@ class EventSettings:
     scoring: str = "victory_points"
     victory_points: VictoryPoints = VictoryPoints()
     bye: ByeRule | None = None
-    no_show_margin: int = 1500  # the Brazilian clubs' rule: a no-show loses 1500-0
+    no_show: str = "bye"  # CLUB_NIGHT.md "No-show": the absent side 0, the side present the bye's score
+    no_show_margin: int = 1500  # with no_show "margin": the Brazilian clubs' rule, a win by 1500-0
     at_time: str = "finish_hand"
     tie_breaks: tuple[str, ...] = ("matches_won", "point_balance", "head_to_head")
     final_table: int | None = None  # how many go to a final table; None: no final table
@@ -328,6 +343,11 @@ class EventSettings:
         return self.season.name.strip() or self.date[:4]
 
     @property
+    def movement_label(self) -> Any:
+        """The movement as the organiser reads it."""
+        return CHOICE_LABELS[self.movement]
+
+    @property
     def entrant_size(self) -> int:
         """Players in one entrant: 2 for a pair, 1 where each plays alone (CLUB_NIGHT.md "Entrant")."""
         return self.rules.players_per_side[0]
@@ -339,7 +359,7 @@ class EventSettings:
         found += _whole(self.rounds, 1, MOST_ROUNDS, "rounds")
         found += _choice(self.first_round, FIRST_ROUNDS, "first_round") + _choice(self.movement, MOVEMENTS, "movement")
         found += _choice(self.scoring, SCORINGS, "scoring") + _choice(self.at_time, AT_TIME, "at_time")
-        found += _whole(self.no_show_margin, 0, 100000, "no_show_margin")
+        found += _choice(self.no_show, NO_SHOWS, "no_show") + _whole(self.no_show_margin, 0, 100000, "no_show_margin")
         found += _tie_breaks(self.tie_breaks)
         if self.final_table is not None:
             found += _whole(self.final_table, 2, MOST_TABLES * 2, "final_table")

@@ -47,6 +47,9 @@ class WholeNumberField(IntegerField):
         if valuelist and not str(valuelist[0]).strip():
             self.data = None  # an empty box: Optional or InputRequired decides what that means
             return
+        if valuelist and len(str(valuelist[0]).strip().lstrip("+-")) > len(str(LARGEST)):
+            self.data = None  # refused as typed: a number of a thousand digits is never converted
+            raise ValueError(self.too_large())
         try:
             super().process_formdata(valuelist)
         except ValueError:

@@ -25,7 +25,7 @@ SAID: dict[str, Callable[[dict[str, Any]], Any]] = {
     "started": lambda d: _("Round %(number)s has started.", number=d.get("round", "")),
     "closed": lambda d: _("Round %(number)s is closed.", number=d.get("round", "")),
     "no_show": lambda d: (
-        _("%(entrant)s did not come: they lose this round by the night's margin.", entrant=d["entrant"])
+        _("%(entrant)s did not come: they score nothing this round.", entrant=d["entrant"])
         if d.get("entrant")
         else _("Round %(round)s, table %(table)s: both came after all.", round=d.get("round"), table=d.get("table"))
     ),
@@ -46,6 +46,7 @@ SAID: dict[str, Callable[[dict[str, Any]], Any]] = {
     ),
     "correction": lambda d: _("The correction's reason is recorded."),
     "announced": lambda d: _("Announced on every table."),
+    "plan": lambda d: _("The rest of the night is changed."),
 }
 
 

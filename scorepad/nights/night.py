@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Blueprint, abort
+from babel.dates import format_time
+from flask import Blueprint, abort, current_app
 
+from .. import i18n
 from ..clubnight import (
     Adjustment,
     EventSettings,
@@ -30,6 +33,8 @@ PUBLIC = {
     "nights.standings_page",
     "nights.standings_screen",
     "nights.standings_live",
+    "nights.pair_phone",
+    "nights.screen_live",
 }
 # The match pages that write: a closed round's match takes them from the organiser only.
 MATCH_WRITES = {
@@ -150,6 +155,24 @@ def clock(night: Night, played: clubstore.Round | None, moment: datetime) -> Clo
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+@bp.app_template_filter("club_time")
+def club_time(stamp: str) -> str:
+    """A stored UTC time as the club's wall clock shows it: ``20:50`` (the server's time zone, or
+    ``TIME_ZONE`` in the settings), never a bare UTC time that nobody at the tables reads."""
+    try:
+        when = datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return str(stamp)
+    when = when if when.tzinfo else when.replace(tzinfo=UTC)
+    zone_name = current_app.config.get("TIME_ZONE")
+    try:
+        zone = ZoneInfo(zone_name) if zone_name else None
+    except (ValueError, KeyError, ZoneInfoNotFoundError):
+        zone = None
+    local = when.astimezone(zone)
+    return local.strftime("%H:%M") if i18n.is_english() else format_time(local, "short", locale=i18n.language())
 
 
 def event_or_404(event_id: str) -> clubstore.Event:

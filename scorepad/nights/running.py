@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -10,12 +11,13 @@ from typing import Any
 
 from flask import Response, abort, flash, redirect, render_template, request, session, url_for
 
-from .. import canasta, store
+from .. import canasta, polls, store
 from ..clubnight import (
     Adjustment,
     MovementError,
     Seating,
     late_arrival,
+    plan_problems,
     random_draw,
     round_robin,
     seat_in_order,
@@ -26,11 +28,13 @@ from ..clubnight.settings import MOST_TABLES
 from ..db import get_db
 from ..documents import Side
 from ..i18n import gettext as _
+from ..i18n import text
 from ..nightforms import (
     AdjustmentForm,
     AnnouncementForm,
     EntrantForm,
     EventForm,
+    PlanForm,
     ReasonForm,
     RenameForm,
     entrant_choices,
@@ -72,6 +76,9 @@ def new_event() -> Any:
     if form.validate_on_submit():
         try:
             settings = settings_from(form)
+            problems = plan_problems(settings, 0)
+            if problems:
+                raise canasta.InvalidError(problems)
         except canasta.InvalidError as error:
             form.attach(error)
         else:
@@ -87,21 +94,47 @@ def dashboard(event_id: str) -> str:
     return _dashboard(load_night(event_or_404(event_id)))
 
 
-def _dashboard(night: Night, **forms: Any) -> str:
+@bp.get("/nights/<event_id>/live")
+def dashboard_live(event_id: str) -> Response:
+    """The dashboard's poll: 204 while the night's version stands, else the round's tables and the standings."""
+    try:
+        version = clubstore.night_version(get_db(), event_id=event_id)
+    except clubstore.NotFoundError:
+        abort(404)
+    template = "nights/_dashboard_live.html"
+    return polls.unchanged_or(
+        event_id,
+        version,
+        template,
+        lambda: render_template(template, **_round_context(load_night(event_or_404(event_id)))),
+    )
+
+
+def _round_context(night: Night) -> dict[str, Any]:
+    """What the live part of the dashboard shows: the tables' states, the clock, and the version it was read at."""
     moment = now()
+    return {
+        "night": night,
+        "states": {
+            table.id: table_state(table, r, moment, night.hands_per_round) for r in night.rounds for table in r.tables
+        },
+        "clock": clock(night, night.playing, moment),
+        "version": clubstore.night_version(get_db(), event_id=night.event.id),
+    }
+
+
+def _dashboard(night: Night, **forms: Any) -> str:
     adjustment = forms.pop("adjustment", None) or AdjustmentForm(prefix="adjustment")
     adjustment.entrant.choices = entrant_choices(night.active_names)
     return render_template(
         "nights/dashboard.html",
-        night=night,
-        states={
-            table.id: table_state(table, r, moment, night.hands_per_round) for r in night.rounds for table in r.tables
-        },
-        clock=clock(night, night.playing, moment),
+        **_round_context(night),
         entrant_form=forms.pop("entrant", None) or EntrantForm(),
         adjustment_form=adjustment,
         correction_form=forms.pop("correction", None) or ReasonForm(prefix="correction", by=session.get(CORRECTED_BY)),
         announcement_form=forms.pop("announcement", None) or AnnouncementForm(prefix="announcement"),
+        plan_form=forms.pop("plan", None) or _plan_form(night),
+        plan_problems=plan_problems_of(night),
         corrections=clubstore.corrections(get_db(), night.event.id),
         announcements=clubstore.announcements(get_db(), night.event.id),
         cards=clubstore.cards(get_db(), night.event.id),
@@ -157,11 +190,34 @@ def add_entrant(event_id: str) -> Any:
                 form.name.errors.append(_("A night has at most %(count)s entrants.", count=MOST_TABLES * 2))
             elif night.current is not None and night.current.started and night.current.number >= night.settings.rounds:
                 form.name.errors.append(_("Every round has started: nobody can join now."))
+            elif new_problems := _plan_after(night, len(night.active_names) + 1):
+                form.name.errors.append(_plan_message(new_problems))
             else:
                 _enter(night, name, form.player_names())
                 flash(_("%(name)s joined the night.", name=name))
                 return redirect(url_for(".dashboard", event_id=event_id), 303)
     return _dashboard(load_night(event_or_404(event_id)), entrant=form)
+
+
+def _plan_after(night: Night, entrants: int) -> list[canasta.Violation]:
+    """What a larger field would break that no later entrant can mend (a round robin past its size).
+
+    A Mitchell short of tables is mended by more pairs: the dashboard says so until round 1 is seated.
+    """
+    seated = [r.seating for r in night.rounds]
+    return [v for v in plan_problems(night.settings, entrants, seated) if v.code == "round-robin-too-big"]
+
+
+def _plan_message(problems: list[canasta.Violation]) -> str:
+    """A plan's problem as the dashboard says it: the core's sentence, and where to change the plan."""
+    return _(
+        "%(problem)s Change the movement or the number of rounds under “The rest of the night”.",
+        problem=text(problems[0].message),
+    )
+
+
+def plan_problems_of(night: Night) -> list[canasta.Violation]:
+    return plan_problems(night.settings, len(night.active_names), [r.seating for r in night.rounds])
 
 
 def _enter(night: Night, name: str, players: tuple[str, ...]) -> None:
@@ -197,6 +253,9 @@ def _cannot_seat(night: Night) -> str | None:
         return _("Round %(number)s is seated already: start it first.", number=current.number)
     if current is not None and current.number >= night.settings.rounds:
         return _("Every round of the night has been seated.")
+    problems = plan_problems_of(night)
+    if problems:
+        return _plan_message(problems)
     if current is None or request.form.get("override") == "yes":
         return None
     if any(table.disputed for table in current.tables):
@@ -343,7 +402,7 @@ def accept_result(event_id: str, table_id: int) -> Response:
 
 @bp.post("/nights/<event_id>/tables/<int:table_id>/no-show")
 def no_show(event_id: str, table_id: int) -> Response:
-    """An entrant never came to the table: they lose by the night's no-show margin (or it is taken back)."""
+    """An entrant never came to the table: scored as the night's no-show rule says (or it is taken back)."""
     entrant = request.form.get("entrant") or None
     with _acting(event_id) as night:
         table = _table_of(night, table_id)
@@ -352,7 +411,7 @@ def no_show(event_id: str, table_id: int) -> Response:
         clubstore.mark_no_show(get_db(), table.id, entrant)
         clubstore.record(get_db(), event_id, "no_show", round=table.round, table=table.number, entrant=entrant)
     if entrant:
-        flash(_("%(entrant)s did not come: they lose this round by the night's margin.", entrant=entrant))
+        flash(_("%(entrant)s did not come: they score nothing this round.", entrant=entrant))
     return redirect(url_for(".dashboard", event_id=event_id), 303)
 
 
@@ -360,6 +419,9 @@ def no_show(event_id: str, table_id: int) -> Response:
 def withdraw_entrant(event_id: str) -> Response:
     """An entrant leaves: seated no more, and the round not yet started loses them (their opponent has a bye)."""
     name = request.form.get("name", "")
+    if request.form.get("sure") != "yes":  # the box was not ticked (a browser that does not check `required`)
+        flash(_("%(name)s is still in the night: tick the box to confirm the withdrawal.", name=name))
+        return redirect(url_for(".dashboard", event_id=event_id), 303)
     with _acting(event_id) as night:
         if name not in night.active_names:
             abort(400)
@@ -514,6 +576,38 @@ def delete_event(event_id: str) -> Response:
                 store.delete_match(db, match_id, store.current_version(db, match_id))
     flash(_("The night %(name)s is deleted.", name=night.event.name))
     return redirect(url_for(".index"), 303)
+
+
+def _plan_form(night: Night) -> PlanForm:
+    form = PlanForm(prefix="plan", data={"movement": night.settings.movement, "rounds": night.settings.rounds})
+    return form
+
+
+@bp.post("/nights/<event_id>/plan")
+@form_checks_token
+def change_plan(event_id: str) -> Any:
+    """The rest of the night: another movement or number of rounds, for the rounds not seated yet."""
+    form = PlanForm(prefix="plan")
+    valid = form.validate_on_submit()
+    with _acting(event_id) as night:
+        if valid:
+            seated = len(night.rounds)
+            settings = dataclasses.replace(night.settings, movement=form.movement.data, rounds=form.rounds.data)
+            if form.rounds.data < seated:
+                form.rounds.errors.append(
+                    _("%(count)s rounds are seated already: the night has at least %(count)s.", count=seated)
+                )
+            elif night.rounds and settings.movement == "round_robin" and night.settings.movement != "round_robin":
+                form.movement.errors.append(_("A round robin is chosen before round 1 is seated."))
+            elif problems := plan_problems(settings, len(night.active_names), [r.seating for r in night.rounds]):
+                box = form.movement if problems[0].field == "movement" else form.rounds
+                box.errors.append(text(problems[0].message))
+            else:
+                clubstore.change_settings(get_db(), event_id, settings)
+                clubstore.record(get_db(), event_id, "plan", movement=settings.movement, rounds=settings.rounds)
+                flash(_("The rest of the night is changed."))
+                return redirect(url_for(".dashboard", event_id=event_id), 303)
+    return _dashboard(load_night(event_or_404(event_id)), plan=form)
 
 
 def table_or_404(event_id: str, table_id: int) -> clubstore.ClubTable:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from flask import abort, render_template, request
+from flask import Response, abort, render_template, request
 
+from .. import polls
 from ..clubnight import (
     Standings,
     night_points,
@@ -32,10 +33,11 @@ def _watched(token: str) -> Night:
         abort(404)
 
 
-def standings_context(night: Night) -> dict[str, Any]:
+def standings_context(night: Night, version: int) -> dict[str, Any]:
     moment = now()
     return {
         "night": night,
+        "version": version,
         "clock": clock(night, night.playing, moment),
         "announcements": clubstore.announcements(get_db(), night.event.id)[:1],
         "round_numbers": [r.number for r in night.rounds if r.started],
@@ -43,24 +45,56 @@ def standings_context(night: Night) -> dict[str, Any]:
     }
 
 
+def _unchanged_or(token: str, template: str, render: Any) -> Response:
+    """A standings page or poll: 204 or 304 from the night's one version, else rendered (polls.unchanged_or)."""
+    try:
+        version = clubstore.night_version(get_db(), standings_token=token)
+    except clubstore.NotFoundError:
+        abort(404)
+    return polls.unchanged_or(token, version, template, lambda: render(version))
+
+
 @bp.get("/standings/<token>")
-def standings_page(token: str) -> str:
+def standings_page(token: str) -> Response:
     """The standings on a phone: every entrant's rounds, the tables of the round, the results table used."""
-    night = _watched(token)
-    corrections = clubstore.corrections(get_db(), night.event.id)
-    return render_template("nights/standings.html", corrections=corrections, **standings_context(night))
+
+    def render(version: int) -> str:
+        night = _watched(token)
+        corrections = clubstore.corrections(get_db(), night.event.id)
+        return render_template("nights/standings.html", corrections=corrections, **standings_context(night, version))
+
+    return _unchanged_or(token, "nights/standings.html", render)
 
 
 @bp.get("/standings/<token>/screen")
-def standings_screen(token: str) -> str:
-    """The standings for a projector: large type, scrolls itself when long, refreshes itself."""
-    return render_template("nights/screen.html", **standings_context(_watched(token)))
+def standings_screen(token: str) -> Response:
+    """The standings for a projector: large type, fits or scrolls itself, shows the next round's seats."""
+    template = "nights/screen.html"
+    return _unchanged_or(token, template, lambda v: render_template(template, **screen_context(_watched(token), v)))
 
 
 @bp.get("/standings/<token>/live")
-def standings_live(token: str) -> str:
-    """The standings' table alone, for the screen's and the phones' htmx poll."""
-    return render_template("nights/_standings.html", **standings_context(_watched(token)))
+def standings_live(token: str) -> Response:
+    """The standings' table alone, for the phones' htmx poll."""
+    template = "nights/_standings.html"
+    return _unchanged_or(token, template, lambda v: render_template(template, **standings_context(_watched(token), v)))
+
+
+@bp.get("/standings/<token>/screen/live")
+def screen_live(token: str) -> Response:
+    """The projector's part that changes, for its htmx poll."""
+    template = "nights/_standings.html"
+    return _unchanged_or(
+        token,
+        f"{template}:screen",
+        lambda v: render_template(template, screen=True, **screen_context(_watched(token), v)),
+    )
+
+
+def screen_context(night: Night, version: int) -> dict[str, Any]:
+    """The standings' context, with the next round's seating while it waits to start."""
+    upcoming = night.current if night.current is not None and not night.current.started else None
+    return {**standings_context(night, version), "upcoming": upcoming}
 
 
 # --- the season and the exports ------------------------------------------------------------

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlite_utils import Database
@@ -77,6 +78,7 @@ class ClubTable:
     is_finished: bool = False
     no_show: str | None = None
     not_counted: int = 0  # hands saved after the round's time that the night's time rule leaves out
+    card_side: int | None = None  # the side a phone holding only the table card confirmed
 
     @property
     def is_bye(self) -> bool:
@@ -217,6 +219,13 @@ def create_event(db: Database, settings: EventSettings, origin: str | None = Non
     return event_id
 
 
+def change_settings(db: Database, event_id: str, settings: EventSettings) -> None:
+    """The organiser changed the plan for the rounds not seated yet (movement, number of rounds)."""
+    with writing(db):
+        db.execute("update club_events set settings = ? where id = ?", [json.dumps(settings.to_dict()), event_id])
+        touch(db, event_id)
+
+
 def _event(row: dict[str, Any]) -> Event:
     draw = tuple(json.loads(row["draw"])) if row["draw"] else ()
     settings = EventSettings.from_dict(json.loads(row["settings"]))
@@ -263,6 +272,48 @@ def event_version(db: Database, event_id: str) -> int:
     if not rows:
         raise NotFoundError(event_id)
     return rows[0]["v"]
+
+
+# The night's version and the end of its running round's clock, by the night's id or its standings link.
+NIGHT_VERSION_SQL = """
+select e.version + coalesce((select sum(m.version) from club_tables t join matches m on m.id = t.match_id
+  where t.event_id = e.id), 0) as v,
+  (select r.ends from club_rounds r where r.event_id = e.id and r.started is not null and r.closed is null
+   order by r.number desc limit 1) as ends
+from club_events e where e.{column} = ?
+"""
+
+
+def night_version(db: Database, *, event_id: str | None = None, standings_token: str | None = None) -> int:
+    """What every screen of the night shows changes with this one number (a poll's ``since``, an ETag).
+
+    The night's version and its matches' (:func:`event_version`), and, while a round's clock runs,
+    the minutes left on it (a screen's clock moves once a minute, and "Late" comes with time).
+    :raises NotFoundError: for an unknown night.
+    """
+    column, key = ("id", event_id) if event_id is not None else ("standings_token", standings_token)
+    rows = _rows(db, NIGHT_VERSION_SQL.format(column=column), [key])
+    if not rows:
+        raise NotFoundError(key)
+    return rows[0]["v"] * 1000 + clock_step(rows[0]["ends"], datetime.now(UTC))
+
+
+def clock_step(ends: str | None, moment: datetime) -> int:
+    """The clock as a screen shows it, as a number: 0 without a clock, 999 once time is up, else minutes left + 1.
+
+    >>> clock_step(None, datetime(2026, 11, 26, 20, 0, tzinfo=UTC))
+    0
+    >>> [clock_step("2026-11-26T20:50:00+00:00", datetime(2026, 11, 26, 20, m, s, tzinfo=UTC)) for m, s in
+    ...  ((0, 0), (1, 0), (49, 59), (50, 0))]
+    [51, 50, 2, 999]
+    """
+    if not ends:
+        return 0
+    try:
+        left = (datetime.fromisoformat(ends) - moment).total_seconds()
+    except (TypeError, ValueError):
+        return 0
+    return 999 if left <= 0 else min(998, 1 + -(-int(left) // 60))
 
 
 def set_draw(db: Database, event_id: str, order: Sequence[str]) -> None:
@@ -366,6 +417,7 @@ def _table(row: dict[str, Any]) -> ClubTable:
         hands=row["hands"] or 0,
         is_finished=bool(row["is_finished"]),
         no_show=row["no_show"],
+        card_side=row["card_side"],
     )
 
 
@@ -459,12 +511,24 @@ def table_by_id(db: Database, event_id: str, table_id: int) -> ClubTable:
     return _table(rows[0])
 
 
-def confirm(db: Database, table_id: int, side: int, version: int) -> None:
-    """A side confirms the result as its match stands at ``version``."""
+def confirm(db: Database, table_id: int, side: int, version: int, by_card: bool = False) -> bool:
+    """A side confirms the result as its match stands at ``version``; False when it cannot.
+
+    ``by_card``: the phone is nobody's yet and holds only the table card, which confirms one side
+    of its table: refused (False) once the card has confirmed the other side. Checked in the
+    statement that writes, so two such phones at once cannot both pass.
+    """
     column = ("confirmed_ns", "confirmed_ew")[side]
+    card = ", card_side = ?" if by_card else ""
+    guard = " and (card_side is null or card_side = ?)" if by_card else ""
     with writing(db):
-        db.execute(f"update club_tables set {column} = ?, disputed = null where id = ?", [version, table_id])
-        _touch_table(db, table_id)
+        cursor = db.execute(
+            f"update club_tables set {column} = ?, disputed = null{card} where id = ?{guard}",
+            [version, *([side] if by_card else []), table_id, *([side] if by_card else [])],
+        )
+        if cursor.rowcount:
+            _touch_table(db, table_id)
+    return bool(cursor.rowcount)
 
 
 def dispute(db: Database, table_id: int, note: str) -> None:

@@ -72,12 +72,13 @@ def sign_in(page, live_server):
     expect(page.locator(".flash")).to_contain_text("Signed in as the organiser")
 
 
-def create_night(page, live_server):
+def create_night(page, live_server, rounds=3):
     page.goto(f"{live_server}/organiser")
     page.get_by_role("link", name="Club nights").click()
     page.get_by_role("link", name="New club night").click()
     page.fill("#name", "Thursday club")
     page.fill("#date", "2026-11-26")
+    page.fill("#rounds", str(rounds))
     page.select_option("#first_round", "as_entered")
     page.get_by_role("button", name="Create the night").click()
     expect(page.locator(".flash")).to_contain_text("The night is ready")
@@ -121,6 +122,15 @@ def play_hand(phone, card, hand):
     expect(phone.locator("#sheet [data-total]").first).not_to_have_text("0")
 
 
+def pair_link(laptop, entrant):
+    """An entrant's pair card address, read from the organiser's printable pair cards."""
+    laptop.get_by_role("link", name="Pair cards").click()
+    link = laptop.locator(".pair-card", has=laptop.locator("figcaption", has_text=entrant)).locator("small")
+    found = link.inner_text().strip()
+    laptop.go_back()
+    return found
+
+
 def confirm(phone, card, entrant):
     phone.goto(card)
     phone.get_by_role("link", name="Confirm the result").click()
@@ -160,6 +170,13 @@ def play_round_one(laptop, phone, other_phone, cards):
     # The phone is P1's now: it cannot agree for P2, who confirm on their own phone.
     expect(phone.locator(".other-side")).to_contain_text("P2 confirm on their own phone.")
     expect(phone.get_by_role("button", name="P2 agrees")).to_have_count(0)
+    # East-West's phone holding only the table card cannot confirm P2 either: the card confirmed P1's side.
+    other_phone.goto(cards[1])
+    other_phone.get_by_role("link", name="Confirm the result").click()
+    expect(other_phone.locator(".other-side")).to_contain_text("P2 confirm on their own phone. (their pair card)")
+    expect(other_phone.get_by_role("button", name="P2 agrees")).to_have_count(0)
+    other_phone.goto(pair_link(laptop, "P2"))  # ... until it scans P2's pair card: it is P2's phone now
+    expect(other_phone.locator("#pair-phone")).to_contain_text("This phone is P2’s tonight")
     confirm(other_phone, cards[1], "P2")
     expect(other_phone.locator(".confirmed").first).to_contain_text("Both sides confirmed this result.")
     phone.goto(cards[3])
@@ -271,7 +288,7 @@ def the_phone_shows_the_standings(phone, url):
 def test_a_night_runs_without_javascript(no_js_page, live_server):
     page = no_js_page
     sign_in(page, live_server)
-    create_night(page, live_server)
+    create_night(page, live_server, rounds=2)  # a Mitchell of two tables: two rounds
     enter(page, "Ann & Bob", "Cy & Di", "Ed & Flo")
     page.get_by_role("button", name="Seat round 1").click()
     expect(page.locator("#table-2")).to_contain_text("Ed & Flo")  # the odd one out: a bye table
