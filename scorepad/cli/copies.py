@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,21 +23,26 @@ def export_command(args: argparse.Namespace) -> int:
 
     db = connect(database_path(args, must_exist=True))
     try:
-        # The server's owner exports every match: the same files as the pages' downloads.
+        # The server's owner exports every match: the same files as the pages' downloads,
+        # written as they are read (a batch in memory at a time).
         backup = backups.all_results_csv(db) if args.format == "csv" else backups.all_matches_json(db)
+        if args.file == "-":
+            sys.stdout.writelines(backup.pieces)
+        else:
+            _write_pieces(args.file, backup.pieces)
     finally:
         db.close()
-    if args.file == "-":
-        sys.stdout.write(backup.text)
-    else:
-        try:
-            with open(args.file, "w", encoding="utf-8", newline="") as out:
-                out.write(backup.text)
-        except OSError as error:
-            raise CommandError(f"cannot write {args.file}: {error.strerror}.") from None
     where = args.file if args.file != "-" else "standard output"
     print(f"Exported {matches(backup.count)} to {where}.", file=sys.stderr)
     return 0
+
+
+def _write_pieces(file: str, pieces: Iterator[str]) -> None:
+    try:
+        with open(file, "w", encoding="utf-8", newline="") as out:
+            out.writelines(pieces)
+    except OSError as error:
+        raise CommandError(f"cannot write {file}: {error.strerror}.") from None
 
 
 def import_command(args: argparse.Namespace) -> int:
