@@ -386,3 +386,18 @@ def _m008_create_director_notes(db):
         not_null={"event_id", "text", "created"},
         foreign_keys=[("event_id", "club_events", "id")],
     )
+
+
+@migrations()
+def m009_keep_organiser_sessions_and_guesses_by_source(db):
+    # Each organiser sign-in's own id, so that signing out ends that sign-in (and every copy of
+    # its cookie) and nobody else's; and wrong passphrases counted per source address and per
+    # browser (`key` is "source:<address>" or "device:<browser id>"), so that a stranger's
+    # guesses slow down only the stranger.
+    db.table("organiser_sessions").create({"id": str, "created": float}, pk="id", not_null={"created"})
+    db.table("organiser_guesses").create(
+        {"key": str, "failures": int, "next_try": float},
+        pk="key",
+        not_null={"failures", "next_try"},
+    )
+    db.table("organiser_guesses").create_index(["next_try"])
