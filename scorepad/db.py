@@ -13,7 +13,7 @@ from flask import Flask, current_app, g
 from sqlite_utils import Database
 
 from .migrations import migrations
-from .store import SYNCHRONOUS, fill_missing_figures, holds_matches, writing
+from .store import SYNCHRONOUS, fill_missing_figures, holds_matches, remove_abandoned_imports, writing
 
 # A writer waits this long for another writer's transaction to finish before giving up: saves
 # from every phone at a table queue behind each other instead of failing with "database is locked".
@@ -93,6 +93,7 @@ def migrate(path: str) -> None:
         with writing(db):
             migrations.apply(db)
             fill_missing_figures(db)
+            remove_abandoned_imports(db, starting=True)  # a killed import's hidden rows
     finally:
         db.close()
 

@@ -7,12 +7,14 @@ function, and respond.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from itertools import chain
 
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
+from werkzeug.datastructures import FileStorage
 
 from . import access, backups, formats, i18n, store
 from .assets import streamed
@@ -158,6 +160,23 @@ def import_file() -> Response | str:
     if upload is None or not upload.filename:
         problems = [Violation("no-file", _("Choose a scorepad .json export to import."))]
         return render_template("exports/import.html", problems=problems, count=1)
+    if not _ONE_IMPORT.acquire(blocking=False):
+        busy = _("Another file is being imported on this server: try again in a minute. Nothing was imported.")
+        return render_template("exports/import.html", problems=[Violation("import-busy", busy)], count=1)
+    try:
+        return _import_upload(upload)
+    finally:
+        _ONE_IMPORT.release()
+
+
+# A file is read whole and checked before it is stored (hundreds of MB and half a minute of a
+# core for a 16 MB file): one at a time per server process, so that several people importing
+# at once cost what one does.
+_ONE_IMPORT = threading.Lock()
+
+
+def _import_upload(upload: FileStorage) -> Response | str:
+    """Read one uploaded file, refuse it with its problems, or add its new matches."""
     with upload.stream:  # a large upload is spooled to a temporary file: close it once read
         raw = upload.read()
     db = get_db()

@@ -43,7 +43,7 @@ from .access import (
 )
 from .exported import match_documents
 from .figures import correction_ends_early, fill_missing_figures, hand_scores, rescore, rescore_match
-from .imports import lookalikes, matches_from, save_import, save_imported_match
+from .imports import lookalikes, matches_from, remove_abandoned_imports, save_import, save_imported_match
 from .reads import (
     HandFigures,
     MatchHead,
@@ -161,6 +161,7 @@ __all__ = [
     "most_sides",
     "read_snapshot",
     "save_import",
+    "remove_abandoned_imports",
     "save_imported_match",
     "saved_submission",
     "search_key",
