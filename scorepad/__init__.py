@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,8 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
             return api.not_found(error)  # an address the API has no route for still answers JSON
         return render_template("errors/404.html"), 404
 
+    app.register_error_handler(sqlite3.OperationalError, not_written)
+
     @app.errorhandler(405)
     def wrong_method(error):
         if request.path.startswith(api.bp.url_prefix + "/"):
@@ -130,3 +133,26 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
         return error
 
     return app
+
+
+def not_written(error: sqlite3.OperationalError) -> Any:
+    """The database could not be written (a full disk, a lock held too long): nothing of this
+    request was saved, and the page says so and why, never a bare error page."""
+    from flask import current_app, jsonify
+
+    from .i18n import gettext as _
+
+    full = "full" in str(error).lower()
+    current_app.logger.warning("not saved (%s %s): %s", request.method, request.path, error)
+    what = _("The hand was not saved.") if "hand" in (request.endpoint or "") else _("Nothing was saved.")
+    why = _("The server's disk is full.") if full else _("The server could not write to its database.")
+    if full:
+        advice = _(
+            "Everything saved before is safe. Ask the person running the server to free some disk space, "
+            "then send it again."
+        )
+    else:
+        advice = _("Everything saved before is safe. Send it again in a moment.")
+    if request.path.startswith("/api/"):
+        return jsonify(errors=[{"field": "", "message": f"{what} {why} {advice}"}]), 503
+    return render_template("errors/not_saved.html", what=what, why=why, advice=advice), 503

@@ -9,16 +9,18 @@ every HTTPS request, or always with ``SESSION_COOKIE_SECURE``). Nothing else abo
 The organiser is the browser signed in with ``ORGANISER_PASSPHRASE`` (the server's owner sets
 it as ``FLASK_ORGANISER_PASSPHRASE``; unset, organiser mode is off). The signed-in state lives
 in Flask's signed session as a keyed fingerprint of the passphrase, so changing the passphrase
-signs every organiser out, with the generation of sign-ins it belongs to: signing out starts a
-new generation in the database, so a copy of the cookie stops working too. Wrong guesses slow
-every further guess down for everyone (:func:`try_passphrase`), except on a device the
-organiser has signed in from before.
+signs every organiser out, and the id of that one sign-in, kept in the database: signing out
+ends that sign-in alone (and every copy of its cookie), so nobody else's sign-out can end the
+organiser's. Wrong guesses slow further guesses down from the same source address and the
+same browser only (:func:`try_passphrase`), so a stranger's guesses never keep the right
+passphrase out on another phone; a device the organiser has signed in from before never waits.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import math
 import os
 import time
@@ -41,6 +43,7 @@ COOKIE_LIFETIME = timedelta(days=400)
 ORGANISER_KEY = "organiser"
 GENERATION_KEY = "organiser_generation"
 DEVICE_KEY = "organiser_device"
+SESSION_KEY = "organiser_session"
 DEVICE_SALT = "device:"
 # After wrong passphrases in a row the next guess waits 1 s, then 2, 4, ... at most 5 minutes.
 FIRST_DELAY = 1.0
@@ -128,14 +131,24 @@ def _fingerprint(text: str) -> str:
 
 
 def is_organiser() -> bool:
-    """Whether this browser signed in with the passphrase in force now."""
+    """Whether this browser signed in with the passphrase in force now, and has not signed out."""
     configured = passphrase()
     if configured is None:
         return False
     signed = session.get(ORGANISER_KEY)
     if not signed or not hmac.compare_digest(str(signed), _fingerprint(configured)):
         return False
-    return session.get(GENERATION_KEY) == _generation()  # signing out anywhere ends it here too
+    if session.get(GENERATION_KEY) != _generation():
+        return False
+    return _session_goes_on()
+
+
+def _session_goes_on() -> bool:
+    """Whether this browser's sign-in has not been signed out, read once per request."""
+    if "organiser_session" not in g:
+        session_id = session.get(SESSION_KEY)
+        g.organiser_session = isinstance(session_id, str) and store.has_organiser_session(get_db(), session_id)
+    return g.organiser_session
 
 
 def is_passphrase(attempt: str) -> bool:
@@ -147,19 +160,32 @@ def is_passphrase(attempt: str) -> bool:
 
 
 def sign_in(state: store.SignInState) -> None:
-    """Remember in the signed session that this browser is the organiser's, in this generation
-    of sign-ins, and that it is a device the organiser uses (:func:`known_device`)."""
+    """Remember in the signed session that this browser is the organiser's, under an id of its
+    own (:func:`sign_out` ends it alone), and that it is a device the organiser uses
+    (:func:`known_device`)."""
+    session_id = store.new_token()
+    clock = time.time()
+    lifetime = current_app.permanent_session_lifetime.total_seconds()
+    store.add_organiser_session(get_db(), session_id, clock, older_than=clock - lifetime)
     session[ORGANISER_KEY] = _fingerprint(passphrase() or "")
     session[GENERATION_KEY] = state.generation
+    session[SESSION_KEY] = session_id
     session[DEVICE_KEY] = _device_fingerprint(state.device_generation)
     session.permanent = True
+    g.organiser_session = True
 
 
 def sign_out() -> None:
-    """End the organiser's sign-in on every browser, this one and any copy of its cookie."""
-    store.end_organiser_sign_ins(get_db())
+    """End this browser's sign-in, here and on any copy of its cookie; nobody else's.
+
+    A stranger's sign-out (with their own form token) ends only the stranger's session.
+    """
+    session_id = session.pop(SESSION_KEY, None)
+    if isinstance(session_id, str):
+        store.end_organiser_session(get_db(), session_id)
     session.pop(ORGANISER_KEY, None)
     session.pop(GENERATION_KEY, None)
+    g.organiser_session = False
 
 
 def _generation() -> int:
@@ -197,28 +223,47 @@ def delay_after(failures: int) -> float:
     return min(MAX_DELAY, FIRST_DELAY * 2.0 ** min(failures - 1, 30))
 
 
+def guesser_keys() -> list[str]:
+    """Who is guessing, as wrong guesses are counted: the source address (an IPv6 address by its
+    /64, what one home or phone is given) and, when it has one, this browser's id."""
+    address = request.remote_addr or "unknown"
+    try:
+        parsed = ipaddress.ip_address(address)
+        if parsed.version == 6 and parsed.ipv4_mapped is None:
+            address = str(ipaddress.ip_network(f"{address}/64", strict=False))
+    except ValueError:
+        pass
+    keys = [f"source:{address}"]
+    if browser_id() is not None:
+        keys.append(f"device:{browser_id()}")
+    return keys
+
+
 def try_passphrase(attempt: str, clock: float | None = None) -> tuple[store.SignInState | None, int]:
     """Check ``attempt`` unless guessing must wait; returns (the sign-in state when it is right,
     else None; seconds to wait).
 
-    The count of wrong passphrases and the time of the next check are kept in the database,
-    so every server process (gunicorn workers) slows down together, whatever address the
-    guesses come from. A guess during the wait is not checked, so it neither gets in nor
-    lengthens the wait; a known device (:func:`known_device`) is checked at once. A right
-    passphrase clears the count.
+    Wrong passphrases in a row and the time of the next check are kept in the database per
+    source address and per browser (:func:`guesser_keys`), so every server process (gunicorn
+    workers) slows down together, and a stranger's guesses slow down the stranger: a phone at
+    another address, with the right passphrase, is checked at once. A guess during the wait is
+    not checked, so it neither gets in nor lengthens the wait; a known device
+    (:func:`known_device`) is checked at once. A right passphrase clears its keys' count.
     """
     now = time.time() if clock is None else clock
+    keys = guesser_keys()
     db = get_db()
     with store.writing(db):
         state = store.sign_in_state(db)
         known = known_device(state.device_generation)
-        if now < state.next_try and not known:
-            return None, max(1, math.ceil(state.next_try - now))
+        failures, next_try = store.guess_wait(db, keys)
+        if now < next_try and not known:
+            return None, max(1, math.ceil(next_try - now))
         if is_passphrase(attempt):
-            store.record_sign_in(db, 0, 0.0)
+            store.forget_wrong_guesses(db, keys)
             return state, 0
-        failures = state.failures + 1
-        store.record_sign_in(db, failures, now + delay_after(failures))
+        failures += 1
+        store.record_wrong_guess(db, keys, failures, now + delay_after(failures), now)
         if known:
             store.forget_known_devices(db)
     return None, 0

@@ -17,11 +17,12 @@ from __future__ import annotations
 import gzip
 import hashlib
 import posixpath
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask, Response, current_app, has_request_context, request, url_for
-from isal import igzip
+from isal import igzip, isal_zlib
 
 HTMX = "htmx-2.0.11.min.js"
 # The app shell the service worker keeps, so the pages open even when the network drops.
@@ -124,6 +125,25 @@ def vary(response: Response, *names: str) -> None:
         response.headers["Vary"] = ", ".join(([current] if current else []) + added)
 
 
+class Streamed(Response):
+    """A response written as its pieces are made: a download of any size, in bounded memory."""
+
+
+def streamed(pieces: Iterable[str], mimetype: str, headers: Mapping[str, str]) -> Streamed:
+    """A response whose body is ``pieces`` sent as they come (UTF-8), gzipped a piece at a time
+    for clients that accept it; a download of every match is never whole in memory."""
+    return Streamed((piece.encode() for piece in pieces), mimetype=mimetype, headers=dict(headers))
+
+
+def _gzip_pieces(pieces: Iterable[bytes]) -> Iterator[bytes]:
+    packer = isal_zlib.compressobj(DYNAMIC_LEVEL, isal_zlib.DEFLATED, 31)  # 31: gzip's header and trailer
+    for piece in pieces:
+        packed = packer.compress(piece)
+        if packed:
+            yield packed
+    yield packer.flush()
+
+
 def compress(response: Response) -> Response:
     """Gzip text responses for clients that accept it (after every request)."""
     if request.endpoint == "static" and response.status_code == 200 and _is_current(request.args.get("v")):
@@ -138,6 +158,11 @@ def compress(response: Response) -> Response:
         or "Content-Encoding" in response.headers
         or "gzip" not in request.headers.get("Accept-Encoding", "")
     ):
+        return response
+    if isinstance(response, Streamed):
+        response.response = _gzip_pieces(response.response)
+        response.headers["Content-Encoding"] = "gzip"
+        vary(response, "Accept-Encoding")
         return response
     response.direct_passthrough = False
     data = response.get_data()

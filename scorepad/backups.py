@@ -11,8 +11,11 @@ only and knows no file format.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from sqlite_utils import Database
@@ -22,12 +25,22 @@ from .documents import is_well_formed_id, match_document
 from .formats import Pair
 
 
-@dataclass(frozen=True)
+@dataclass
 class Backup:
-    """A backup file's text and how many matches it holds."""
+    """A backup file as it is written: how many matches it holds, and its text a batch at a time.
 
-    text: str
+    The pieces are read from the database as they are written (one match in memory at a time,
+    whatever the file's size), all from one moment of it: the read transaction they hold ends
+    when the last piece has been made, or when the connection they read is closed.
+    """
+
     count: int
+    pieces: Iterator[str]
+
+    @cached_property
+    def text(self) -> str:
+        """The whole file at once (tests and small files; a download streams :attr:`pieces`)."""
+        return "".join(self.pieces)
 
 
 def all_matches_json(db: Database, viewer: store.Viewer = store.EVERY_MATCH, exported: str | None = None) -> Backup:
@@ -35,14 +48,29 @@ def all_matches_json(db: Database, viewer: store.Viewer = store.EVERY_MATCH, exp
 
     Read from the stored entries and figures, as the pages are: a backup does not rescore.
     """
-    documents = list(store.match_documents(db, viewer=viewer))
-    return Backup(formats.backup_json(documents, exported=exported or store.now()), len(documents))
+    began = store.read_snapshot(db)
+    count = store.count_matches(db, viewer=viewer)
+    pieces = formats.backup_json_pieces(store.match_documents(db, viewer=viewer), count, exported or store.now())
+    return Backup(count, _ending(db, began, formats.batched(pieces)))
 
 
 def all_results_csv(db: Database, viewer: store.Viewer = store.EVERY_MATCH) -> Backup:
     """A row per match ``viewer`` sees: the results CSV, from the stored summaries."""
-    rows = store.result_rows(db, viewer=viewer)
-    return Backup(formats.summary_csv(rows), len(rows))
+    began = store.read_snapshot(db)
+    count = store.count_matches(db, viewer=viewer)
+    rows = store.each_result_row(db, viewer=viewer)
+    pieces = formats.summary_csv_pieces(rows, store.most_sides(db, viewer=viewer))
+    return Backup(count, _ending(db, began, formats.batched(pieces)))
+
+
+def _ending(db: Database, began: bool, pieces: Iterator[str]) -> Iterator[str]:
+    """The pieces, then the end of the read transaction begun for them (when one was)."""
+    try:
+        yield from pieces
+    finally:
+        with suppress(sqlite3.ProgrammingError):  # the connection was closed already: nothing to end
+            if began and db.conn.in_transaction:
+                db.conn.rollback()
 
 
 # --- bringing a backup back in ---------------------------------------------------------------

@@ -13,7 +13,7 @@ from flask import Flask, current_app, g
 from sqlite_utils import Database
 
 from .migrations import migrations
-from .store import SYNCHRONOUS, fill_missing_figures, holds_matches, writing
+from .store import SYNCHRONOUS, fill_missing_figures, holds_matches, remove_abandoned_imports, writing
 
 # A writer waits this long for another writer's transaction to finish before giving up: saves
 # from every phone at a table queue behind each other instead of failing with "database is locked".
@@ -93,6 +93,7 @@ def migrate(path: str) -> None:
         with writing(db):
             migrations.apply(db)
             fill_missing_figures(db)
+            remove_abandoned_imports(db, starting=True)  # a killed import's hidden rows
     finally:
         db.close()
 
@@ -134,26 +135,77 @@ def _is_database(path: str) -> bool:
         return file.read(16) == b"SQLite format 3\x00"
 
 
-def is_scorepad_database(path: str) -> str | None:
-    """What is wrong with ``path`` as a scorepad backup, or None when it is one."""
-    import sqlite3
+# scorepad never sets SQLite's user_version: a file with a higher one was written by something
+# newer (or other) than this version, and is never put in place of the database.
+USER_VERSION = 0
+
+
+def unreadable_backup(path: str) -> str | None:
+    """What makes ``path`` no database at all, or None when SQLite may read it."""
     from pathlib import Path
 
     if not Path(path).is_file():
         return "does not exist"
     if not _is_database(path):
         return "is not a database"
-    db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
+    return None
+
+
+def backup_problem(copy: str) -> str | None:
+    """What is wrong with ``copy`` as a database to restore, or None when it may be put in place.
+
+    ``copy`` is a scratch copy of the backup, never the live database: it is checked (SQLite's
+    integrity check; a scorepad database: its migrations and matches; not from a newer version:
+    no migration unknown here, no higher ``user_version``), then brought up to this version and
+    its tables compared with a new database's, column by column.
+    """
+    import sqlite3
+
+    db = sqlite3.connect(copy)
     try:
-        if db.execute("pragma quick_check").fetchone()[0] != "ok":
-            return "is damaged (SQLite's check failed)"
-        if not holds_matches(db):
-            return "is not a scorepad database (it has no matches)"
+        if db.execute("pragma integrity_check").fetchone()[0] != "ok":
+            return "is damaged (SQLite's integrity check failed)"
+        user_version = db.execute("pragma user_version").fetchone()[0]
+        if user_version > USER_VERSION:
+            return f"was written by a newer version (its user_version is {user_version}); upgrade scorepad first"
+        applied = _applied_migrations(db)
+        if not applied or not holds_matches(db):
+            return "is not a scorepad database"
+        known = {migration.name for migration in migrations._migrations}
+        unknown = [name for name in applied if name not in known]
+        if unknown:
+            name = unknown[0]
+            return f"was written by a newer version (its migration {name} is unknown here); upgrade scorepad first"
     except sqlite3.DatabaseError as error:
         return f"cannot be read ({error})"
     finally:
         db.close()
+    try:
+        migrate(copy)  # a backup from an older version is brought up to date (the copy, not the live file)
+    except Exception as error:  # noqa: BLE001  (any failure refuses the file; nothing live was touched)
+        return f"cannot be brought up to this version ({error})"
+    if _columns(copy) != _columns(":memory:", fresh=True):
+        return "is not a scorepad database (its tables are not scorepad's)"
     return None
+
+
+def _applied_migrations(db) -> list[str]:
+    """The names of scorepad's migrations applied to an open sqlite3 connection (none: not ours)."""
+    if not db.execute("select 1 from sqlite_master where type = 'table' and name = '_sqlite_migrations'").fetchone():
+        return []
+    rows = db.execute("select name from _sqlite_migrations where migration_set = ?", [migrations.name])
+    return [row[0] for row in rows]
+
+
+def _columns(path: str, fresh: bool = False) -> set[tuple[str, str]]:
+    """Every (table, column) of the database at ``path``; ``fresh``: of a new database instead."""
+    db = Database(memory=True) if fresh else Database(path)
+    try:
+        if fresh:
+            migrations.apply(db)
+        return {(table.name, column) for table in db.tables for column in table.columns_dict}
+    finally:
+        db.close()
 
 
 def init_app(app: Flask) -> None:

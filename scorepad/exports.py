@@ -7,14 +7,19 @@ function, and respond.
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
+from itertools import chain
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
+from werkzeug.datastructures import FileStorage
 
 from . import access, backups, formats, i18n, store
+from .assets import streamed
 from .canasta import InvalidError, Match, Violation
-from .db import get_db
+from .db import connect, get_db
 from .documents import MatchInfo, match_document
 from .i18n import gettext as _
 from .i18n import ngettext, translations
@@ -22,7 +27,7 @@ from .security import large_body
 
 bp = Blueprint("exports", __name__)
 
-CSV_TYPE = "text/csv; charset=utf-8"
+CSV_TYPE = "text/csv"  # Werkzeug adds "; charset=utf-8" to every text type
 # Excel opens UTF-8 CSV correctly only when it starts with a byte order mark; other
 # spreadsheets and the csv module (encoding="utf-8-sig") skip it.
 BOM = "\ufeff"
@@ -47,7 +52,11 @@ def _share_text(match: Match, info: MatchInfo) -> str:
 
 def download(body: str, mimetype: str, filename: str) -> Response:
     """A response the browser saves as ``filename`` rather than shows."""
-    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return Response(body, mimetype=mimetype, headers=_attachment(filename))
+
+
+def _attachment(filename: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{filename}"'}
 
 
 def file_name(match: Match, info: MatchInfo, extension: str) -> str:
@@ -108,16 +117,29 @@ def result(match_id: str) -> str:
 
 @bp.get("/export/matches.json")
 def download_backup() -> Response:
-    """Every match in one versioned document: the backup."""
-    backup = backups.all_matches_json(get_db(), viewer=access.viewer())
-    return download(backup.text, "application/json", f"scorepad-matches-{today()}.json")
+    """Every match in one versioned document: the backup, written as it is read."""
+    return _streamed_backup(backups.all_matches_json, "application/json", f"scorepad-matches-{today()}.json")
 
 
 @bp.get("/export/results.csv")
 def download_results() -> Response:
     """A row per match: date, variant, sides, players, totals, winner, hands (from stored summaries)."""
-    backup = backups.all_results_csv(get_db(), viewer=access.viewer())
-    return download(BOM + backup.text, CSV_TYPE, f"scorepad-results-{today()}.csv")
+    return _streamed_backup(backups.all_results_csv, CSV_TYPE, f"scorepad-results-{today()}.csv", start=BOM)
+
+
+def _streamed_backup(write: Callable[..., backups.Backup], mimetype: str, filename: str, start: str = "") -> Response:
+    """A backup of everything this browser sees, sent as it is read from a connection of its own
+    (closed when the download ends), so its memory is one batch, however many matches it holds."""
+    viewer = access.viewer()
+    db = connect(current_app.config["DATABASE"])
+    try:
+        backup = write(db, viewer=viewer)
+    except BaseException:
+        db.close()
+        raise
+    response = streamed(chain([start], backup.pieces), mimetype, _attachment(filename))
+    response.call_on_close(db.close)
+    return response
 
 
 @bp.get("/import")
@@ -138,6 +160,23 @@ def import_file() -> Response | str:
     if upload is None or not upload.filename:
         problems = [Violation("no-file", _("Choose a scorepad .json export to import."))]
         return render_template("exports/import.html", problems=problems, count=1)
+    if not _ONE_IMPORT.acquire(blocking=False):
+        busy = _("Another file is being imported on this server: try again in a minute. Nothing was imported.")
+        return render_template("exports/import.html", problems=[Violation("import-busy", busy)], count=1)
+    try:
+        return _import_upload(upload)
+    finally:
+        _ONE_IMPORT.release()
+
+
+# A file is read whole and checked before it is stored (hundreds of MB and half a minute of a
+# core for a 16 MB file): one at a time per server process, so that several people importing
+# at once cost what one does.
+_ONE_IMPORT = threading.Lock()
+
+
+def _import_upload(upload: FileStorage) -> Response | str:
+    """Read one uploaded file, refuse it with its problems, or add its new matches."""
     with upload.stream:  # a large upload is spooled to a temporary file: close it once read
         raw = upload.read()
     db = get_db()

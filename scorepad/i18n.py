@@ -17,6 +17,7 @@ request; a request looks its catalogue up once (:func:`translations`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -283,11 +284,15 @@ def moment(stamp: str) -> str:
 
 
 # --- the switch ----------------------------------------------------------------------------------
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _local(target: str | None) -> str:
     """Where to go back to: a path on this server, never another site."""
-    parts = urlsplit(target or "")
-    if parts.scheme or parts.netloc or not (target or "").startswith("/") or target.startswith("//"):
-        return url_for("matches.index")
+    target = target or ""
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or _CONTROL.search(target):
+        return url_for("matches.index")  # a control character (CR, LF) is no path and no header
     return target
 
 

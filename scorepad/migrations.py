@@ -414,3 +414,18 @@ def m010_remember_the_side_a_table_card_confirmed(db):
     # other side. NULL until then; the other side confirms on a phone that is theirs (their pair
     # card) or the director settles the result.
     db.table("club_tables").add_column("card_side", int)
+
+
+@migrations()
+def m011_keep_organiser_sessions_and_guesses_by_source(db):
+    # Each organiser sign-in's own id, so that signing out ends that sign-in (and every copy of
+    # its cookie) and nobody else's; and wrong passphrases counted per source address and per
+    # browser (`key` is "source:<address>" or "device:<browser id>"), so that a stranger's
+    # guesses slow down only the stranger.
+    db.table("organiser_sessions").create({"id": str, "created": float}, pk="id", not_null={"created"})
+    db.table("organiser_guesses").create(
+        {"key": str, "failures": int, "next_try": float},
+        pk="key",
+        not_null={"failures", "next_try"},
+    )
+    db.table("organiser_guesses").create_index(["next_try"])

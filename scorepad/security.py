@@ -74,7 +74,9 @@ FORM_BODY = 1024 * 1024  # a hand form is a few KB; a long API score request a f
 UPLOAD_BODY = 16 * 1024 * 1024  # a backup of thousands of matches
 DEFAULTS = {
     "MAX_CONTENT_LENGTH": FORM_BODY,
-    "MAX_FORM_MEMORY_SIZE": 256 * 1024,
+    # A form's boxes together (urlencoded), or any one box of a multipart form: the longest box
+    # a page has takes 2,000 characters; a 250 KB box cost ~50 MB while it was read and echoed.
+    "MAX_FORM_MEMORY_SIZE": 64 * 1024,
     "MAX_FORM_PARTS": 1000,
     "WTF_CSRF_TIME_LIMIT": None,  # the token is bound to the session: valid as long as the browser keeps it
     # With Referrer-Policy: no-referrer a browser sends no Referer even to this server, so
@@ -136,6 +138,10 @@ def allow_large_bodies(app: Flask) -> Callable[[], None]:
         limit = getattr(view, "max_content_length", None)
         if limit is not None:
             request.max_content_length = limit
+        elif request.mimetype == "application/x-www-form-urlencoded":
+            # Werkzeug reads such a form whole, with no bound per box: its boxes together are
+            # held to what one multipart box may hold.
+            request.max_content_length = app.config["MAX_FORM_MEMORY_SIZE"]
 
     return allow
 

@@ -23,11 +23,14 @@ def test_a_backup_holds_what_its_viewer_sees(app):
     try:
         store.grant_access(db, "browser-a", shown, "opened")
         mine = store.Viewer("browser-a")
+        # A backup is read as it is written: its text is read while the connection is open.
         backup = backups.all_matches_json(db, viewer=mine, exported="2025-03-01T12:00:00+00:00")
         results = backups.all_results_csv(db, viewer=mine)
         everything = backups.all_matches_json(db)
+        texts = backup.text, results.text, everything.text
     finally:
         db.close()
+    assert all(texts)
     document = json.loads(backup.text)
     assert backup.count == document["count"] == 1 and document["exported"] == "2025-03-01T12:00:00+00:00"
     assert [match["id"] for match in document["matches"]] == [shown]

@@ -344,3 +344,37 @@ def test_documents_point_only_at_files_in_the_repository(document):
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if not re.match(r"[a-z]+:", target):
             assert (document.parent / target).exists(), f"{document.name} links to missing {target}"
+
+
+# --- behind a proxy (issue 34) ------------------------------------------------------------------
+def proxy_blocks(text):
+    """Each nginx ``location`` block and each Caddy ``reverse_proxy`` block of deploy.md."""
+    nginx = re.findall(r"location [^{]*\{[^}]*proxy_pass[^}]*\}", text)
+    caddy = re.findall(r"reverse_proxy 127\.0\.0\.1:8000 \{[^}]*\}", text)
+    return nginx, caddy
+
+
+def test_every_forwarded_header_the_app_reads_is_set_or_cleared_by_each_proxy_of_the_deploy_guide():
+    """A header the app believes but the proxy passes through is the client's own: on main,
+    X-Forwarded-Port went through both configs, so a client chose the port in its own links."""
+    from scorepad.cli.serving import PROXY_HEADERS
+
+    read = {name.lower() for name in PROXY_HEADERS} | {"x-forwarded-prefix"}  # waitress's, and ProxyFix's root
+    nginx, caddy = proxy_blocks((ROOT / "docs" / "deploy.md").read_text())
+    assert len(nginx) >= 2 and len(caddy) >= 2
+    for block in nginx:
+        assert {h.lower() for h in re.findall(r"proxy_set_header (X-Forwarded-[\w-]+)", block)} == read, block
+    caddy_sets = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}  # Caddy's own, always
+    for block in caddy:
+        named = {h.lower() for h in re.findall(r"header_up -?(X-Forwarded-[\w-]+)", block)}
+        assert named | caddy_sets == read, block
+
+
+def test_every_gunicorn_command_in_the_docs_listens_behind_the_proxy_only():
+    """gunicorn's threads wait on slow clients: 150 of them hold all 8 (the attack on main, where
+    the README bound 0.0.0.0)."""
+    for document in (ROOT / "README.md", ROOT / "docs" / "deploy.md"):
+        commands = re.findall(r"gunicorn --[^\n`]*", document.read_text())
+        assert commands, document
+        for command in commands:
+            assert "--bind 127.0.0.1:" in command, (document.name, command)

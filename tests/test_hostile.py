@@ -9,8 +9,11 @@ four times the memory, never sixteen. Caches that see client text must stay boun
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import re
+import sqlite3
 import time
 import tracemalloc
 import unicodedata
@@ -19,12 +22,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad import canasta, create_app, limits
+from scorepad import canasta, create_app, limits, store
 from scorepad.api import OPENAPI
 from scorepad.canasta import InvalidError
 from scorepad.canasta.cards import parse_card
 from scorepad.canasta.text import unfit_text
+from scorepad.db import connect, migrate
+from scorepad.documents import MatchInfo, Side
 from tests.support import DEFAULTS, add_match
+from tests.support import HAND as FORM_HAND
+
+# FORM_HAND as the core reads it: We 620 + natural canasta 500 + going out 100 = 1,220.
+FORM_HAND_DICT = {
+    "entries": [
+        {"melded_points": 620, "canastas": {"natural": 1}, "went_out": True},
+        {"melded_points": 260, "hand_points": 95},
+    ]
+}
 
 # RULES.md: a two-deck game holds 4 red threes, so 9 for a side is impossible in any hand.
 IMPOSSIBLE_HAND = {"entries": [{"red_threes": 9}, {"red_threes": 9}]}
@@ -207,17 +221,23 @@ def test_a_broken_utf8_name_is_never_a_500(client):
 )
 def test_the_checkers_house_rules_refuse_deep_or_broken_json_with_a_message(client, url, options):
     response, peak, seconds = measured(lambda: client.post(url, data={"options": options, "hand": "K K K"}))
-    assert response.status_code == 200
-    assert "these are not house rules scorepad can read" in response.get_data(as_text=True)
+    if len(options) > 16_000:  # some 85 KB as a form: over the form's 64 KB, refused before it is read
+        assert response.status_code == 413 and "at most 64 KB" in response.get_data(as_text=True)
+    else:
+        assert response.status_code == 200
+        assert "these are not house rules scorepad can read" in response.get_data(as_text=True)
     assert seconds < 1.0
 
 
 def test_a_huge_number_box_is_refused_quickly(app, client):
     match_id = add_match(app, [])
     client.get(f"/matches/{match_id}/hands/new")  # the form's templates, compiled once
-    body = {"version": "1", "sides-0-melded_points": "9" * 200_000, "sides-1-melded_points": "\x00" * 1000}
+    body = {"version": "1", "sides-0-melded_points": "9" * 60_000, "sides-1-melded_points": "\x00" * 1000}
     response, peak, seconds = measured(lambda: client.post(f"/matches/{match_id}/hands", data=body))
     assert response.status_code == 200 and seconds < 1.0
+    body["sides-0-melded_points"] = "9" * 200_000  # over the form's 64 KB: refused before it is read
+    response, peak, seconds = measured(lambda: client.post(f"/matches/{match_id}/hands", data=body))
+    assert response.status_code == 413 and seconds < 1.0
 
 
 @pytest.fixture
@@ -423,3 +443,118 @@ def test_a_piece_larger_than_the_cache_is_drawn_and_not_kept(app, client):
     zipped = client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "gzip"})
     assert gzip.decompress(zipped.get_data()).count(b"<tr") == plain.count(b"<tr") > 3
     assert kept.size <= 300
+
+
+# --- issue 34: the 500s and costs found by the second attack ------------------------------------
+
+
+@pytest.fixture
+def quiet_app(tmp_path):
+    """An app whose errors become answers (as a real server's), so a 500 is seen as one."""
+    return create_app(
+        {
+            "DATABASE": str(tmp_path / "quiet.db"),
+            "SECRET_KEY": "test-only",
+            "WTF_CSRF_ENABLED": False,
+            "PROPAGATE_EXCEPTIONS": False,
+        }
+    )
+
+
+@pytest.mark.parametrize("target", ["/%0d%0aSet-Cookie:x=1", "/a%0ab", "/%0d", "/x%7f", "/%00"])
+def test_the_language_switch_never_puts_a_line_break_in_a_header(quiet_app, target):
+    """On main: 500 (Werkzeug refuses a Location with a newline), 52 times in the attack."""
+    response = quiet_app.test_client().get(f"/language/es?next={target}")
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+    assert "x=1" not in response.headers.get("Set-Cookie", "")
+
+
+def test_a_submission_key_used_in_another_match_saves_the_hand_without_it(quiet_app):
+    """On main: 500 (UNIQUE constraint failed: hand_revisions.submission)."""
+    client = quiet_app.test_client()
+    first, second = add_match(quiet_app, []), add_match(quiet_app, [])
+    hand = {**FORM_HAND, "version": "1", "submission": "key-from-one-form"}
+    assert client.post(f"/matches/{first}/hands", data=hand).status_code == 303
+    assert client.post(f"/matches/{second}/hands", data=hand).status_code == 303
+    sheet = client.get(f"/matches/{second}").get_data(as_text=True)
+    assert "1,220" in sheet  # We 620 + natural canasta 500 + going out 100
+    again = client.post(f"/matches/{first}/hands", data={**hand, "version": "2"})
+    assert again.status_code == 303, "the key still recognises its own match's hand sent again"
+    db = connect(quiet_app.config["DATABASE"])
+    try:
+        assert store.match_head(db, first).summary.played == 1 and store.match_head(db, second).summary.played == 1
+    finally:
+        db.close()
+
+
+def test_a_full_disk_says_the_hand_was_not_saved_and_why(quiet_app, monkeypatch):
+    """On main: Flask's bare 500 page (nothing was lost, but nobody was told)."""
+    client = quiet_app.test_client()
+    match_id = add_match(quiet_app, [])
+
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "add_hand", full)
+    response = client.post(f"/matches/{match_id}/hands", data={**FORM_HAND, "version": "1"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 503
+    assert "The hand was not saved. The server&#39;s disk is full." in page and "free some disk space" in page
+    monkeypatch.undo()
+    assert "1,220" not in client.get(f"/matches/{match_id}").get_data(as_text=True)
+    api = quiet_app.test_client().post("/api/v1/matches", json={"variant": "classic"})
+    assert api.status_code != 500
+
+
+def test_a_form_box_of_250_kb_is_refused_before_it_is_read(quiet_app):
+    """On main a 250 KB box was read, checked and echoed back: ~50 MB on a real server."""
+    client = quiet_app.test_client()
+    data = {"side_0": "x" * 250_000, "side_1": "They", **DEFAULTS}
+    response, peak, _ = measured(lambda: client.post("/matches/new/classic", data=data))
+    assert response.status_code == 413 and peak < 1_500_000, peak
+    normal = client.post("/matches/new/classic", data={"side_0": "é" * 60, "side_1": "They", **DEFAULTS})
+    assert normal.status_code == 303, "the longest real box still fits"
+
+
+def test_a_killed_imports_hidden_rows_are_removed_at_the_next_start(tmp_path):
+    """On main they stayed for a day (25 MB after three kills in the attack)."""
+    import subprocess
+    import sys
+
+    database = str(tmp_path / "killed.db")
+    migrate(database)
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(ended.stdout)
+    match = canasta.score_match("classic", [FORM_HAND_DICT])
+    db = connect(database)
+    try:
+        killed = f"{store.now()} {dead_pid} {store.new_token()}"
+        running = f"{store.now()} {os.getppid()} {store.new_token()}"  # a process that is still alive
+        store.save_imported_match(db, match, MatchInfo("a" * 32, (Side("We"), Side("They"))), pending=killed)
+        store.save_imported_match(db, match, MatchInfo("b" * 32, (Side("We"), Side("They"))), pending=running)
+    finally:
+        db.close()
+    migrate(database)  # the next start
+    db = connect(database)
+    try:
+        left = [row[0] for row in db.execute("select id from matches")]
+        hands = db.execute("select count(*) from hands").fetchone()[0]
+    finally:
+        db.close()
+    assert left == ["b" * 32] and hands == 1, "the killed import's match and hand are gone; the live one's stay"
+
+
+def test_one_web_import_at_a_time_per_process(quiet_app, monkeypatch):
+    """On main three 16 MB imports at once took 1.2 GB: now a second is asked to wait."""
+    from scorepad import exports
+
+    assert exports._ONE_IMPORT.acquire(blocking=False)
+    try:
+        upload = {"file": (io.BytesIO(b"{}"), "backup.json")}
+        response = quiet_app.test_client().post("/import", data=upload, content_type="multipart/form-data")
+    finally:
+        exports._ONE_IMPORT.release()
+    assert response.status_code == 200 and "Another file is being imported" in response.get_data(as_text=True)
+    upload = {"file": (io.BytesIO(b"{}"), "backup.json")}
+    response = quiet_app.test_client().post("/import", data=upload, content_type="multipart/form-data")
+    assert "Another file" not in response.get_data(as_text=True), "and the next is read once it is done"

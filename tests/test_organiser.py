@@ -93,26 +93,60 @@ def guess(client, passphrase, address="10.0.0.1"):
 WAIT = re.compile(r"Too many wrong passphrases were tried: try again in (\d+) (second|minute)s?\.")
 
 
-def test_each_wrong_guess_doubles_the_wait_for_everyone_from_any_address(app, monkeypatch):
+def test_each_wrong_guess_doubles_the_wait_from_that_source(app, monkeypatch):
     clock = Clock(monkeypatch)
-    stranger, organiser = app.test_client(), app.test_client()
+    stranger, other_browser = app.test_client(), app.test_client()
     assert "That is not" in guess(stranger, "guess 1", "10.0.0.1")  # 1st wrong: the next waits 1 s
     clock.now += 0.5
-    assert WAIT.search(guess(organiser, PASSPHRASE, "10.9.9.9")).groups() == ("1", "second")
-    assert not signed_in(organiser), "a guess during the wait is not checked"
+    assert WAIT.search(guess(other_browser, "guess 2", "10.0.0.1")).groups() == ("1", "second"), "same address"
     clock.now += 0.5
-    assert "That is not" in guess(stranger, "guess 2", "10.0.0.2")  # 2nd wrong: 2 s
+    assert "That is not" in guess(stranger, "guess 2", "10.0.0.1")  # 2nd wrong: 2 s
     clock.now += 1
-    assert WAIT.search(guess(stranger, "guess 3", "10.0.0.3")).groups() == ("1", "second")
+    assert WAIT.search(guess(stranger, "guess 3", "10.0.0.1")).groups() == ("1", "second")
     clock.now += 1
-    assert "That is not" in guess(stranger, "guess 3", "10.0.0.4")  # 3rd wrong: 4 s
+    assert "That is not" in guess(stranger, "guess 3", "10.0.0.1")  # 3rd wrong: 4 s
     clock.now += 0.5
-    assert WAIT.search(guess(stranger, "guess 4", "10.0.0.5")).groups() == ("4", "second"), "3.5 s, rounded up"
+    assert WAIT.search(guess(stranger, "guess 4", "10.0.0.1")).groups() == ("4", "second"), "3.5 s, rounded up"
     clock.now += 3.5
-    assert guess(organiser, PASSPHRASE) and signed_in(organiser), "never a lockout: after the wait the passphrase works"
-    assert "That is not" in guess(stranger, "guess 4")  # the right one cleared the count: 1 s again
+    assert guess(stranger, PASSPHRASE, "10.0.0.1") and signed_in(stranger), "never a lockout: after the wait it works"
+    assert "That is not" in guess(other_browser, "guess 4", "10.0.0.1")  # the right one cleared the count: 1 s again
     clock.now += 0.5
-    assert WAIT.search(guess(stranger, "guess 5")).groups() == ("1", "second")
+    assert WAIT.search(guess(other_browser, "guess 5", "10.0.0.1")).groups() == ("1", "second")
+
+
+def test_a_strangers_guesses_never_keep_the_right_passphrase_out_on_another_phone(app, monkeypatch):
+    """On main before issue 34 one wait held every address: a stranger guessing each time the wait
+    ended kept a new phone with the right passphrase out ("try again in 2 minutes")."""
+    clock = Clock(monkeypatch)
+    stranger, organiser = app.test_client(), app.test_client()
+    for number in range(12):  # a wrong guess each time the wait ends: the wait is at five minutes
+        assert "That is not" in guess(stranger, f"guess {number}", "10.0.0.66")
+        clock.now += access.delay_after(number + 1)
+    clock.now -= 1
+    assert WAIT.search(guess(stranger, PASSPHRASE, "10.0.0.66")), "the stranger waits"
+    guess(organiser, PASSPHRASE, "10.0.0.7")
+    assert signed_in(organiser), "a new phone at another address is checked at once"
+
+
+def test_a_browser_that_guessed_wrong_waits_at_any_address(app, monkeypatch):
+    Clock(monkeypatch)
+    stranger = app.test_client()
+    stranger.set_cookie(access.COOKIE, "0123456789abcdef" * 2)  # a browser scorepad gave an id
+    assert "That is not" in guess(stranger, "guess 1", "10.0.0.1")
+    assert WAIT.search(guess(stranger, "guess 2", "10.0.0.2")), "moving to another address does not help"
+    assert WAIT.search(guess(app.test_client(), "guess 2", "10.0.0.1")), "nor dropping the cookie"
+
+
+def test_a_stranger_cannot_sign_the_organiser_out(app):
+    """On main before issue 34, POST /organiser/sign-out with the stranger's own form token ended
+    the organiser's sign-in everywhere."""
+    organiser, stranger, tablet = app.test_client(), app.test_client(), app.test_client()
+    guess(organiser, PASSPHRASE, "10.0.0.1")
+    guess(tablet, PASSPHRASE, "10.0.0.2")
+    assert stranger.post("/organiser/sign-out").status_code == 303
+    assert signed_in(organiser) and signed_in(tablet)
+    organiser.post("/organiser/sign-out")
+    assert not signed_in(organiser) and signed_in(tablet), "signing out ends the session that asks, only"
 
 
 def test_the_wait_grows_to_five_minutes_and_no_further(app, monkeypatch):

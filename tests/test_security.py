@@ -387,7 +387,7 @@ def test_an_oversized_form_is_a_413_page_and_stores_nothing(app, client):
     response = client.post(f"/matches/{match_id}/hands", data={**HAND, "version": "1", "note": "x" * BIG})
     assert response.status_code == 413
     html = response.get_data(as_text=True)
-    assert "<html" in html and "at most 1 MB" in html and "Nothing was saved" in html
+    assert "<html" in html and "at most 64 KB" in html and "Nothing was saved" in html
     assert stored(app, match_id).match.hands == ()
 
 

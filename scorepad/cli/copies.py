@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,21 +23,26 @@ def export_command(args: argparse.Namespace) -> int:
 
     db = connect(database_path(args, must_exist=True))
     try:
-        # The server's owner exports every match: the same files as the pages' downloads.
+        # The server's owner exports every match: the same files as the pages' downloads,
+        # written as they are read (a batch in memory at a time).
         backup = backups.all_results_csv(db) if args.format == "csv" else backups.all_matches_json(db)
+        if args.file == "-":
+            sys.stdout.writelines(backup.pieces)
+        else:
+            _write_pieces(args.file, backup.pieces)
     finally:
         db.close()
-    if args.file == "-":
-        sys.stdout.write(backup.text)
-    else:
-        try:
-            with open(args.file, "w", encoding="utf-8", newline="") as out:
-                out.write(backup.text)
-        except OSError as error:
-            raise CommandError(f"cannot write {args.file}: {error.strerror}.") from None
     where = args.file if args.file != "-" else "standard output"
     print(f"Exported {matches(backup.count)} to {where}.", file=sys.stderr)
     return 0
+
+
+def _write_pieces(file: str, pieces: Iterator[str]) -> None:
+    try:
+        with open(file, "w", encoding="utf-8", newline="") as out:
+            out.writelines(pieces)
+    except OSError as error:
+        raise CommandError(f"cannot write {file}: {error.strerror}.") from None
 
 
 def import_command(args: argparse.Namespace) -> int:
@@ -130,41 +136,74 @@ def backup_command(args: argparse.Namespace) -> int:
 
 
 def restore_command(args: argparse.Namespace) -> int:
-    """Put a backup in place of the database while no server runs; the replaced one is kept aside."""
+    """Put a backup in place of the database while no server runs; never lose what it replaces.
+
+    The backup is read whole into a scratch copy beside the database before anything live is
+    touched, and that copy is checked and brought up to this version (:func:`db.backup_problem`):
+    a damaged file, another program's SQLite file, or one from a newer scorepad is refused with
+    nothing changed. Only then is the database kept aside under a name no earlier restore used
+    (``<database>.before-restore``, then ``.before-restore.2``, ...), and the copy put in place.
+    Restoring the kept file undoes the restore, and keeps the undone database in turn.
+    """
     from .. import default_database
-    from ..db import copy_database, is_scorepad_database, migrate
+    from ..db import backup_problem, copy_database, unreadable_backup
     from ..lock import ServerRunning, no_server
 
     database = configured_database(args) or str(default_database())
     if not Path(database).parent.is_dir():
         raise CommandError(f"cannot restore into {database}: the folder {Path(database).parent} does not exist.")
-    if problem := is_scorepad_database(args.file):
+    if Path(args.file).exists() and Path(args.file).resolve() == Path(database).resolve():
+        raise CommandError(f"{args.file} is the database itself; name a backup.")
+    if problem := unreadable_backup(args.file):
         raise CommandError(f"{args.file} {problem}; nothing was changed.")
+    scratch = f"{database}.restoring"
+    _remove_database(scratch)  # left by a restore that was stopped: never a file anyone kept
     try:
-        with no_server(database):
-            kept = _keep_aside(database)
-            copy_database(args.file, database)
-            migrate(database)  # a backup from an older version is brought up to date now
-    except ServerRunning:
-        raise CommandError(
-            f"a scorepad server (or another scorepad command) is using {database}; "
-            "stop it first, then restore (nothing was changed)."
-        ) from None
+        try:
+            copy_database(args.file, scratch)
+        except (OSError, sqlite3.Error) as error:
+            raise CommandError(f"{args.file} cannot be read ({error}); nothing was changed.") from None
+        if problem := backup_problem(scratch):
+            raise CommandError(f"{args.file} {problem}; nothing was changed.")
+        try:
+            with no_server(database):
+                kept = _keep_aside(database)
+                copy_database(scratch, database)
+        except ServerRunning:
+            raise CommandError(
+                f"a scorepad server (or another scorepad command) is using {database}; "
+                "stop it first, then restore (nothing was changed)."
+            ) from None
+    finally:
+        _remove_database(scratch)
     print(f"Restored {args.file} to {database}.", file=sys.stderr)
     if kept:
-        print(f"The database it replaced is kept as {kept}.", file=sys.stderr)
+        print(f"The database it replaced is kept as {kept}; to undo: scorepad restore {kept}", file=sys.stderr)
     return 0
 
 
 def _keep_aside(database: str) -> str | None:
-    """Copy the database about to be replaced to ``<database>.before-restore``; None if there is none."""
+    """Copy the database about to be replaced to a name no earlier keep has; None if there is none.
+
+    ``<database>.before-restore`` first, then ``.before-restore.2``, ``.3``, ...: an earlier
+    keep is never overwritten, so undoing a restore (restoring its keep) loses nothing either.
+    """
     from ..db import copy_database
 
     if not Path(database).is_file():
         return None
     kept = database + ".before-restore"
+    number = 1
+    while Path(kept).exists() or Path(kept + ".partial").exists():
+        number += 1
+        kept = f"{database}.before-restore.{number}"
     copy_database(database, kept)
     return kept
+
+
+def _remove_database(path: str) -> None:
+    for name in (path, f"{path}-wal", f"{path}-shm", f"{path}.partial"):
+        Path(name).unlink(missing_ok=True)
 
 
 COPY_HELP = """\
@@ -193,9 +232,9 @@ def add_copies(subparsers: Any) -> None:
         "restore",
         help="put a backup in place of the database (the server must be stopped)",
         description="Replace the database with FILE, a copy `scorepad backup` made. Refused while a\n"
-        "server uses the database; the database it replaces is kept as <database>.before-restore.\n\n"
-        + COPY_HELP
-        + data_help(),
+        "server uses the database; FILE is checked first (a scorepad database of this or an older version),\n"
+        "and the database it replaces is kept as <database>.before-restore (or .before-restore.2, ...,\n"
+        "never overwriting an earlier one): restore that file to undo.\n\n" + COPY_HELP + data_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     restore.add_argument("file", help="the backup to put in place")

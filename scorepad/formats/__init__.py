@@ -18,7 +18,7 @@ blueprint in ``exports.py`` and the ``scorepad export`` / ``scorepad import`` co
 
 from .chart import Chart, progress_chart, progress_svg
 from .common import ENGLISH, Pair, safe_text, thousands
-from .csvfile import card_counts_text, match_csv, summary_csv
+from .csvfile import card_counts_text, match_csv, summary_csv, summary_csv_pieces
 from .jsonfile import (
     ALL_FORMAT_VERSION,
     COMMAND_LIMITS,
@@ -26,6 +26,7 @@ from .jsonfile import (
     Limits,
     all_matches_document,
     backup_json,
+    backup_json_pieces,
     is_single_match,
     json_file,
     matches_document,
@@ -34,6 +35,7 @@ from .jsonfile import (
 )
 from .records import Record, Stats, stats_from_rows
 from .share import share_text
+from .streaming import batched, csv_pieces
 
 __all__ = [
     "ALL_FORMAT_VERSION",
@@ -47,6 +49,9 @@ __all__ = [
     "Stats",
     "all_matches_document",
     "backup_json",
+    "backup_json_pieces",
+    "batched",
+    "csv_pieces",
     "card_counts_text",
     "is_single_match",
     "json_file",
@@ -60,5 +65,6 @@ __all__ = [
     "share_text",
     "stats_from_rows",
     "summary_csv",
+    "summary_csv_pieces",
     "thousands",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..canasta import HandResult, Match, SideScore
@@ -12,6 +12,7 @@ from ..canasta.cards import CARD_CLASSES
 from ..canasta.entries import Entry
 from ..documents import MatchInfo
 from .common import safe_text
+from .streaming import csv_pieces
 
 # The order players count a side's score in, for the breakdown columns of the CSV.
 PART_ORDER = (
@@ -178,13 +179,20 @@ def _total_row(totals: Sequence[int], fields: list[str], sums: list[list[int]]) 
 def summary_csv(rows: Iterable[Any]) -> str:
     """One row per match, from stored summaries (``store.ResultRow``): nothing rescored."""
     rows = list(rows)
-    most = max((len(row.info.sides) for row in rows), default=2)
+    return "".join(summary_csv_pieces(rows, max((len(row.info.sides) for row in rows), default=2)))
+
+
+def summary_csv_pieces(rows: Iterable[Any], most: int) -> Iterator[str]:
+    """:func:`summary_csv` a row at a time, for rows read as they are written; ``most`` is the
+    largest number of sides among them (the columns every row has)."""
+    return csv_pieces(_summary_lines(rows, max(most, 2)))
+
+
+def _summary_lines(rows: Iterable[Any], most: int) -> Iterator[list[int | str]]:
     header = ["id", "created", "finished", "title", "variant", "variant name", "hands", "status", "winner", "margin"]
     for number in range(1, most + 1):
         header += [f"side {number}", f"side {number} players", f"side {number} total"]
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(header)
+    yield header
     for row in rows:
         info, summary = row.info, row.summary
         winner = "tie" if summary.is_tie else "" if summary.winner is None else info.sides[summary.winner].name
@@ -206,5 +214,4 @@ def summary_csv(rows: Iterable[Any]) -> str:
                 line += [safe_text(side.name), safe_text(", ".join(side.players)), summary.totals[index]]
             else:
                 line += ["", "", ""]
-        writer.writerow(line)
-    return out.getvalue()
+        yield line

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ from ..documents import (
     wrong_version,
 )
 from .common import Pair, thousands
+from .streaming import Streamed, json_file, json_pieces
 
 ALL_FORMAT_VERSION = 1
 
@@ -45,9 +46,13 @@ def backup_json(documents: Iterable[dict[str, Any]], exported: str) -> str:
     return json_file(matches_document(documents, exported))
 
 
-def json_file(document: Any) -> str:
-    """A document as every scorepad JSON file is written: UTF-8 text, one-space indents, a last newline."""
-    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+def backup_json_pieces(documents: Iterable[dict[str, Any]], count: int, exported: str) -> Iterator[str]:
+    """The all-matches backup as :func:`backup_json` writes it, a piece at a time: one match's
+    document in memory at once, whatever the file's size. ``count`` is how many ``documents`` holds."""
+    document: dict[str, Any] = {"format": ALL_FORMAT, "format_version": ALL_FORMAT_VERSION, "exported": exported}
+    document["count"] = count
+    document["matches"] = Streamed(documents)
+    return json_pieces(document)
 
 
 def parse_json(raw: bytes | str) -> Any:

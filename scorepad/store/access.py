@@ -109,3 +109,59 @@ def end_organiser_sign_ins(db: Database) -> int:
     with writing(db):
         db.execute("update organiser_sign_in set generation = generation + 1 where id = 1")
         return sign_in_state(db).generation
+
+
+# --- each organiser sign-in, and wrong guesses by source ---------------------------------------
+# Rows of wrong guesses are forgotten a day after their wait ended, and never more are kept
+# than this (the oldest go first), so guesses from ever new addresses cannot fill the disk.
+GUESS_MEMORY = 24 * 3600.0
+MOST_GUESSERS = 10_000
+
+
+def add_organiser_session(db: Database, session_id: str, created: float, older_than: float) -> None:
+    """Remember one organiser sign-in; forget those begun before ``older_than`` (their cookies expired)."""
+    with writing(db):
+        db.execute("delete from organiser_sessions where created < ?", [older_than])
+        db.execute("insert into organiser_sessions (id, created) values (?, ?)", [session_id, created])
+
+
+def has_organiser_session(db: Database, session_id: str) -> bool:
+    """Whether the sign-in ``session_id`` has not been signed out."""
+    return bool(db.execute("select 1 from organiser_sessions where id = ?", [session_id]).fetchone())
+
+
+def end_organiser_session(db: Database, session_id: str) -> None:
+    """End one sign-in (and so every copy of its cookie); every other sign-in goes on."""
+    with writing(db):
+        db.execute("delete from organiser_sessions where id = ?", [session_id])
+
+
+def guess_wait(db: Database, keys: list[str]) -> tuple[int, float]:
+    """The most wrong guesses in a row among ``keys`` and the latest time any of them may guess again."""
+    marks = ", ".join("?" for _ in keys)
+    row = db.execute(
+        f"select max(failures), max(next_try) from organiser_guesses where key in ({marks})", keys
+    ).fetchone()
+    return row[0] or 0, row[1] or 0.0
+
+
+def record_wrong_guess(db: Database, keys: list[str], failures: int, next_try: float, clock: float) -> None:
+    """Count a wrong guess against each of ``keys`` (inside the caller's transaction)."""
+    db.execute("delete from organiser_guesses where next_try < ?", [clock - GUESS_MEMORY])
+    for key in keys:
+        db.execute(
+            "insert into organiser_guesses (key, failures, next_try) values (?, ?, ?) "
+            "on conflict (key) do update set failures = excluded.failures, next_try = excluded.next_try",
+            [key, failures, next_try],
+        )
+    db.execute(
+        "delete from organiser_guesses where key in (select key from organiser_guesses "
+        "order by next_try desc limit -1 offset ?)",
+        [MOST_GUESSERS],
+    )
+
+
+def forget_wrong_guesses(db: Database, keys: list[str]) -> None:
+    """The right passphrase from these keys: their count starts again (inside the caller's transaction)."""
+    marks = ", ".join("?" for _ in keys)
+    db.execute(f"delete from organiser_guesses where key in ({marks})", keys)

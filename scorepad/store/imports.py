@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Sequence
 from contextlib import suppress
@@ -128,8 +129,10 @@ def save_import(
     A match whose id was taken meanwhile is stored under a fresh id. With ``browser``, every
     match of the file (``new`` and ``already`` here) joins that browser's list.
     """
-    _remove_abandoned_imports(db)
-    import_id = f"{now()} {new_token()}"  # starts with its time: an abandoned one is found by age
+    remove_abandoned_imports(db)
+    # Starts with its time (an abandoned one is found by age) and names its process (a killed
+    # one is found at the next start).
+    import_id = f"{now()} {os.getpid()} {new_token()}"
     try:
         added = _save_pending(db, new, import_id, progress)
         with writing(db):
@@ -171,10 +174,41 @@ def _save_pending(
     return done
 
 
-def _remove_abandoned_imports(db: Database) -> None:
-    """Delete what imports left half written a day ago or more (their process was killed)."""
+def remove_abandoned_imports(db: Database, starting: bool = False) -> int:
+    """Delete what imports left half written: those whose process has ended (it was killed),
+    and any a day old or more; returns how many imports were removed.
+
+    Run at every start (``db.migrate``, ``starting``: this process has begun no import yet, so
+    one under its own process id was a killed process's whose id it was given again) and
+    before each import, so a killed import's hidden rows last until the server or the next
+    import starts, not a day.
+    """
     cutoff = (datetime.now(UTC) - ABANDONED_IMPORT).isoformat(timespec="seconds")
-    _remove_pending(db, "pending < ?", [cutoff])
+    rows = select_rows(db, "select distinct pending from matches where pending is not null")
+    found = [row["pending"] for row in rows]
+    mine = f" {os.getpid()} "
+    abandoned = [
+        import_id
+        for import_id in found
+        if import_id < cutoff or not _running(import_id) or (starting and mine in import_id)
+    ]
+    for import_id in abandoned:
+        _remove_pending(db, "pending = ?", [import_id])
+    return len(abandoned)
+
+
+def _running(import_id: str) -> bool:
+    """Whether the process that began this import may still be writing it (unknown: yes)."""
+    parts = import_id.split(" ")
+    if len(parts) != 3 or not parts[1].isdigit() or os.name != "posix":
+        return True  # an id from before processes were named, or no signal 0 to ask with
+    try:
+        os.kill(int(parts[1]), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, under another user
+    return True
 
 
 def _remove_pending(db: Database, condition: str, params: list[Any]) -> None:

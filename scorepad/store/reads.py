@@ -8,7 +8,7 @@ score sheet, the hand form, the write views). Lists read :class:`MatchSummary` l
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
@@ -378,9 +378,22 @@ class ResultRow:
 
 def result_rows(db: Database, viewer: Viewer = EVERY_MATCH) -> list[ResultRow]:
     """Every match ``viewer`` sees that is not deleted, oldest first, from stored summaries only."""
+    return list(each_result_row(db, viewer))
+
+
+def each_result_row(db: Database, viewer: Viewer = EVERY_MATCH) -> Iterator[ResultRow]:
+    """:func:`result_rows` read as they are used, for a download of any length."""
     seen, params = visible_to(viewer, "m.id")
     rows = select_rows(db, f"{HEAD_SQL} where m.deleted is null and {seen} order by m.created, m.id", params)
-    return [ResultRow(info_of(row), row["variant"], row["variant_name"], standing_of(row)) for row in rows]
+    return (ResultRow(info_of(row), row["variant"], row["variant_name"], standing_of(row)) for row in rows)
+
+
+def most_sides(db: Database, viewer: Viewer = EVERY_MATCH) -> int:
+    """The largest number of sides among the matches ``viewer`` sees (2 when none)."""
+    seen, params = visible_to(viewer, "id")
+    sql = f"select max(json_array_length(sides)) as most from matches where deleted is null and {seen}"
+    rows = select_rows(db, sql, params)
+    return next(rows)["most"] or 2
 
 
 def hand_revisions(db: Database, match_id: str, number: int) -> list[Revision]:

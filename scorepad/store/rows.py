@@ -110,6 +110,18 @@ def writing(db: Database, durable: bool = True) -> Iterator[Database]:
             _durable_again(db)
 
 
+def read_snapshot(db: Database) -> bool:
+    """Begin a read transaction, so that every read until it ends sees one moment of the database;
+    returns whether one was begun (False inside a transaction already). End it with ``rollback``.
+
+    In WAL mode a reader blocks no writer: saves go on while a long download reads its snapshot.
+    """
+    if db.conn.in_transaction:
+        return False
+    db.execute("BEGIN")
+    return True
+
+
 def _durable_again(db: Database) -> None:
     """Put the connection back to waiting for the disk, whatever the transaction it held came to.
 

@@ -106,7 +106,7 @@ def add_hand(db: Database, match_id: str, hand: canasta.Hand, version: int, subm
     :raises InvalidError: when the match with this hand cannot be scored (fields ``hands[i]``).
     """
     with writing(db):
-        _refuse_a_second_copy(db, match_id, submission)
+        submission = _refuse_a_second_copy(db, match_id, submission)
         row = _begin_write(db, match_id, version)
         position = _next_position(db, match_id)
         hand_id = _append(db, row, hand, position, now())
@@ -132,10 +132,19 @@ def saved_submission(db: Database, match_id: str, submission: str | None) -> int
     return 0 if rows[0]["deleted"] else rows[0]["number"]
 
 
-def _refuse_a_second_copy(db: Database, match_id: str, submission: str | None) -> None:
+def _refuse_a_second_copy(db: Database, match_id: str, submission: str | None) -> str | None:
+    """Refuse a form sent again to this match; returns the key to store with the hand.
+
+    A key a hand of another match already holds (a client that sends one form's key to two
+    matches) is not this hand's: the hand is saved, without it, rather than failing on the
+    keys' uniqueness.
+    """
     number = saved_submission(db, match_id, submission)
     if number is not None:
         raise AlreadySavedError(number)
+    if submission and db.execute("select 1 from hand_revisions where submission = ?", [submission]).fetchone():
+        return None
+    return submission or None
 
 
 def _append(db: Database, row: dict[str, Any], hand: canasta.Hand, position: int, created: str) -> int:
@@ -174,7 +183,7 @@ def replace_hand(
     :raises AlreadySavedError, StaleError, InvalidError, NotFoundError: as :func:`add_hand`, or for no such hand.
     """
     with writing(db):
-        _refuse_a_second_copy(db, match_id, submission)
+        submission = _refuse_a_second_copy(db, match_id, submission)
         row = _begin_write(db, match_id, version)
         figures = _figure_rows(db, match_id)
         if not 1 <= number <= len(figures):
