@@ -74,7 +74,9 @@ def _configure(app: Flask, config: Mapping[str, Any] | None, overrides: Mapping[
     app.config.update(overrides or {})
     folder = Path(app.config["DATABASE"]).parent
     if folder == Path(app.instance_path):
-        folder.mkdir(parents=True, exist_ok=True)  # the default place; a chosen one must exist
+        # The default place (a chosen one must exist), the owner's alone: it holds the secret key and
+        # the database, and with them every match's write link.
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     if config is None:
         from .lock import hold_server_lock
 

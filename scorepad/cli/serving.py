@@ -6,8 +6,10 @@ import argparse
 import errno
 import ipaddress
 import os
+import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -195,13 +197,28 @@ def serve(args: argparse.Namespace) -> int:
         print(notice, file=sys.stdout)
     url, reachable = address_for(args.host, listener.getsockname()[1])
     announce(url, sys.stdout, reachable, every_interface=args.host in EVERY_INTERFACE)
+    previous = stop_on_sigterm()
     try:
-        server.run()  # returns on Ctrl+C
+        server.run()  # returns on Ctrl+C, and on SIGTERM (what systemd and Docker send) as on Ctrl+C
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         server.task_dispatcher.shutdown()
         server.close()
     print("scorepad stopped.", file=sys.stderr)
     return 0
+
+
+def stop_on_sigterm() -> Any:
+    """Make SIGTERM stop the server as Ctrl+C does, with a line saying so; return the old handler."""
+
+    def stop(signum: int, frame: Any) -> None:
+        print("scorepad was asked to stop (SIGTERM).", file=sys.stderr, flush=True)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        return None  # only the main thread can take signals (a test serving from another thread)
+    return signal.signal(signal.SIGTERM, stop)
 
 
 def port_number(text: str) -> int:
