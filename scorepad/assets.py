@@ -32,7 +32,6 @@ SHELL = (
     "offline-page.js",
     HTMX,
     "icons/icon.svg",
-    "manifest.webmanifest",
 )
 COMPRESSIBLE = {
     "text/html",
@@ -109,6 +108,15 @@ def asset_url(filename: str) -> str:
     if found is None:
         return url_for("static", filename=filename, v="0")
     return request.script_root + found.below_root
+
+
+def cookie_path() -> str:
+    """The path every cookie of scorepad's is scoped to: its URL root (``/canasta`` under a path).
+
+    RFC 6265 §5.1.4: ``Path=/canasta`` is sent to ``/canasta`` and ``/canasta/...`` only, so the
+    rest of a club's site never sees scorepad's cookies (nor scorepad the site's).
+    """
+    return request.script_root or "/"
 
 
 def vary(response: Response, *names: str) -> None:
