@@ -59,12 +59,22 @@ def address_for(host: str, port: int) -> tuple[str, bool]:
     return f"http://{url_host}:{port}/", not is_loopback(shown)
 
 
+# A phone at http://<LAN address>/ is not in a secure context: browsers give it no service worker.
+# tests/browser/test_lan_browser.py shows what still works there (the save queue).
+PLAIN_HTTP_NOTICE = (
+    "Phones keep score at this address, and a hand saved while the Wi-Fi drops is sent when it\n"
+    "returns. Pages kept for offline use and installing the app need HTTPS (docs/deploy.md) or a\n"
+    "browser on this computer (http://localhost)."
+)
+
+
 def announce(url: str, out: TextIO, reachable: bool = True, every_interface: bool = False) -> None:
     """Print the address, and the QR code a phone's camera opens when a phone can reach it."""
     print(f"scorepad is at {url}", file=out)
     if reachable:
         print("Scan this with a phone on the same network:", file=out)
         segno.make(url, error="l").terminal(out=out, compact=True)
+        print(PLAIN_HTTP_NOTICE, file=out)
     elif every_interface:
         print("No local network was found, so only this computer can open it for now.", file=out)
     else:
