@@ -13,6 +13,7 @@ from scorepad.db import connect
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+PROJECT_URLS = PROJECT["urls"]
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -116,3 +117,38 @@ def test_restore_brings_a_backup_of_the_previous_release_up_to_date(tmp_path, ca
     assert cli.main(["export", str(tmp_path / "all.json"), "--database", str(target)]) == 0
     [match] = json.loads((tmp_path / "all.json").read_text())["matches"]
     assert len(match["hands"]) == 2 and match["title"] == "Friday"
+
+
+# --- what a release ships says who made it -----------------------------------------------------
+TRANSLATIONS = ROOT / "scorepad" / "translations"
+
+
+@pytest.mark.parametrize("catalogue", sorted(TRANSLATIONS.rglob("*.po")), ids=lambda path: path.parent.parent.name)
+def test_catalogue_headers_keep_no_babel_placeholders(catalogue):
+    header = catalogue.read_text().partition("\n\n")[0]
+    for placeholder in ("PROJECT", "ORGANIZATION", "FULL NAME", "EMAIL@ADDRESS", "LL@li.org"):
+        assert placeholder not in header, placeholder
+    assert '"Project-Id-Version: scorepad' in header
+
+
+def test_the_template_names_the_project_as_docs_translating_extracts_it():
+    """The template's translator fields stay Babel's (``pybabel init`` fills them in per language)."""
+    header = (TRANSLATIONS / "messages.pot").read_text().partition("\n\n")[0]
+    assert '"Project-Id-Version: scorepad' in header and "Report-Msgid-Bugs-To: https://" in header
+
+
+def test_the_openapi_document_names_its_server_license_and_contact(client):
+    document = client.get("/api/v1/openapi.json").get_json()
+    assert document["info"]["license"]["identifier"] == PROJECT["license"] == "MIT"
+    assert document["info"]["contact"]["url"] == PROJECT_URLS["Issues"]
+    assert document["servers"] == [{"url": "/", "description": "this scorepad"}]
+    mounted = client.get("/api/v1/openapi.json", base_url="http://localhost/canasta").get_json()
+    assert mounted["servers"][0]["url"] == "/canasta"
+
+
+def test_docs_name_only_files_in_the_repository():
+    """The README, CONTRIBUTING, the changelog and docs/ point at no project file kept elsewhere."""
+    for page in [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md")]:
+        text = page.read_text()
+        for outside in ("STYLE.md", "API.md", "RULES.md", "CLUB_NIGHT.md"):
+            assert not re.search(rf"(?<![/\w]){re.escape(outside)}", text), (page.name, outside)

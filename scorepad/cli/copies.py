@@ -157,12 +157,19 @@ def restore_command(args: argparse.Namespace) -> int:
 
 
 def _keep_aside(database: str) -> str | None:
-    """Copy the database about to be replaced to ``<database>.before-restore``; None if there is none."""
+    """Copy the database about to be replaced aside; None if there is none.
+
+    The first restore keeps it as ``<database>.before-restore``; a later one never overwrites an
+    earlier copy (the only one holding what was there before), it takes ``.before-restore.2``, ``.3``...
+    """
     from ..db import copy_database
 
     if not Path(database).is_file():
         return None
-    kept = database + ".before-restore"
+    kept, number = database + ".before-restore", 1
+    while Path(kept).exists():
+        number += 1
+        kept = f"{database}.before-restore.{number}"
     copy_database(database, kept)
     return kept
 
