@@ -108,6 +108,22 @@ def test_every_command_of_an_installed_wheel_uses_the_users_data_folder(installe
     assert f"The database is {database}" in served
 
 
+def test_an_upgrade_makes_the_data_folder_private(installed, tmp_path):
+    """0.1.0 created the database 0644 in a 0755 folder; starting 0.2.0 takes that access away."""
+    venv, _ = installed
+    home = tmp_path / "home"
+    (home / "elsewhere").mkdir(parents=True)
+    data = home / "data" / "scorepad"
+    data.mkdir(parents=True, mode=0o755)
+    data.chmod(0o755)
+    assert run(venv, home, "import", str(a_backup(tmp_path))).returncode == 0
+    (data / "scorepad.db").chmod(0o644)
+    data.chmod(0o755)
+    run(venv, home, "rescore")
+    assert data.stat().st_mode & 0o777 == 0o700
+    assert (data / "scorepad.db").stat().st_mode & 0o777 == 0o600
+
+
 def serve_briefly(venv, home):
     """Start ``scorepad serve``, fetch the home page, stop it as systemd does (SIGTERM)."""
     with socket.socket() as probe:
