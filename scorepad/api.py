@@ -196,7 +196,7 @@ def match(match_id: str) -> Response:
 
 @bp.post("/check")
 def check() -> Response:
-    """Rules check: may this player make this play, and which rules decide it (API.md "Rules check")."""
+    """Rules check: may this player make this play, and which rules decide it (docs/api.md, "Rules check")."""
     from .canasta.plays import check_request
 
     body = read_body()
