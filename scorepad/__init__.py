@@ -65,6 +65,17 @@ def _instance_secret(instance: Path) -> str:
     return path.read_text().strip()
 
 
+def _make_private(folder: Path, database: Path) -> None:
+    """Take group and other access off the default data folder and its files (0.1.0 left the
+    database 0644 in a 0755 folder: any local user could read every match's write link)."""
+    for path, mode in ((folder, 0o700), (database, 0o600), (folder / "secret_key", 0o600)):
+        try:
+            if path.stat().st_mode & 0o077:
+                path.chmod(mode)
+        except OSError:  # not there yet, or not ours: leave it to its owner
+            pass
+
+
 def _configure(app: Flask, config: Mapping[str, Any] | None, overrides: Mapping[str, Any] | None) -> None:
     """Defaults, then the environment or ``config``, then ``overrides``; the data folder and the secret key."""
     app.config.from_mapping(DATABASE=str(default_database()), **security.DEFAULTS)
@@ -75,7 +86,10 @@ def _configure(app: Flask, config: Mapping[str, Any] | None, overrides: Mapping[
     app.config.update(overrides or {})
     folder = Path(app.config["DATABASE"]).parent
     if folder == Path(app.instance_path):
-        folder.mkdir(parents=True, exist_ok=True)  # the default place; a chosen one must exist
+        # The default place (a chosen one must exist), the owner's alone: it holds the secret key and
+        # the database, and with them every match's write link.
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _make_private(folder, Path(app.config["DATABASE"]))
     if config is None:
         from .lock import hold_server_lock
 

@@ -29,7 +29,7 @@ from datetime import timedelta
 from flask import Flask, Response, current_app, g, request, session
 
 from . import store
-from .assets import vary
+from .assets import cookie_path, vary
 from .db import get_db
 from .documents import is_well_formed_id
 
@@ -102,14 +102,17 @@ def send_browser_cookie(response: Response) -> Response:
     """After a request: send the browser's cookie when a page used it; lists vary by cookie."""
     secure = bool(current_app.config.get("SESSION_COOKIE_SECURE") or request.is_secure)
     lifetime = int(COOKIE_LIFETIME.total_seconds())
+    path = cookie_path()
     if g.get("send_browser_cookie"):
-        response.set_cookie(COOKIE, g.browser_id, max_age=lifetime, httponly=True, samesite="Lax", secure=secure)
+        response.set_cookie(
+            COOKIE, g.browser_id, max_age=lifetime, path=path, httponly=True, samesite="Lax", secure=secure
+        )
     if g.get("opened_match"):
         response.set_cookie(
-            OPENED_COOKIE, g.opened_match, max_age=lifetime, httponly=True, samesite="Lax", secure=secure
+            OPENED_COOKIE, g.opened_match, max_age=lifetime, path=path, httponly=True, samesite="Lax", secure=secure
         )
     elif g.get("forget_opened"):
-        response.delete_cookie(OPENED_COOKIE, httponly=True, samesite="Lax", secure=secure)
+        response.delete_cookie(OPENED_COOKIE, path=path, httponly=True, samesite="Lax", secure=secure)
     if g.get("send_browser_cookie") or g.get("viewer_used"):
         vary(response, "Cookie")
     return response

@@ -196,7 +196,7 @@ def match(match_id: str) -> Response:
 
 @bp.post("/check")
 def check() -> Response:
-    """Rules check: may this player make this play, and which rules decide it (API.md "Rules check")."""
+    """Rules check: may this player make this play, and which rules decide it (docs/api.md, "Rules check")."""
     from .canasta.plays import check_request
 
     body = read_body()
@@ -206,5 +206,10 @@ def check() -> Response:
 
 @bp.get("/openapi.json")
 def openapi() -> Response:
-    """The OpenAPI 3.1 document of this API, as the package ships it."""
-    return Response(OPENAPI.read_bytes(), mimetype="application/json")
+    """The OpenAPI 3.1 document of this API, as the package ships it, naming the server it is on.
+
+    ``servers`` is this app's root (``/``, or ``/canasta`` under a path), as the client sees it.
+    """
+    document = json.loads(OPENAPI.read_bytes())
+    document["servers"] = [{"url": request.script_root or "/", "description": "this scorepad"}]
+    return Response(json.dumps(document, indent=2, ensure_ascii=False), mimetype="application/json")

@@ -313,7 +313,7 @@ class Board:
         return []
 
     def request(self, rules: canasta.Variant | None = None) -> dict[str, Any]:
-        """The board as a rules-check request (API.md), melds with the top card where it goes."""
+        """The board as a rules-check request (docs/api.md), melds with the top card where it goes."""
         melds = self._asked_melds(rules)
         tapped = self.discard if self.action in ("discard", "go_out") else ""
         discard = "" if self.is_special(rules) else tapped  # a special hand has no discard: the card is one of the 14

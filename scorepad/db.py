@@ -84,7 +84,12 @@ def close_db(exc: BaseException | None = None) -> None:
 
 
 def migrate(path: str) -> None:
-    """Bring the database file up to date; safe to run on every start."""
+    """Bring the database file up to date; safe to run on every start.
+
+    A database that does not exist yet is created readable by its owner alone (0600): it holds
+    every match's write link. SQLite gives its -wal and -shm files the database's own mode.
+    """
+    _create_private(path)
     db = connect(path)
     try:
         db.enable_wal()
@@ -96,6 +101,18 @@ def migrate(path: str) -> None:
             remove_abandoned_imports(db, starting=True)  # a killed import's hidden rows
     finally:
         db.close()
+
+
+def _create_private(path: str) -> None:
+    """Create an empty file at ``path`` with mode 0600 unless something is there already."""
+    import os
+
+    if path.startswith((":", "file:")):
+        return  # an in-memory database or a URI: nothing to create here
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
 
 
 def copy_database(source: str, target: str) -> None:
@@ -120,6 +137,8 @@ def copy_database(source: str, target: str) -> None:
                 to_db.close()
             return
         draft = f"{target}.partial"
+        Path(draft).unlink(missing_ok=True)
+        _create_private(draft)  # a copy holds the write links as the database does
         to_db = sqlite3.connect(draft)
         try:
             from_db.backup(to_db)

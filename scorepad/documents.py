@@ -65,7 +65,7 @@ class MatchInfo:
 
 
 def score_document(match: Match) -> dict[str, Any]:
-    """The scored hands and the state of the match (API.md, ``POST /api/v1/score``)."""
+    """The scored hands and the state of the match (docs/api.md, ``POST /api/v1/score``)."""
     return score_fields(match.variant, _hand_documents(match), match, match.settlement)
 
 

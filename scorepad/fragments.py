@@ -6,11 +6,11 @@ the same language under the same URL root. They are rendered once per key and ke
 
 The key names everything the piece depends on (the kind of piece, the match, its version, the
 language, the URL root, writer or watcher); every part of it is a normalised, bounded value,
-never text a client sent as it came (STYLE.md pitfall 22). A version is never changed once
-written, so a kept piece is never stale: a write makes a new version and so a new key, and the
+never text a client sent as it came (else any client could fill the cache). A version is
+never changed once written, so a kept piece is never stale: a write makes a new version and so a new key, and the
 old piece ages out. Whatever is read from the request (the form token, the page's own address,
 the viewer, a one-off message) is rendered around the kept pieces on every request, never
-inside them (pitfall 21). docs/architecture.md lists this cache with the measurement behind it.
+inside them. docs/architecture.md lists this cache with the measurement behind it.
 
 >>> kept = Fragments(budget=40)
 >>> kept.get(("row", 1), lambda: "<tr>1</tr>"), kept.get(("row", 1), lambda: "never drawn")

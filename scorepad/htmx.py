@@ -1,4 +1,4 @@
-"""htmx: the one place that reads ``HX-*`` request headers (STYLE.md section 3.4).
+"""htmx: the one place that reads ``HX-*`` request headers (no header literal anywhere else).
 
 Page routes always answer whole pages; a fragment is sent only when htmx asked for part of a
 page, and every answer that could differ says so with ``Vary: HX-Request``.

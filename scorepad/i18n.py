@@ -46,7 +46,7 @@ from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from .assets import vary
+from .assets import cookie_path, vary
 from .canasta import VARIANTS
 from .fragments import fragments
 
@@ -301,7 +301,10 @@ def choose(code: str) -> Response:
     """Remember the language tapped in the switch, then go back to the page it was tapped on."""
     response = redirect(_local(request.args.get("next")), 303)
     if code in LANGUAGES:
-        response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True, secure=request.is_secure)
+        response.set_cookie(
+            COOKIE, code, max_age=COOKIE_AGE, path=cookie_path(), samesite="Lax", httponly=True,
+            secure=request.is_secure,
+        )  # fmt: skip
     return response
 
 

@@ -24,6 +24,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    send_from_directory,
     url_for,
 )
 
@@ -532,7 +533,7 @@ def service_worker() -> Response:
     with open(path, encoding="utf-8") as file:
         source = file.read()
     offline = url_for(".offline")
-    shell = [url_for(".index"), offline, *(asset_url(name) for name in SHELL)]
+    shell = [url_for(".index"), offline, url_for(".manifest"), *(asset_url(name) for name in SHELL)]
     version = hashlib.sha256((json.dumps(shell) + source).encode()).hexdigest()[:12]
     body = (
         f"const SHELL = {json.dumps(shell)};\nconst VERSION = {json.dumps(version)};\n"
@@ -540,6 +541,44 @@ def service_worker() -> Response:
     )
     response = Response(body, mimetype="text/javascript")
     response.cache_control.no_cache = True
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest, its addresses below the URL root the app is served under.
+
+    ``static/manifest.webmanifest`` holds it for the root; under a path (``/canasta/``) an
+    installed app must open, stay within and be known by ``/canasta/``, not the club's home page,
+    so ``id``, ``start_url``, ``scope`` and the icons are rewritten here.
+    """
+    with open(current_app.static_folder + "/manifest.webmanifest", encoding="utf-8") as file:
+        document = json.load(file)
+    root = url_for(".index")
+    document |= {"id": root, "start_url": root, "scope": root}
+    for icon in document["icons"]:
+        icon["src"] = asset_url(icon["src"])
+    response = Response(json.dumps(document, indent=1), mimetype="application/manifest+json")
+    response.cache_control.no_cache = True
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+@bp.get("/robots.txt")
+def robots() -> Response:
+    """No search engine indexes scorepad: its match and night links are capability URLs."""
+    response = Response("User-agent: *\nDisallow: /\n", mimetype="text/plain")
+    response.cache_control.public = True
+    response.cache_control.max_age = 86400
+    return response
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """What a browser asks for by itself at the root: the app's icon (PNG, which every browser reads there)."""
+    response = send_from_directory(current_app.static_folder, "icons/icon-192.png", mimetype="image/png")
+    response.cache_control.public = True
+    response.cache_control.max_age = 86400
     return response
 
 

@@ -67,7 +67,7 @@ def m001_create_matches_and_hands(db):
 def m002_store_derived_figures(db):
     # Figures the rules core derives from the facts above, kept as a cache written in the same
     # transaction as the facts, so lists and pages never rescore what nothing changed
-    # (STYLE.md §1.4). `version` is the match version they were computed at.
+    # (docs/architecture.md). `version` is the match version they were computed at.
     # Its steps below are part of it and shipped with it: never edit them, never call them from
     # a later migration (copy instead), so this migration does on every database what it did.
     _m002_create_match_summaries(db)
@@ -291,7 +291,7 @@ def m007_record_organiser_sign_in(db):
 
 @migrations()
 def m008_create_club_nights(db):
-    # A club night (CLUB_NIGHT.md): the event keeps the settings it was created with as
+    # A club night (docs/clubnight.md): the event keeps the settings it was created with as
     # EventSettings.to_dict() JSON; `id` is the organiser's address, `standings_token` the
     # watchers' and `seed` the random draw's, so the night can be drawn again the same way.
     # `draw` is round 1's order (a round robin seats every later round from it).

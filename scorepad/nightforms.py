@@ -103,7 +103,7 @@ def read_bands(text: str) -> list[list[Any]]:
 
 
 class EventForm(FlaskForm):
-    """A new club night: every box starts at CLUB_NIGHT.md's default."""
+    """A new club night: every box starts at its default (docs/clubnight.md)."""
 
     name = StringField(lazy_gettext("Name of the night"), [InputRequired(), Length(max=NAME), one_line])
     date = StringField(lazy_gettext("Date"), [InputRequired(), Length(max=10), one_line], render_kw={"type": "date"})

@@ -40,6 +40,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
+from .assets import cookie_path
 from .i18n import gettext, lazy_gettext
 
 csrf = CSRFProtect()
@@ -69,7 +70,12 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",  # match links carry the write id: never hand them on
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",  # frame-ancestors for browsers too old to read CSP
+    # A match or night link is a capability URL: a link to it pasted anywhere must not be indexed.
+    "X-Robots-Tag": "noindex, nofollow",
 }
+# A page is drawn for one browser (its list, its session's form token): no shared cache keeps it,
+# and the browser asks again each time (answered with 304 when unchanged).
+PAGE_CACHING = "private, no-cache"
 FORM_BODY = 1024 * 1024  # a hand form is a few KB; a long API score request a few hundred
 UPLOAD_BODY = 16 * 1024 * 1024  # a backup of thousands of matches
 DEFAULTS = {
@@ -83,6 +89,7 @@ DEFAULTS = {
     # Flask-WTF's HTTPS-only Referer check would refuse every form; the session-bound token
     # and the SameSite cookie are the defence.
     "WTF_CSRF_SSL_STRICT": False,
+    "SESSION_COOKIE_NAME": "scorepad_session",  # not Flask's "session": a club's site may have its own
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SECURE": False,  # still Secure on every HTTPS request, see SessionInterface
@@ -110,6 +117,9 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+    def get_cookie_path(self, app: Flask) -> str:
+        return cookie_path()
 
 
 def form_checks_token(view: View) -> View:
@@ -157,6 +167,8 @@ def add_headers(response: Response) -> Response:
     for name, value in HEADERS.items():
         if name.lower() not in present:
             headers.add(name, value)
+    if "cache-control" not in present and response.mimetype == "text/html":
+        headers.add("Cache-Control", PAGE_CACHING)
     return response
 
 

@@ -1,7 +1,7 @@
 """What the score sheet and the match list show: their view model, from stored figures only.
 
 ``_sheet.html`` and ``_match_line.html`` call no core function and do no arithmetic: every figure
-they print is here, read from the figures stored with the facts (STYLE.md section 1.4). The
+they print is here, read from the figures stored with the facts (docs/architecture.md). The
 pieces that are the same for every browser (a sheet's hand rows and chart, a line of the list)
 come from the one markup cache (:mod:`scorepad.fragments`), keyed by everything they depend on;
 the rest of each page, and everything read from the request, is rendered per request around them.

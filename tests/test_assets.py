@@ -70,11 +70,21 @@ def test_pages_are_gzipped_fast_and_static_files_well(client):
     page = client.get("/", headers={"Accept-Encoding": "gzip"})
     with client.get("/static/scorepad.css", headers={"Accept-Encoding": "gzip"}) as css:
         css_bytes = css.data
-    # The gzip header's XFL byte (RFC 1952): 2 for zlib's best level, for static files, kept; a
-    # page is gzipped on each request by ISA-L's fastest level, whose header says 0 ("other").
-    assert page.headers["Content-Encoding"] == "gzip" and page.data[8] == 0
+    # The gzip header's XFL byte (RFC 1952): 2 for the best level, for static files, kept; a page
+    # is gzipped on each request at the fastest level, whose header says 4.
+    assert page.headers["Content-Encoding"] == "gzip" and page.data[8] == 4
     assert b"scorepad" in gzip.decompress(page.data)
     assert css.headers["Content-Encoding"] == "gzip" and css_bytes[8] == 2
+
+
+@pytest.mark.parametrize("refusal", ["gzip;q=0", "identity", "gzip;q=0, deflate", "*;q=0", "br"])
+def test_gzip_is_sent_only_to_a_client_that_accepts_it(client, refusal):
+    """RFC 9110 §12.5.3: ``q=0`` means "not acceptable"; a name without gzip or * does not ask for it."""
+    for url in ("/", "/static/scorepad.css"):
+        with client.get(url, headers={"Accept-Encoding": refusal}) as response:
+            assert "Content-Encoding" not in response.headers and response.data.startswith((b"<!", b"/*", b":", b"@"))
+    for accepted in ("gzip;q=0.5", "*", "deflate, gzip"):
+        assert client.get("/", headers={"Accept-Encoding": accepted}).headers["Content-Encoding"] == "gzip"
 
 
 # --- pages compressed per request ---------------------------------------------------------------

@@ -44,6 +44,8 @@ def test_announce_prints_address_and_qr():
     text = out.getvalue()
     assert "http://192.168.1.20:8000/" in text and "phone on the same network" in text
     assert any(block in text for block in "█▀▄")
+    # Plain HTTP to a LAN address is not a secure context: say what needs HTTPS (issue #32).
+    assert "installing the app need HTTPS (docs/deploy.md)" in text
 
 
 def test_announce_for_this_computer_only_has_no_qr():

@@ -68,6 +68,19 @@ def test_restore_puts_the_backup_in_place_and_keeps_the_replaced_database(databa
     assert f"Restored {copy} to {database}." in err and ".before-restore" in err
 
 
+def test_a_second_restore_keeps_the_first_ones_copy(database, tmp_path, capsys):
+    """The first .before-restore may be the only copy of what was there: never overwritten."""
+    add_match(database, "Original")
+    copy = str(tmp_path / "copy.db")
+    assert cli.main(["backup", copy, "--database", database]) == 0
+    add_match(database, "Later")
+    assert cli.main(["restore", copy, "--database", database]) == 0  # Original, Later kept aside
+    assert cli.main(["restore", copy, "--database", database]) == 0  # Original kept aside again
+    assert titles(database + ".before-restore") == ["Later", "Original"]
+    assert titles(database + ".before-restore.2") == ["Original"]
+    assert f"kept as {database}.before-restore.2" in capsys.readouterr().err
+
+
 def test_restore_is_refused_while_a_server_uses_the_database(database, tmp_path, monkeypatch, capsys):
     add_match(database, "Live")
     copy = str(tmp_path / "copy.db")

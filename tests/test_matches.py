@@ -315,8 +315,33 @@ def test_service_worker_and_manifest(client):
     worker = client.get("/sw.js")
     assert worker.status_code == 200 and worker.data.startswith(b"const SHELL = [")
     assert b"/static/scorepad.css?v=" in worker.data
-    with client.get("/static/manifest.webmanifest") as manifest:
-        assert manifest.status_code == 200 and b'"start_url": "/"' in manifest.data
+    assert b'"/manifest.webmanifest"' in worker.data  # kept for offline, as the pages are
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.status_code == 200 and manifest.mimetype == "application/manifest+json"
+    document = manifest.get_json(force=True)
+    assert (document["id"], document["start_url"], document["scope"]) == ("/", "/", "/")
+    assert document["icons"][0]["src"].startswith("/static/icons/icon.svg?v=")
+    assert 'rel="manifest" href="/manifest.webmanifest"' in client.get("/").get_data(as_text=True)
+    etag = manifest.headers["ETag"]
+    assert client.get("/manifest.webmanifest", headers={"If-None-Match": etag}).status_code == 304
+
+
+def test_an_app_installed_under_a_path_opens_and_stays_there(client):
+    """Under /canasta/ an installed app must open scorepad, not the club's home page (issue #32)."""
+    mounted = client.get("/manifest.webmanifest", base_url="http://localhost/canasta").get_json(force=True)
+    assert (mounted["id"], mounted["start_url"], mounted["scope"]) == ("/canasta/", "/canasta/", "/canasta/")
+    assert all(icon["src"].startswith("/canasta/static/icons/") for icon in mounted["icons"])
+    page = client.get("/", base_url="http://localhost/canasta").get_data(as_text=True)
+    assert 'rel="manifest" href="/canasta/manifest.webmanifest"' in page
+
+
+def test_the_manifest_has_the_pages_colours(client):
+    """The page is white (light scheme, the default): the splash screen and title bar match it."""
+    document = client.get("/manifest.webmanifest").get_json(force=True)
+    with client.get("/static/scorepad.css") as response:
+        css = response.get_data(as_text=True)
+    assert "--bg: #ffffff" in css.split("@media")[0]
+    assert document["background_color"] == document["theme_color"] == "#ffffff"
 
 
 def test_pages_and_assets_are_compressed_and_cached(client):

@@ -61,8 +61,8 @@ def test_pages_name_the_root_the_scripts_and_the_worker_live_under(client):
     assert 'data-sw="/canasta/sw.js"' in prefixed
     worker = client.get("/sw.js", base_url="http://localhost/canasta").get_data(as_text=True)
     urls = json.loads(re.match(r"const SHELL = (\[.*?\]);\n", worker)[1])
-    assert urls[:2] == ["/canasta/", "/canasta/offline"]
-    assert all(url.startswith("/canasta/static/") for url in urls[2:])
+    assert urls[:3] == ["/canasta/", "/canasta/offline", "/canasta/manifest.webmanifest"]
+    assert all(url.startswith("/canasta/static/") for url in urls[3:])
 
 
 def test_behind_a_proxy_the_prefix_it_names_is_the_pages_root(tmp_path):

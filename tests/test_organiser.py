@@ -183,13 +183,13 @@ def test_a_copied_organiser_cookie_buys_one_free_guess_at_most(app, monkeypatch)
     clock = Clock(monkeypatch)
     organiser, thief = app.test_client(), app.test_client()
     guess(organiser, PASSPHRASE)
-    thief.set_cookie("session", organiser.get_cookie("session").value)
+    thief.set_cookie("scorepad_session", organiser.get_cookie("scorepad_session").value)
     organiser.post("/organiser/sign-out")
-    copied = organiser.get_cookie("session").value  # signed out, but still a known device
-    thief.set_cookie("session", copied)
+    copied = organiser.get_cookie("scorepad_session").value  # signed out, but still a known device
+    thief.set_cookie("scorepad_session", copied)
     assert "That is not" in guess(thief, "guess 1"), "a known device is checked at once"
     clock.now += 0.1
-    thief.set_cookie("session", copied)  # replaying the cookie does not help
+    thief.set_cookie("scorepad_session", copied)  # replaying the cookie does not help
     assert WAIT.search(guess(thief, "guess 2")), "its wrong guess ended the exemption of every copy"
     clock.now += 1
     guess(organiser, PASSPHRASE)
@@ -199,8 +199,8 @@ def test_a_copied_organiser_cookie_buys_one_free_guess_at_most(app, monkeypatch)
 def test_signing_out_ends_every_copy_of_the_organiser_cookie(app):
     phone, copy = app.test_client(), app.test_client()
     guess(phone, PASSPHRASE)
-    cookie = phone.get_cookie("session")
-    copy.set_cookie("session", cookie.value)
+    cookie = phone.get_cookie("scorepad_session")
+    copy.set_cookie("scorepad_session", cookie.value)
     assert signed_in(copy), "a copied cookie is the organiser's while the sign-in lasts"
     phone.post("/organiser/sign-out")
     assert not signed_in(copy) and not signed_in(phone)

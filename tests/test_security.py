@@ -117,7 +117,7 @@ def test_the_progress_chart_has_no_style_attributes(secure_app, phone):
 
 # --- the session cookie ------------------------------------------------------------------------
 def session_cookie(response):
-    return next(value for value in response.headers.getlist("Set-Cookie") if value.startswith("session="))
+    return next(value for value in response.headers.getlist("Set-Cookie") if value.startswith("scorepad_session="))
 
 
 def test_the_session_cookie_is_lax_and_http_only_and_plain_over_http(phone):
@@ -206,7 +206,7 @@ def test_an_expired_token_comes_back_filled_with_a_fresh_one(tmp_path, clock):
 def test_a_missing_session_cookie(secure_app, phone):
     match_id = add_match(secure_app, [])
     old = token(page(phone, f"/matches/{match_id}/hands/new"))
-    phone.delete_cookie("session")
+    phone.delete_cookie("scorepad_session")
     refused_then_saved(secure_app, phone, match_id, old)
 
 
@@ -469,7 +469,7 @@ def test_a_watcher_of_the_kept_sheet_gets_no_session(secure_app, phone):
     watcher = secure_app.test_client()
     response = watcher.get(f"/watch/{token_of_match}/sheet")  # no form on it: no token, no session
     assert response.status_code == 200 and "csrf_token" not in response.get_data(as_text=True)
-    assert not any(value.startswith("session=") for value in response.headers.getlist("Set-Cookie"))
+    assert not any(value.startswith("scorepad_session=") for value in response.headers.getlist("Set-Cookie"))
 
 
 def test_a_new_secret_key_starts_a_new_session(secure_app, phone):
@@ -520,8 +520,8 @@ def test_a_session_cookie_changed_by_one_letter_is_a_new_session(secure_app, pho
     # A message changes the session (a new cookie); it is shown once.
     phone.post(f"{url}/hands/undo", data={"csrf_token": ours, "version": "3"})
     assert "Hand 2 undone." in page(phone, url) and "Hand 2 undone." not in page(phone, url)
-    value = phone.get_cookie("session").value
-    phone.set_cookie("session", value[:5] + ("A" if value[5] != "A" else "B") + value[6:])
+    value = phone.get_cookie("scorepad_session").value
+    phone.set_cookie("scorepad_session", value[:5] + ("A" if value[5] != "A" else "B") + value[6:])
     refused = phone.post(f"{url}/hands/restore", data={"csrf_token": ours, "version": "4"})
     assert refused.status_code == 303 and "Nothing was changed" in page(phone, url)
 

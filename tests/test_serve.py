@@ -35,7 +35,7 @@ def cookies(response) -> dict[str, str]:
 def create_match(server: Server, headers: dict[str, str]):
     """Open the new-match form and create a classic match, as a phone through ``headers``'s proxy."""
     response, page = server.request("GET", "/matches/new/classic", headers)
-    session = cookies(response)["session"].split(";")[0]
+    session = cookies(response)["scorepad_session"].split(";")[0]
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)[1]
     form = {"csrf_token": token, "side_0": "We", "side_1": "They", "option_target": "5000"}
     form |= {"option_canastas_to_go_out": "1", "option_restore_pile_penalty": "0"}
@@ -52,7 +52,7 @@ def test_behind_an_https_proxy_cookies_are_secure_and_links_name_the_public_addr
     server = serve("--proxy-hops", "1")
     assert any(line.startswith("The database is ") for line in server.output)
     form, created, session = create_match(server, HTTPS_PROXY)
-    assert "Secure" in cookies(form)["session"]
+    assert "Secure" in cookies(form)["scorepad_session"]
     assert created.status == 303
     assert "Secure" in cookies(created)["scorepad_browser"], "the cookie that unlocks the phone's list"
     match_path = urllib.parse.urlsplit(created.headers["Location"]).path
@@ -60,13 +60,13 @@ def test_behind_an_https_proxy_cookies_are_secure_and_links_name_the_public_addr
     assert f"https://scores.example.org{match_path}" in share
     assert "127.0.0.1" not in share
     direct, _ = server.request("GET", "/matches/new/classic")
-    assert "Secure" not in cookies(direct)["session"], "plain HTTP from the proxy's own network: not Secure"
+    assert "Secure" not in cookies(direct)["scorepad_session"], "plain HTTP from the proxy's own network: not Secure"
 
 
 def test_without_proxy_hops_forwarded_headers_are_ignored(serve):
     server = serve()
     form, created, session = create_match(server, HTTPS_PROXY)
-    assert "Secure" not in cookies(form)["session"] and "Secure" not in cookies(created)["scorepad_browser"]
+    assert "Secure" not in cookies(form)["scorepad_session"] and "Secure" not in cookies(created)["scorepad_browser"]
     match_path = urllib.parse.urlsplit(created.headers["Location"]).path
     _, share = server.request("GET", f"{match_path}/share", HTTPS_PROXY | {"Cookie": session})
     assert "scores.example.org" not in share and f"http://127.0.0.1:{server.port}{match_path}" in share

@@ -90,10 +90,10 @@ def database_path(args: argparse.Namespace, must_exist: bool) -> str:
 
 
 def default_database() -> str:
-    """The database the app uses when none is configured: ``scorepad.db`` in its instance folder."""
-    from flask import Flask
+    """The database every command and the server use when none is configured (one source: the app's)."""
+    from .. import default_database as where
 
-    return str(Path(Flask("scorepad", instance_relative_config=True).instance_path) / "scorepad.db")
+    return str(where())
 
 
 def progress(label: str, out: TextIO) -> Callable[[int, int], None]:

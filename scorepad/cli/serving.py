@@ -6,8 +6,10 @@ import argparse
 import errno
 import ipaddress
 import os
+import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -57,12 +59,22 @@ def address_for(host: str, port: int) -> tuple[str, bool]:
     return f"http://{url_host}:{port}/", not is_loopback(shown)
 
 
+# A phone at http://<LAN address>/ is not in a secure context: browsers give it no service worker.
+# tests/browser/test_lan_browser.py shows what still works there (the save queue).
+PLAIN_HTTP_NOTICE = (
+    "Phones keep score at this address, and a hand saved while the Wi-Fi drops is sent when it\n"
+    "returns. Pages kept for offline use and installing the app need HTTPS (docs/deploy.md) or a\n"
+    "browser on this computer (http://localhost)."
+)
+
+
 def announce(url: str, out: TextIO, reachable: bool = True, every_interface: bool = False) -> None:
     """Print the address, and the QR code a phone's camera opens when a phone can reach it."""
     print(f"scorepad is at {url}", file=out)
     if reachable:
         print("Scan this with a phone on the same network:", file=out)
         segno.make(url, error="l").terminal(out=out, compact=True)
+        print(PLAIN_HTTP_NOTICE, file=out)
     elif every_interface:
         print("No local network was found, so only this computer can open it for now.", file=out)
     else:
@@ -195,13 +207,28 @@ def serve(args: argparse.Namespace) -> int:
         print(notice, file=sys.stdout)
     url, reachable = address_for(args.host, listener.getsockname()[1])
     announce(url, sys.stdout, reachable, every_interface=args.host in EVERY_INTERFACE)
+    previous = stop_on_sigterm()
     try:
-        server.run()  # returns on Ctrl+C
+        server.run()  # returns on Ctrl+C, and on SIGTERM (what systemd and Docker send) as on Ctrl+C
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         server.task_dispatcher.shutdown()
         server.close()
     print("scorepad stopped.", file=sys.stderr)
     return 0
+
+
+def stop_on_sigterm() -> Any:
+    """Make SIGTERM stop the server as Ctrl+C does, with a line saying so; return the old handler."""
+
+    def stop(signum: int, frame: Any) -> None:
+        print("scorepad was asked to stop (SIGTERM).", file=sys.stderr, flush=True)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        return None  # only the main thread can take signals (a test serving from another thread)
+    return signal.signal(signal.SIGTERM, stop)
 
 
 def port_number(text: str) -> int:

@@ -145,3 +145,18 @@ def test_under_a_prefix_a_hand_refused_on_reconnect_comes_back_with_its_reasons(
     expect(page.locator("#sides-1-melded_points")).to_have_value("500")
     assert queue(page) == []
     assert len(stored_hands(live_app, match_id)) == 2
+
+
+def test_under_a_prefix_the_installed_app_and_its_cookies_stay_there(page, context, live_server, sheet):
+    """Issue #32: the manifest Chromium reads says /canasta/ (an installed app opens scorepad, not
+    the club's home page), and every cookie scorepad set is scoped to /canasta."""
+    href = page.locator('link[rel="manifest"]').get_attribute("href")
+    assert href == f"{PREFIX}/manifest.webmanifest"
+    manifest = page.evaluate(f"fetch({href!r}).then((r) => r.json())")
+    root = f"{PREFIX}/"
+    assert (manifest["id"], manifest["start_url"], manifest["scope"]) == (root, root, root)
+    assert all(icon["src"].startswith(f"{PREFIX}/static/") for icon in manifest["icons"])
+    page.goto(f"{live_server}/matches/new/classic")  # a form: its token is kept in the session
+    cookies = context.cookies()
+    assert {"scorepad_session", "scorepad_browser"} <= {cookie["name"] for cookie in cookies}
+    assert {cookie["path"] for cookie in cookies} == {PREFIX}
