@@ -53,7 +53,7 @@ def test_two_hundred_thousand_empty_entries_are_refused_at_once_naming_the_cap(c
     """The issue's 600 KB file that got the server killed: a 200 and one line, in bounded memory."""
     text = '{"format": "scorepad-matches", "format_version": 1, "matches": [' + ",".join(["{}"] * 200_000) + "]}"
     tracemalloc.start()
-    started = time.perf_counter()
+    started = time.process_time()
     try:
         response = upload(client, text)
         _, peak = tracemalloc.get_traced_memory()
@@ -63,7 +63,7 @@ def test_two_hundred_thousand_empty_entries_are_refused_at_once_naming_the_cap(c
     assert response.status_code == 200 and "1 problem." in page
     assert "The Import page takes at most 10,000 matches at once; this file has 200,000." in page
     # The parsed list itself is about 13 MB under tracemalloc; nothing is read match by match.
-    assert peak < 40_000_000 and time.perf_counter() - started < 10
+    assert peak < 40_000_000 and time.process_time() - started < 10
 
 
 def test_a_match_of_more_than_a_thousand_hands_is_refused_before_it_is_scored():
@@ -112,13 +112,13 @@ def test_refusing_grows_in_proportion_to_the_file_never_its_square():
         peaks, times = [], []
         for _ in range(3):
             tracemalloc.start()
-            started = time.perf_counter()
+            started = time.process_time()
             try:
                 refusal(data)
                 peaks.append(tracemalloc.get_traced_memory()[1])
             finally:
                 tracemalloc.stop()
-            times.append(time.perf_counter() - started)
+            times.append(time.process_time() - started)
         return max(peaks), min(times)
 
     cost(500)  # warm the caches of the first call
