@@ -40,6 +40,13 @@ from scorepad.canasta.plays import ACTIONS, REQUEST_FIELDS
 from scorepad.canasta.variants import WILD_CANASTA_KINDS
 from scorepad.cli import main
 
+
+@pytest.fixture(scope="module")
+def app(module_app):
+    """These tests only score, check and read (one stored match, its own id): one app for all."""
+    return module_app
+
+
 DOCUMENT = json.loads((Path(__file__).resolve().parents[1] / "scorepad" / "openapi.json").read_text())
 SCHEMAS = DOCUMENT["components"]["schemas"]
 EXAMPLES = int(os.environ.get("SCOREPAD_OPENAPI_EXAMPLES", "60"))
