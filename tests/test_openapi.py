@@ -159,6 +159,7 @@ def fuzz_cases():
             yield pytest.param(path, method, GenerationMode.NEGATIVE, id=f"{method} {path} invalid")
 
 
+@pytest.mark.slow  # a large generated fuzz run: CI runs it, the quick command does not
 @pytest.mark.parametrize(("path", "method", "mode"), list(fuzz_cases()))
 def test_generated_requests_get_documented_answers(app, path, method, mode):
     """No 5xx; every status listed for the operation; every body valid against its schema.
