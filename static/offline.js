@@ -236,6 +236,7 @@
       var body = new URLSearchParams(item.fields);
       return fetch(item.action, { method: "POST", body: body, credentials: "same-origin" }).then(function (response) {
         retries = 0;
+        reached();
         if (response.ok && response.redirected && new URL(response.url).pathname === sheetOf(item)) {
           remove(item.id);
           var text = words("sent", { label: item.label });
@@ -263,6 +264,7 @@
           return next(index + 1);
         });
       }, function () {
+        unreachable = Date.now();
         later(); // still no connection: try again shortly
         return null;
       });
@@ -493,9 +495,25 @@
     if (navigator.onLine) flush();
   }, true);
 
-  // The phone believes it is online, but the server cannot be reached.
+  // Offline (navigator.onLine), htmx asks for pages only (the worker has copies; saves queue).
+  // Cut off from the server, nothing is asked in the background (poll, preview) for a while.
+  var UNREACHABLE = 15000;
+  var unreachable = 0; // when a request last failed for the network
+  function reached() { unreachable = 0; }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!elt || event.detail.boosted || !elt.matches("[hx-get], [hx-post]")) return;
+    if (unreachable && Date.now() - unreachable > UNREACHABLE) reached();
+    if (!navigator.onLine || (unreachable && elt.matches("[hx-trigger]"))) event.preventDefault();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.xhr && event.detail.xhr.status > 0) reached();
+  });
+
+  // A request cut by the network: a save waits on the phone, a page says so, the rest is quiet.
   document.addEventListener("htmx:sendError", function (event) {
     var detail = event.detail;
+    unreachable = Date.now();
     if (detail.elt.matches("form[data-queue]") && detail.requestConfig.verb === "post") queue(detail.elt);
     else if (detail.boosted) say(words("noConnection"));
   });
@@ -540,6 +558,7 @@
   });
   document.addEventListener("htmx:historyRestore", render); // a snapshot may hold an old status box
   window.addEventListener("online", function () {
+    reached();
     retries = 0;
     window.clearTimeout(retrying);
     retrying = null;

@@ -129,8 +129,8 @@
     });
   }
 
-  // The sheet's poll waits while nobody can see it (the page hidden or being left), and nothing
-  // is asked in the background while the phone is offline: those answers could not come.
+  // The sheet's poll waits while nobody can see it (the page hidden or being left). Nothing is
+  // asked in the background while the phone is offline either: offline.js, which knows, says so.
   var leaving = false;
   window.addEventListener("pagehide", function () { leaving = true; });
   window.addEventListener("pageshow", function () { leaving = false; });
@@ -138,7 +138,7 @@
     var elt = event.detail && event.detail.elt;
     if (!elt || event.detail.boosted || !elt.matches("[hx-get], [hx-post]")) return;
     var unseen = leaving || document.visibilityState === "hidden";
-    if (!navigator.onLine || (unseen && elt.matches("[hx-trigger^='every']"))) event.preventDefault();
+    if (unseen && elt.matches("[hx-trigger^='every']")) event.preventDefault();
   });
 
   // After a boosted page swap, what the tap led to is in view: the winner once a hand ends the

@@ -1,20 +1,50 @@
-"""Fixtures shared by the web tests: an app on a fresh database, and its client."""
+"""Fixtures shared by the web tests: an app on a fresh database, and its client.
+
+Every app a test builds (with these fixtures or with ``create_app`` itself) starts from a copy of
+one migrated database and shares compiled URL builders and templates (``sharing.py``).
+"""
 
 import pytest
+import sharing
 
 from scorepad import create_app
 
 
-@pytest.fixture
-def app(tmp_path):
+@pytest.fixture(scope="session", autouse=True)
+def shared_compilation(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        sharing.install(patch, tmp_path_factory.mktemp("shared"))
+        yield
+
+
+def fresh_app(folder):
+    """The app the web tests use: testing, CSRF off, on a fresh database in ``folder``."""
     return create_app(
         {
             "TESTING": True,
-            "DATABASE": str(tmp_path / "test.db"),
+            "DATABASE": str(folder / "test.db"),
             "SECRET_KEY": "test-only",
             "WTF_CSRF_ENABLED": False,
         }
     )
+
+
+@pytest.fixture
+def app(tmp_path):
+    return fresh_app(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def module_app(tmp_path_factory):
+    """One app for a whole module whose tests only read, or add only what no other test looks at.
+
+    A module opts in by overriding ``app`` with it (``client`` then follows)::
+
+        @pytest.fixture(scope="module")
+        def app(module_app):
+            return module_app
+    """
+    return fresh_app(tmp_path_factory.mktemp("module"))
 
 
 @pytest.fixture

@@ -8,6 +8,13 @@ import re
 
 import pytest
 
+
+@pytest.fixture(scope="module")
+def app(module_app):
+    """These tests only score and check (stateless), or store a match of their own: one app for all."""
+    return module_app
+
+
 REQUIRED = {
     # id: (players, sides, target, canastas to go out, decks)      RULES.md §2 presets table
     "classic": (4, 2, 5000, 1, 2),

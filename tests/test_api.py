@@ -9,6 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+
+@pytest.fixture(scope="module")
+def app(module_app):
+    """These tests only score (stateless): one app for all."""
+    return module_app
+
+
 PRESETS = {
     # id: (players, sides, target) -- RULES.md section 2
     "classic": (4, 2, 5000),

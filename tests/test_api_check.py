@@ -6,6 +6,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+
+@pytest.fixture(scope="module")
+def app(module_app):
+    """These tests only check (stateless): one app for all."""
+    return module_app
+
+
 SPEC_EXAMPLE = {
     "variant": "classic",
     "options": {},

@@ -139,10 +139,13 @@ def same_json(shown, actual) -> bool:
     return json.dumps(shown, sort_keys=True) == json.dumps(actual, sort_keys=True)
 
 
-def import_documented_matches(app, tmp_path) -> None:
-    """Store every match document shown, through `scorepad import`: the export imports back unchanged."""
-    for path in documented_match_files(tmp_path):
-        assert scorepad_command(["import", path, "--database", app.config["DATABASE"]]) == 0
+@pytest.fixture(scope="module")
+def app(module_app, tmp_path_factory):
+    """Every match document shown, stored through `scorepad import` (the export imports back
+    unchanged), in one app for the examples: the API only reads matches."""
+    for path in documented_match_files(tmp_path_factory.mktemp("documented")):
+        assert scorepad_command(["import", path, "--database", module_app.config["DATABASE"]]) == 0
+    return module_app
 
 
 def test_the_examples_cover_every_operation_of_the_openapi_document():
@@ -163,8 +166,7 @@ PENDING = pytest.mark.xfail(
 @pytest.mark.parametrize(
     "example", [pytest.param(e, id=e.id, marks=[PENDING] if e.id in ROUTING_EXAMPLES else []) for e in EXAMPLES]
 )
-def test_api_example_gets_the_answer_shown(app, tmp_path, example):
-    import_documented_matches(app, tmp_path)
+def test_api_example_gets_the_answer_shown(app, example):
     response = app.test_client().open(
         example.path,
         method=example.method,

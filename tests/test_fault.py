@@ -33,6 +33,8 @@ KILL_AFTER = 450  # acknowledged saves before the kill
 START_SECONDS = 30
 LOOPBACK = "127.0.0.1"
 
+pytestmark = pytest.mark.slow  # a real server under stress: CI runs it, the quick command does not
+
 
 def hand_form(number: int, version: str) -> str:
     """Hand ``number`` of a match; side 1's melded points (5 x number) tell the hands apart."""

@@ -37,6 +37,7 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
 SENT: Counter = Counter()
+pytestmark = pytest.mark.slow  # a large generated fuzz run: CI runs it, the quick command does not
 VARIANTS = sorted(canasta.VARIANTS)
 
 

@@ -25,6 +25,8 @@ from scorepad.documents import ALL_FORMAT, MatchInfo, Side, match_document
 from scorepad.formats import WEB_LIMITS
 from scorepad.security import UPLOAD_BODY
 
+pytestmark = pytest.mark.slow  # a real server under stress: CI runs it, the quick command does not
+
 MATCHES = WEB_LIMITS.matches  # the most the Import page takes
 SLOWEST_SAVE = 5.0  # seconds: "waits at most a few seconds"
 # Each side +5 a hand (50 melded, 45 left in hand): the phone's match never ends.

@@ -40,6 +40,13 @@ from scorepad.canasta.plays import ACTIONS, REQUEST_FIELDS
 from scorepad.canasta.variants import WILD_CANASTA_KINDS
 from scorepad.cli import main
 
+
+@pytest.fixture(scope="module")
+def app(module_app):
+    """These tests only score, check and read (one stored match, its own id): one app for all."""
+    return module_app
+
+
 DOCUMENT = json.loads((Path(__file__).resolve().parents[1] / "scorepad" / "openapi.json").read_text())
 SCHEMAS = DOCUMENT["components"]["schemas"]
 EXAMPLES = int(os.environ.get("SCOREPAD_OPENAPI_EXAMPLES", "60"))
@@ -154,6 +161,7 @@ def fuzz_cases():
             yield pytest.param(path, method, GenerationMode.NEGATIVE, id=f"{method} {path} invalid")
 
 
+@pytest.mark.slow  # a large generated fuzz run: CI runs it, the quick command does not
 @pytest.mark.parametrize(("path", "method", "mode"), list(fuzz_cases()))
 def test_generated_requests_get_documented_answers(app, path, method, mode):
     """No 5xx; every status listed for the operation; every body valid against its schema.

@@ -125,15 +125,43 @@ def closing_when_dropped(app):
     return answer
 
 
+class Served:
+    """A loopback server for one module's tests, answering with the app the current test set.
+
+    Each test still gets its own app and database (``live_app``) and its own browser context;
+    only the listening socket and its thread are shared, so that no test waits for a server to
+    start or to stop. The base URL is the same for every test of the module.
+    """
+
+    def __init__(self) -> None:
+        self.app = None
+        self.server = make_server("127.0.0.1", 0, closing_when_dropped(self.answer), threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        # A short poll: shutdown() waits for serve_forever's next look (0.5 s by default).
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread.start()
+
+    def answer(self, environ, start_response):
+        return self.app(environ, start_response)
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def served():
+    served = Served()
+    yield served
+    served.stop()
+
+
 @pytest.fixture
-def live_server(live_app):
+def live_server(live_app, served):
     """The app served on a free loopback port; yields its base URL."""
-    server = make_server("127.0.0.1", 0, closing_when_dropped(live_app), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
+    served.app = live_app
+    yield served.url
 
 
 @pytest.fixture

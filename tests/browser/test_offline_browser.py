@@ -4,6 +4,7 @@ The service worker really runs (loopback http is a secure context), and ``contex
 cuts the page and the worker from the server alike.
 """
 
+import json
 import re
 
 import pytest
@@ -86,13 +87,21 @@ def sheet(page, live_server, match_id, violations):
     return url
 
 
+OFFLINE = "This phone is offline"
+
+
+def go_offline(page, context):
+    """Lose the connection once nothing is on its way, and wait until the page says so."""
+    settled(page)
+    context.set_offline(True)
+    expect(page.locator("#queue-status")).to_contain_text(OFFLINE)
+
+
 def type_hand_offline(page, context):
     """Open the hand form online, lose the connection, type the hand and save it."""
     page.get_by_role("link", name="Enter hand 1").click()
     expect(page.locator("main > .hand-form #preview")).to_be_attached()
-    settled(page)
-    context.set_offline(True)
-    wait_until(page, "!navigator.onLine")
+    go_offline(page, context)
     type_hand(page)
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#queue-status")).to_contain_text(WAITING)
@@ -168,11 +177,58 @@ def test_hands_saved_offline_one_after_another_are_never_offered_twice(page, con
     expect(page.locator("#queue-status")).not_to_contain_text("meanwhile")
 
 
+# Every htmx request the page is about to make, and whether it was held back (window hears it last).
+ASKED = """window.scorepadAsked = [];
+  window.addEventListener("htmx:beforeRequest", (event) => window.scorepadAsked.push(
+    [event.detail.pathInfo.requestPath, event.defaultPrevented]));"""
+
+
+def held_back(page, part):
+    """For each request the page was about to make to a path holding ``part``: whether it was held back."""
+    return [held for path, held in page.evaluate("window.scorepadAsked") if part in path]
+
+
+def asked_for(part, times=1):
+    return f"window.scorepadAsked.filter(([path]) => path.includes({part!r})).length >= {times}"
+
+
+def test_nothing_is_asked_in_the_background_while_offline(page, context, sheet):
+    """Offline, the sheet's poll and the live preview are not sent: their answers could not come."""
+    expect(page.locator("#next-hand #preview")).to_be_attached()
+    sent = []
+    page.on("request", lambda request: request.headers.get("hx-request") and sent.append(request.url))
+    go_offline(page, context)
+    page.evaluate(ASKED)
+    wait_until(page, asked_for("/sheet"))  # the poll, within its 3 s
+    type_hand(page)
+    wait_until(page, asked_for("/preview"))  # the live preview, 300 ms after the last key
+    assert set(held_back(page, "/")) == {True}
+    assert sent == []
+    expect(page.locator("#preview")).to_be_empty()  # what the player sees: no answer, and no error
+
+    context.set_offline(False)  # back online, the preview is asked for again and answered
+    page.fill("#sides-1-melded_points", "265")
+    expect(page.locator("#preview")).to_contain_text("1620")
+
+
+# The server cannot be reached while the phone believes it is online: htmx logs that one poll.
+@pytest.mark.console_allows(r"ERR_CONNECTION_REFUSED", r"htmx:(sendError|afterRequest), \[object HTMLElement\]")
+def test_a_poll_cut_by_the_network_is_let_go_quietly(page, sheet):
+    """One poll fails: the sheet stays as it was, nothing is said, and the next poll is not sent."""
+    before = page.locator("#sheet").inner_html()
+    page.evaluate(ASKED)
+    with page.expect_event("requestfailed", timeout=REPLAY):
+        page.route("**/sheet?*", lambda route: route.abort("connectionrefused"))
+    wait_until(page, asked_for("/sheet", 2))
+    assert held_back(page, "/sheet")[:2] == [False, True]
+    expect(page.locator("#queue-status")).to_have_count(0)
+    assert page.locator("#sheet").inner_html() == before
+
+
 def test_a_hand_saved_offline_in_place_leaves_the_next_hands_form(page, context, live_app, sheet, match_id):
     """The form under the sheet, saved offline, becomes hand 2's, empty: never hand 1's again."""
     expect(page.locator("#next-hand #preview")).to_be_attached()
-    context.set_offline(True)
-    wait_until(page, "!navigator.onLine")
+    go_offline(page, context)
     type_hand(page)
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#sheet tr.queued th")).to_have_text("1")
@@ -334,11 +390,15 @@ def test_a_refused_page_an_older_phone_kept_becomes_its_reasons(page, context, s
         '<input name="version" value="2"></form><div class="problems"><p class="error">'
         "Someone else saved hand 1 meanwhile: We 650, They 500.</p></div></main></body></html>"
     )
-    page.evaluate(
-        """(answer) => { const [item] = JSON.parse(localStorage.getItem('scorepad-queue'));
-             item.state = 'refused'; item.answer = answer;
-             localStorage.setItem('scorepad-queue', JSON.stringify([item])); }""",
-        refused_page,
+    # The older phone's refusal is written as the next page starts, before its scripts run: written
+    # under a running page, that page could open it (as it should) before the reload.
+    context.add_init_script(
+        """(() => { const items = JSON.parse(localStorage.getItem('scorepad-queue') || '[]');
+             if (items.length !== 1 || items[0].state !== 'waiting') return;
+             items[0].state = 'refused'; items[0].answer = ANSWER;
+             localStorage.setItem('scorepad-queue', JSON.stringify(items)); })()""".replace(
+            "ANSWER", json.dumps(refused_page)
+        )
     )
     page.reload()  # offline: the copy this phone kept, with today's offline.js
     expect(page.locator("#queue-status")).to_contain_text("The server did not take Hand 1 (We v They).")
@@ -480,8 +540,9 @@ def test_pages_kept_for_offline_follow_a_language_change(page, context, sheet, l
     page.get_by_role("link", name="Español").click()
     expect(page.locator("html")).to_have_attribute("lang", "es")  # back on the sheet, in Spanish
     wait_until(page, kept_in("es", "/"))
+    settled(page)
     context.set_offline(True)
-    wait_until(page, "!navigator.onLine")
+    expect(page.locator("#queue-status")).to_contain_text("Este teléfono está sin conexión")
     page.goto(f"{live_server}/")  # never opened in Spanish, and yet not the English copy
     expect(page.locator("html")).to_have_attribute("lang", "es")
     expect(page.get_by_role("heading", name="Tus partidas")).to_be_visible()

@@ -6,15 +6,11 @@ then ask for nothing outside the prefix: whatever reaches the server's root is r
 test that finds anything there fails.
 """
 
-import threading
-
 import pytest
 from playwright.sync_api import expect
 from support import add_match
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
-from werkzeug.serving import make_server
 
-from browser.conftest import closing_when_dropped
 from browser.test_offline_browser import (
     OTHER_PHONE,
     REPLAY,
@@ -40,7 +36,7 @@ def outside():
 
 
 @pytest.fixture
-def live_server(live_app, outside):
+def live_server(live_app, outside, served):
     """The app mounted at PREFIX on a free loopback port; yields its base URL, prefix included."""
 
     def elsewhere(environ, start_response):
@@ -48,13 +44,8 @@ def live_server(live_app, outside):
         start_response("404 Not Found", [("Content-Type", "text/plain")])
         return [b"not scorepad"]
 
-    mounted = DispatcherMiddleware(elsewhere, {PREFIX: live_app})
-    server = make_server("127.0.0.1", 0, closing_when_dropped(mounted), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}{PREFIX}"
-    server.shutdown()
-    thread.join(timeout=5)
+    served.app = DispatcherMiddleware(elsewhere, {PREFIX: live_app})
+    yield served.url + PREFIX
     assert outside == [], "asked for outside the prefix"
 
 
