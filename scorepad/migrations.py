@@ -405,3 +405,5 @@ def m009_log_club_night_changes(db):
     db.table("club_events").add_column("origin", str)
     db.table("club_events").add_column("in_season", int, not_null_default=1)
     db.execute("update club_events set origin = id")
+    # The director's override of the time rule for one table: every hand saved counts, and why.
+    db.table("club_tables").add_column("every_hand", str)

@@ -855,3 +855,43 @@ def test_a_night_is_deleted_with_its_matches_only_when_the_box_is_ticked(app, or
     assert db.execute("select deleted from matches where id = ?", [match_id]).fetchone()[0]
     assert not [row for table in ("club_tables", "club_entrants", "club_changes", "club_rounds")
                 for row in db.execute(f"select 1 from {table} where event_id = ?", [event_id]).fetchall()]  # fmt: skip
+
+
+def test_the_director_counts_every_hand_of_a_table_past_the_time_rule_with_a_reason(app, organiser, elsewhere):
+    """A phone saved hands 2 and 3 before time but sent them after: the rule (finish_hand) counts hand 2
+    as the one in progress and drops hand 3; the director's override counts all three, 3660 to 495."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    table = night_rows(app, event_id)[1][0].tables[0]
+    for version in ("1", "2", "3"):
+        organiser.post(f"/matches/{table.match_id}/hands", data={**HAND, "version": version})
+    db = connect(app.config["DATABASE"])
+    db.execute("update club_rounds set ends = '2026-11-26T19:30:00+00:00'")
+    for position, stamp in ((1, "19:00"), (2, "19:40"), (3, "19:41")):
+        db.execute("update hands set created = ? where match_id = ? and position = ?",
+                   [f"2026-11-26T{stamp}:00+00:00", table.match_id, position])  # fmt: skip
+    db.conn.commit()
+    assert night_rows(app, event_id)[1][0].tables[0].totals == (2440, 330)
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert "1 hand saved after time is not counted." in board
+    refused = organiser.post(f"/nights/{event_id}/tables/{table.id}/every-hand", data={"reason": "  "},
+                             follow_redirects=True).get_data(as_text=True)  # fmt: skip
+    assert "Say why every hand of this table counts." in refused
+    organiser.post(f"/nights/{event_id}/tables/{table.id}/every-hand", data={"reason": "Phone offline at 19:25"})
+    assert night_rows(app, event_id)[1][0].tables[0].totals == (3660, 495)
+    organiser.get(f"/nights/{event_id}")
+    assert "Every hand counts: Phone offline at 19:25" in organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    log = clubstore.changes(db, event_id)
+    assert [(c.what, c.detail["reason"], c.detail["table"]) for c in log if c.what == "cut"] == [
+        ("cut", "Phone offline at 19:25", 1)
+    ]
+    # The override travels with the export.
+    exported = organiser.get(f"/nights/{event_id}/export.json").data
+    copy = elsewhere.post("/nights/import", data={"file": (io.BytesIO(exported), "n.json")}).headers["Location"]
+    assert night_rows(elsewhere.application, copy.rsplit("/", 1)[1])[1][0].tables[0].totals == (3660, 495)
+    # Taken back, the rule counts two hands again.
+    organiser.post(f"/nights/{event_id}/tables/{table.id}/every-hand", data={"undo": "yes"})
+    assert night_rows(app, event_id)[1][0].tables[0].totals == (2440, 330)
+    db.close()

@@ -77,6 +77,7 @@ class ClubTable:
     is_finished: bool = False
     no_show: str | None = None
     not_counted: int = 0  # hands saved after the round's time that the night's time rule leaves out
+    every_hand: str | None = None  # the director's reason for counting every hand saved, past the time rule
 
     @property
     def is_bye(self) -> bool:
@@ -366,6 +367,7 @@ def _table(row: dict[str, Any]) -> ClubTable:
         hands=row["hands"] or 0,
         is_finished=bool(row["is_finished"]),
         no_show=row["no_show"],
+        every_hand=row["every_hand"],
     )
 
 
@@ -390,7 +392,7 @@ def rounds(db: Database, event_id: str, at_time: str = "finish_hand") -> list[Ro
     tables: dict[int, list[ClubTable]] = {}
     for row in _rows(db, TABLES_SQL, [event_id]):
         table = _table(row)
-        if table.match_id in late and late[table.match_id] < table.hands:
+        if table.match_id in late and late[table.match_id] < table.hands and not table.every_hand:
             table = _timed(db, table, late[table.match_id])
         tables.setdefault(row["round"], []).append(table)
     rows = _rows(db, "select * from club_rounds where event_id = ? order by number", [event_id])
@@ -478,6 +480,13 @@ def mark_no_show(db: Database, table_id: int, entrant: str | None) -> None:
     """An entrant never came to the table (they lose by the night's margin); None takes it back."""
     with writing(db):
         db.execute("update club_tables set no_show = ? where id = ?", [entrant, table_id])
+        _touch_table(db, table_id)
+
+
+def count_every_hand(db: Database, table_id: int, reason: str | None) -> None:
+    """The director lets every hand saved at the table count, whatever the time rule says (None: the rule again)."""
+    with writing(db):
+        db.execute("update club_tables set every_hand = ? where id = ?", [reason, table_id])
         _touch_table(db, table_id)
 
 
@@ -763,7 +772,7 @@ def _save_imported_round(db: Database, event_id: str, each: Any, match_ids: dict
         confirmed = [1 if mark and match_id else None for mark in table.confirmed]  # an imported match is at version 1
         db.execute(
             "update club_tables set match_id = ?, accepted = ?, disputed = ?, dispute_note = ?, no_show = ?,"
-            " confirmed_ns = ?, confirmed_ew = ? where event_id = ? and round = ? and number = ?",
+            " confirmed_ns = ?, confirmed_ew = ?, every_hand = ? where event_id = ? and round = ? and number = ?",
             [match_id, table.accepted, table.disputed, table.dispute_note or None, table.no_show, *confirmed,
-             event_id, each.number, table.number],
+             table.every_hand, event_id, each.number, table.number],
         )  # fmt: skip
