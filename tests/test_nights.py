@@ -895,3 +895,37 @@ def test_the_director_counts_every_hand_of_a_table_past_the_time_rule_with_a_rea
     organiser.post(f"/nights/{event_id}/tables/{table.id}/every-hand", data={"undo": "yes"})
     assert night_rows(app, event_id)[1][0].tables[0].totals == (2440, 330)
     db.close()
+
+
+def test_a_hand_saved_on_a_phone_before_time_counts_when_it_arrives_later(app, organiser):
+    """Issue 30 item 5: the time rule judges when a hand was played, by the phone's save time, never
+    later than the server received it. The round's time ran out 10 minutes ago; hands 1 and 2 were
+    saved offline 20 and 12 minutes ago and arrive now, hand 3 is saved now (the hand in progress at
+    time: it counts, finish_hand), hand 4 claims a time in the future (taken as now: not counted).
+    Three hands of 1220 to 165 count: 3660 to 495. By arrival only hand 1 would have."""
+    from datetime import UTC, datetime, timedelta
+
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    table = night_rows(app, event_id)[1][0].tables[0]
+    moment = datetime.now(UTC)
+
+    def ago(minutes):
+        return (moment - timedelta(minutes=minutes)).isoformat(timespec="seconds")
+
+    db = connect(app.config["DATABASE"])
+    db.execute("update club_rounds set started = ?, ends = ?", [ago(60), ago(10)])
+    db.conn.commit()
+    for version, saved_at in (("1", ago(20)), ("2", ago(12).replace("+00:00", "Z")), ("3", ""), ("4", ago(-60))):
+        answer = organiser.post(f"/matches/{table.match_id}/hands", data={**HAND, "version": version,
+                                                                           "saved_at": saved_at})  # fmt: skip
+        assert answer.status_code == 303
+    assert night_rows(app, event_id)[1][0].tables[0].totals == (3660, 495)
+    played = [row[0] for row in db.execute("select played from hands order by position")]
+    assert played[:2] == [ago(20), ago(12)] and played[2] is None and played[3] <= datetime.now(UTC).isoformat()
+    # A time that is no time is taken as none.
+    assert organiser.post(f"/matches/{table.match_id}/hands",
+                          data={**HAND, "version": "5", "saved_at": "soon"}).status_code == 303  # fmt: skip
+    db.close()

@@ -371,13 +371,14 @@ def _table(row: dict[str, Any]) -> ClubTable:
     )
 
 
-# The first hand of each table's match saved after its round's time ran out (few or none).
+# The first hand of each table's match played after its round's time ran out (few or none): played
+# when its phone saved it (never later than it reached the server, never before the round started).
 LATE_HANDS_SQL = """
 select h.match_id, min(f.number) as first_late
 from club_tables t join club_rounds r on r.event_id = t.event_id and r.number = t.round
 join hands h on h.match_id = t.match_id and h.deleted is null
 join hand_figures f on f.hand_id = h.id
-where t.event_id = ? and r.ends is not null and h.created > r.ends
+where t.event_id = ? and r.ends is not null and max(coalesce(h.played, h.created), r.started) > r.ends
 group by h.match_id
 """
 
@@ -642,9 +643,13 @@ def night_of_origin(db: Database, origin: str | None) -> str | None:
 
 
 def hand_times(db: Database, match_id: str) -> list[str]:
-    """When each live hand of a match was saved, in the order played (the time rule's facts)."""
-    rows = _rows(db, "select created from hands where match_id = ? and deleted is null order by position", [match_id])
-    return [row["created"] for row in rows]
+    """When each live hand of a match was played (its phone's save time), in order: the time rule's facts."""
+    rows = _rows(
+        db,
+        "select coalesce(played, created) as t from hands where match_id = ? and deleted is null order by position",
+        [match_id],
+    )
+    return [row["t"] for row in rows]
 
 
 def adjustment_times(db: Database, event_id: str) -> list[str]:
