@@ -372,13 +372,14 @@ def _table(row: dict[str, Any]) -> ClubTable:
 
 
 # The first hand of each table's match played after its round's time ran out (few or none): played
-# when its phone saved it (never later than it reached the server, never before the round started).
+# when its phone saved it, never later than it reached the server (a time before the round's start
+# is simply on time).
 LATE_HANDS_SQL = """
 select h.match_id, min(f.number) as first_late
 from club_tables t join club_rounds r on r.event_id = t.event_id and r.number = t.round
 join hands h on h.match_id = t.match_id and h.deleted is null
 join hand_figures f on f.hand_id = h.id
-where t.event_id = ? and r.ends is not null and max(coalesce(h.played, h.created), r.started) > r.ends
+where t.event_id = ? and r.ends is not null and coalesce(h.played, h.created) > r.ends
 group by h.match_id
 """
 
