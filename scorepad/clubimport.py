@@ -42,6 +42,7 @@ class ImportedTable:
     confirmed: tuple[bool, bool] = (False, False)  # each side confirmed the result as it stands
     dispute_note: str = ""
     hand_times: tuple[str, ...] = ()  # when each hand of its match was saved, in order
+    every_hand: str | None = None  # the director's reason for counting every hand, past the time rule
 
 
 @dataclass(frozen=True)
@@ -301,6 +302,7 @@ def _table(item: Mapping[str, Any], where: str, names: set[str]) -> ImportedTabl
         no_show=no_show,
         confirmed=tuple(_flag(mark, f"{where}.confirmed[{k}]") for k, mark in enumerate(confirmed)),
         dispute_note=_note(item.get("dispute_note"), f"{where}.dispute_note"),
+        every_hand=_note(item.get("every_hand"), f"{where}.every_hand") or None,
         hand_times=tuple(_stamp(stamp, f"{where}.hand_times[{k}]") or "" for k, stamp in enumerate(times)),
     )
 

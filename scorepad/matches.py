@@ -290,7 +290,9 @@ def add_hand(match_id: str) -> Any:
     hand = _checked_hand(form, head, None)
     if hand is not None:
         try:
-            store.add_hand(get_db(), match_id, hand, form.version_number(), form.submission_key())
+            store.add_hand(
+                get_db(), match_id, hand, form.version_number(), form.submission_key(), played=form.saved_time()
+            )
         except store.AlreadySavedError as error:
             return _already_saved(match_id, error.number)
         except store.StaleError as error:

@@ -405,6 +405,11 @@ def m009_log_club_night_changes(db):
     db.table("club_events").add_column("origin", str)
     db.table("club_events").add_column("in_season", int, not_null_default=1)
     db.execute("update club_events set origin = id")
+    # The director's override of the time rule for one table: every hand saved counts, and why.
+    db.table("club_tables").add_column("every_hand", str)
+    # When the phone saved a hand (an offline queue sends it later), never after the server
+    # received it: a club night's time rule judges when a hand was played, not when it arrived.
+    db.table("hands").add_column("played", str)
 
 
 @migrations()

@@ -234,6 +234,7 @@
       if (!item) return null;
       if (blocked[item.match] || !find(item.id)) return next(index + 1);
       var body = new URLSearchParams(item.fields);
+      body.set("saved_at", item.saved); // when the phone saved it: a club night's time rule judges by it
       return fetch(item.action, { method: "POST", body: body, credentials: "same-origin" }).then(function (response) {
         retries = 0;
         reached();

@@ -34,6 +34,7 @@ def test_blank_database_migrates(tmp_path):
             "data": str,
             "created": str,
             "deleted": str,
+            "played": str,  # m009: when the phone saved it
         }
         assert db.table("hand_revisions").columns_dict == {
             "id": int,

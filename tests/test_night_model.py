@@ -3,12 +3,13 @@ tables' actions through the pages and, after every step, compares the night's st
 pure core (``scorepad.clubnight.standings``) computes from the model's own facts.
 
 The model keeps what people did: who entered (and was renamed, removed, withdrawn), each started
-table's hands as saved (support.HAND: 1220 to 165 for North-South; HAND_EW the other way round),
-no-shows, penalties. Seating is the movement's business (tested on its own in
-test_clubnight_movements.py): the model reads each round's seats from the night after it is
-seated and holds them to the invariants (every active entrant once, nobody twice). Export and
-import go through the files: the night is exported, deleted, and imported again, and play goes on
-with the imported night.
+table's hands as saved (support.HAND: 1220 to 165 for North-South; HAND_EW the other way round)
+and which sides confirmed them (the standings are provisional until every table is confirmed, its
+round closed, or it is a no-show or a bye), no-shows, penalties. Seating is the movement's
+business (tested on its own in test_clubnight_movements.py): the model reads each round's seats
+from the night after it is seated and holds them to the invariants (every active entrant once,
+nobody twice). Export and import go through the files: the night is exported, deleted, and
+imported again, and play goes on with the imported night.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class NightModel(RuleBasedStateMachine):
         self.hands: dict[tuple[int, int], list[int]] = {}  # (round, table): 0 North-South won, 1 East-West
         self.no_shows: dict[tuple[int, int], str] = {}
         self.adjustments: list[Adjustment] = []
+        self.confirmed: dict[tuple[int, int], set[int]] = {}  # the sides that confirmed the sheet as it stands
         self.settings: EventSettings = self.night()[0].settings
 
     # --- reading the night as stored -----------------------------------------------------
@@ -178,6 +180,26 @@ class NightModel(RuleBasedStateMachine):
             )
             assert answer.status_code == 303, answer.get_data(as_text=True)[-1500:]
             saved.append(0 if north_south_wins else 1)
+            self.confirmed.pop((playing.number, table.number), None)  # a later change asks again
+
+    @precondition(lambda self: self.playing() is not None)
+    @rule(data=st.data(), side=st.sampled_from([0, 1]))
+    def confirm(self, data, side):
+        """A side's own phone (a fresh one each time) confirms the sheet as it stands."""
+        playing = self.playing()
+        tables = [t for t in playing.tables if t.match_id]
+        if not tables:
+            return
+        table = data.draw(st.sampled_from(tables))
+        db = connect(self.app.config["DATABASE"])
+        try:
+            token = clubstore.cards(db, self.event_id)[table.number]
+        finally:
+            db.close()
+        answer = self.app.test_client().post(f"/tables/{token}/confirm",
+                                             data={"side": str(side), "version": str(table.version)})  # fmt: skip
+        assert answer.status_code == 303
+        self.confirmed.setdefault((playing.number, table.number), set()).add(side)
 
     @precondition(lambda self: self.playing() is not None)
     @rule(data=st.data())
@@ -238,8 +260,11 @@ class NightModel(RuleBasedStateMachine):
                 else:
                     won = self.hands.get(key, [])
                     totals = (sum(WON if w == 0 else LOST for w in won), sum(LOST if w == 0 else WON for w in won))
-                    results.append(TableResult(each.number, table.number, table.entrants, totals))
+                    done = each.closed is not None or self.confirmed.get(key) == {0, 1}
+                    results.append(TableResult(each.number, table.number, table.entrants, totals, finished=done))
         expected = standings(list(self.entrants), results, self.settings, self.adjustments)
+        page = self.client.get(f"/standings/{self.night()[0].standings_token}").get_data(as_text=True)
+        assert ('class="provisional"' in page) == expected.provisional
         shown = self.client.get(f"/nights/{self.event_id}/export.json").get_json()["standings"]
         assert [(r["entrant"], r["score"], r["point_balance"]) for r in shown] == [
             (r.entrant, r.score, r.point_balance) for r in expected.rows

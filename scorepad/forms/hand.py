@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from wtforms import BooleanField, Form, HiddenField, RadioField, SelectField
@@ -107,6 +108,8 @@ class HandForm(TableForm):
     # This form's key, new each time a form is shown (the offline queue gives each queued hand its
     # own): a save sent twice is recognised by it (store.saved_submission).
     submission = HiddenField(default=lambda: secrets.token_urlsafe(16))
+    # When the phone saved the hand: the offline queue sends it with a hand it held (ISO 8601).
+    saved_at = HiddenField()
 
     def __init__(self, *args: Any, variant: canasta.Variant, side_names: Sequence[str], **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -121,6 +124,17 @@ class HandForm(TableForm):
 
     def version_number(self) -> int:
         return version_number(self.version.data)
+
+    def saved_time(self) -> str | None:
+        """The phone's save time as the store writes times (UTC, to the second), or None when it says none."""
+        value = (self.saved_at.data or "")[:40]
+        try:
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        if moment.tzinfo is None or not 2000 <= moment.year <= 9998:
+            return None
+        return moment.astimezone(UTC).isoformat(timespec="seconds")
 
     def submission_key(self) -> str | None:
         """The form's key when it looks like one (never stored otherwise: it is the client's text)."""

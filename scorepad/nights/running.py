@@ -55,6 +55,7 @@ from .night import (
     table_state,
 )
 
+REASON_LENGTH = 200  # characters of the director's reason for counting every hand
 # The name this organiser's device last signed a correction with (prefilled next time).
 CORRECTED_BY = "club_corrected_by"
 
@@ -412,6 +413,34 @@ def no_show(event_id: str, table_id: int) -> Response:
         clubstore.record(get_db(), event_id, "no_show", round=table.round, table=table.number, entrant=entrant)
     if entrant:
         flash(_("%(entrant)s did not come: they score nothing this round.", entrant=entrant))
+    return redirect(url_for(".dashboard", event_id=event_id), 303)
+
+
+@bp.post("/nights/<event_id>/tables/<int:table_id>/every-hand")
+def count_every_hand(event_id: str, table_id: int) -> Response:
+    """The director's override of the time rule for one table: every hand saved counts, with the reason why.
+
+    For a phone that saved hands before time but could only send them after (the rule judges when
+    a hand reached the server). The reason goes into the night's log and onto the dashboard;
+    ``undo`` puts the table back under the rule.
+    """
+    undo = request.form.get("undo") == "yes"
+    reason = " ".join(request.form.get("reason", "").split())[:REASON_LENGTH]
+    with _acting(event_id) as night:
+        table = _table_of(night, table_id)
+        if not table.match_id:
+            abort(400)
+        if not undo and not reason:
+            flash(_("Say why every hand of this table counts."))
+            return redirect(url_for(".dashboard", event_id=event_id), 303)
+        clubstore.count_every_hand(get_db(), table.id, None if undo else reason)
+        clubstore.record(get_db(), event_id, "cut", round=table.round, table=table.number, reason=reason, undo=undo)
+    if undo:
+        flash(_("Round %(round)s, table %(table)s: the time rule counts its hands again.", round=table.round,
+                table=table.number))  # fmt: skip
+    else:
+        flash(_("Round %(round)s, table %(table)s: every hand saved counts (%(reason)s).", round=table.round,
+                table=table.number, reason=reason))  # fmt: skip
     return redirect(url_for(".dashboard", event_id=event_id), 303)
 
 

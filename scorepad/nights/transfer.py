@@ -62,7 +62,7 @@ def _round_document(db: Any, played: clubstore.Round) -> dict[str, Any]:
         tables.append({"number": table.number, "north_south": table.entrants[0], "east_west": table.entrants[1],
                        "match": match, "hand_times": times, "accepted": table.accepted, "disputed": table.disputed,
                        "dispute_note": table.dispute_note, "no_show": table.no_show,
-                       "confirmed": confirmed})  # fmt: skip
+                       "confirmed": confirmed, "every_hand": table.every_hand})  # fmt: skip
     return {"number": played.number, "started": played.started, "ends": played.ends, "closed": played.closed,
             "tables": tables}  # fmt: skip
 

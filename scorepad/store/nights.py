@@ -79,6 +79,7 @@ class ClubTable:
     no_show: str | None = None
     not_counted: int = 0  # hands saved after the round's time that the night's time rule leaves out
     card_side: int | None = None  # the side a phone holding only the table card confirmed
+    every_hand: str | None = None  # the director's reason for counting every hand saved, past the time rule
 
     @property
     def is_bye(self) -> bool:
@@ -418,16 +419,19 @@ def _table(row: dict[str, Any]) -> ClubTable:
         is_finished=bool(row["is_finished"]),
         no_show=row["no_show"],
         card_side=row["card_side"],
+        every_hand=row["every_hand"],
     )
 
 
-# The first hand of each table's match saved after its round's time ran out (few or none).
+# The first hand of each table's match played after its round's time ran out (few or none): played
+# when its phone saved it, never later than it reached the server (a time before the round's start
+# is simply on time).
 LATE_HANDS_SQL = """
 select h.match_id, min(f.number) as first_late
 from club_tables t join club_rounds r on r.event_id = t.event_id and r.number = t.round
 join hands h on h.match_id = t.match_id and h.deleted is null
 join hand_figures f on f.hand_id = h.id
-where t.event_id = ? and r.ends is not null and h.created > r.ends
+where t.event_id = ? and r.ends is not null and coalesce(h.played, h.created) > r.ends
 group by h.match_id
 """
 
@@ -442,7 +446,7 @@ def rounds(db: Database, event_id: str, at_time: str = "finish_hand") -> list[Ro
     tables: dict[int, list[ClubTable]] = {}
     for row in _rows(db, TABLES_SQL, [event_id]):
         table = _table(row)
-        if table.match_id in late and late[table.match_id] < table.hands:
+        if table.match_id in late and late[table.match_id] < table.hands and not table.every_hand:
             table = _timed(db, table, late[table.match_id])
         tables.setdefault(row["round"], []).append(table)
     rows = _rows(db, "select * from club_rounds where event_id = ? order by number", [event_id])
@@ -542,6 +546,13 @@ def mark_no_show(db: Database, table_id: int, entrant: str | None) -> None:
     """An entrant never came to the table (they lose by the night's margin); None takes it back."""
     with writing(db):
         db.execute("update club_tables set no_show = ? where id = ?", [entrant, table_id])
+        _touch_table(db, table_id)
+
+
+def count_every_hand(db: Database, table_id: int, reason: str | None) -> None:
+    """The director lets every hand saved at the table count, whatever the time rule says (None: the rule again)."""
+    with writing(db):
+        db.execute("update club_tables set every_hand = ? where id = ?", [reason, table_id])
         _touch_table(db, table_id)
 
 
@@ -697,9 +708,13 @@ def night_of_origin(db: Database, origin: str | None) -> str | None:
 
 
 def hand_times(db: Database, match_id: str) -> list[str]:
-    """When each live hand of a match was saved, in the order played (the time rule's facts)."""
-    rows = _rows(db, "select created from hands where match_id = ? and deleted is null order by position", [match_id])
-    return [row["created"] for row in rows]
+    """When each live hand of a match was played (its phone's save time), in order: the time rule's facts."""
+    rows = _rows(
+        db,
+        "select coalesce(played, created) as t from hands where match_id = ? and deleted is null order by position",
+        [match_id],
+    )
+    return [row["t"] for row in rows]
 
 
 def adjustment_times(db: Database, event_id: str) -> list[str]:
@@ -827,7 +842,7 @@ def _save_imported_round(db: Database, event_id: str, each: Any, match_ids: dict
         confirmed = [1 if mark and match_id else None for mark in table.confirmed]  # an imported match is at version 1
         db.execute(
             "update club_tables set match_id = ?, accepted = ?, disputed = ?, dispute_note = ?, no_show = ?,"
-            " confirmed_ns = ?, confirmed_ew = ? where event_id = ? and round = ? and number = ?",
+            " confirmed_ns = ?, confirmed_ew = ?, every_hand = ? where event_id = ? and round = ? and number = ?",
             [match_id, table.accepted, table.disputed, table.dispute_note or None, table.no_show, *confirmed,
-             event_id, each.number, table.number],
+             table.every_hand, event_id, each.number, table.number],
         )  # fmt: skip

@@ -94,8 +94,18 @@ def _starting_or_none(totals: Sequence[int] | None) -> tuple[int, ...] | None:
     return tuple(totals) if totals else None
 
 
-def add_hand(db: Database, match_id: str, hand: canasta.Hand, version: int, submission: str | None = None) -> int:
+def add_hand(
+    db: Database,
+    match_id: str,
+    hand: canasta.Hand,
+    version: int,
+    submission: str | None = None,
+    played: str | None = None,
+) -> int:
     """Append a hand, scored against the stored totals before it; returns the match's new version.
+
+    ``played`` is when the phone saved it (a hand queued offline arrives later), kept never later
+    than now: a club night's time rule judges by it.
 
     ``submission`` is the key of the form that sent it, stored with the hand: sent again, it is
     recognised before the version is looked at (inside the write lock, so two copies sent at
@@ -109,7 +119,10 @@ def add_hand(db: Database, match_id: str, hand: canasta.Hand, version: int, subm
         submission = _refuse_a_second_copy(db, match_id, submission)
         row = _begin_write(db, match_id, version)
         position = _next_position(db, match_id)
-        hand_id = _append(db, row, hand, position, now())
+        stamp = now()
+        hand_id = _append(db, row, hand, position, stamp)
+        if played is not None:
+            db.execute("update hands set played = ? where id = ?", [min(played, stamp), hand_id])
         _revise(db, hand_id, "add", hand, version + 1, submission)
     return version + 1
 
