@@ -895,3 +895,19 @@ def test_the_clock_says_the_clubs_time_not_utc(app, organiser):
                                                             "correction-text": "Recounted"})  # fmt: skip
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     assert "(until 20:50)" in board and " UTC" not in board
+
+
+def test_words_that_tell_things_apart_in_every_language(app, organiser):
+    """Issue 30: the printed results said "Puntos | Puntos"; German said "Runde" for the round and the hand."""
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    for language in ("en", "es", "pt-BR", "de"):
+        page = organiser.get(f"/nights/{event_id}/print/results", headers={"Accept-Language": language}).text
+        headers = re.findall(r'<th scope="col">([^<]+)</th>', page.split('id="results-1"')[1])
+        assert len(set(headers)) == len(headers) == 5, (language, headers)
+    cards = night_rows(app, event_id)[2]
+    run_out_the_clock(app, event_id, 1)
+    banner = app.test_client().get(f"/tables/{cards[1]}/banner", headers={"Accept-Language": "de"}).text
+    assert "das laufende Spiel zu Ende gespielt; kein neues Spiel beginnt" in banner and "laufende Runde" not in banner
