@@ -28,7 +28,7 @@ from flask import (
     url_for,
 )
 
-from . import access, canasta, i18n, meanwhile, polls, sheets, store
+from . import access, canasta, conditional, i18n, meanwhile, sheets, store
 from .assets import SHELL, asset_url
 from .canasta.match import game_ends, play_hand, settlement_for
 from .db import get_db
@@ -159,9 +159,9 @@ def sheet(match_id: str) -> Response:
 
 
 def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any) -> Response:
-    """Answer a poll: decided from the version alone before any figure is read (:func:`polls.unchanged_or`)."""
+    """Answer a poll: decided from the version alone before any figure is read (:func:`conditional.unchanged_or`)."""
     template = "matches/_sheet.html" if wants_fragment() else page
-    return polls.unchanged_or(
+    return conditional.unchanged_or(
         key, version, template, lambda: render_template(template, **score_sheet_context(head(), undone=None, **extra))
     )
 

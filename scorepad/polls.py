@@ -13,15 +13,14 @@ this is the one place that decides a sheet is unchanged.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import Flask, Response, make_response, request, session
+from flask import Flask
 from werkzeug.exceptions import HTTPException
 
-from . import db, i18n, security, store
+from . import db, security, store
 from .store import nights as clubstore
 
 # The poll's own query string, as the sheet writes it; any other query goes to Flask.
@@ -34,31 +33,6 @@ POLLS: dict[str, tuple[str, Callable[[Any, str], int]]] = {
     "nights.screen_live": ("token", lambda c, key: clubstore.night_version(c, standings_token=key)),
 }
 NOT_FOUND = (store.NotFoundError, clubstore.NotFoundError)
-
-
-def unchanged_or(key: str, version: int, template: str, render: Callable[[], str]) -> Response:
-    """A page or a poll's answer decided from one version before anything is read or rendered.
-
-    ``since=<version>`` gets 204; a copy whose ETag names this version (and template and
-    language) gets 304; anything else is ``render()``, tagged so that the next ask can be 304.
-    A page that shows a flashed message is not the same page again: it is neither tagged nor kept.
-    """
-    if request.args.get("since") == str(version):
-        return Response(status=204)
-    tag = hashlib.blake2s(f"{key}:{version}:{template}:{i18n.language()}".encode(), digest_size=12).hexdigest()
-    if request.if_none_match.contains(tag):
-        response = Response(status=304)
-    else:
-        flashes = "_flashes" in session
-        response = make_response(render())
-        response.vary.add("HX-Request")
-        if flashes:
-            response.cache_control.no_store = True
-            return response
-    response.set_etag(tag)
-    response.vary.add("HX-Request")
-    response.cache_control.no_cache = True  # keep it, but ask each time: the answer is usually 304
-    return response
 
 
 class UnchangedPolls:

@@ -140,6 +140,8 @@ LAYERS = {
     # The page's language over the assets and the markup cache; the form token, worded in it.
     "i18n": 2,
     "security": 3,
+    # A page's or a poll's answer decided from one version (204, 304), in the page's language.
+    "conditional": 3,
     # Storage (rows) and file formats (documents): neither knows the other.
     "store": 3,
     "formats": 3,
@@ -149,7 +151,8 @@ LAYERS = {
     "db": 4,
     "backups": 4,
     "forms": 4,
-    "nightforms": 4,
+    # The club night's forms, made of the number boxes every form shares (forms.boxes).
+    "nightforms": 5,
     "meanwhile": 4,
     # Who sees what, from the browser's cookie.
     "access": 5,

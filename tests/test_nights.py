@@ -1163,3 +1163,19 @@ def test_a_hand_saved_on_a_phone_before_time_counts_when_it_arrives_later(app, o
     assert organiser.post(f"/matches/{table.match_id}/hands",
                           data={**HAND, "version": "5", "saved_at": "soon"}).status_code == 303  # fmt: skip
     db.close()
+
+
+def test_words_that_tell_things_apart_in_every_language(app, organiser):
+    """Issue 30: the printed results said "Puntos | Puntos"; German said "Runde" for the round and the hand."""
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    for language in ("en", "es", "pt-BR", "de"):
+        page = organiser.get(f"/nights/{event_id}/print/results", headers={"Accept-Language": language}).text
+        headers = re.findall(r'<th scope="col">([^<]+)</th>', page.split('id="results-1"')[1])
+        assert len(set(headers)) == len(headers) == 5, (language, headers)
+    cards = night_rows(app, event_id)[2]
+    run_out_the_clock(app, event_id, 1)
+    banner = app.test_client().get(f"/tables/{cards[1]}/banner", headers={"Accept-Language": "de"}).text
+    assert "das laufende Spiel zu Ende gespielt; kein neues Spiel beginnt" in banner and "laufende Runde" not in banner

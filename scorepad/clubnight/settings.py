@@ -265,13 +265,14 @@ class RoundLength:
             and not found
             and _whole(self.warning, 0, self.value - 1, "")
         ):
+            path = f"{where}.warning"
             message = t(
                 # Translators: {field} is the setting as stored (round_length.warning); keep it as it is.
                 "{field} must be a whole number of minutes shorter than the round, not {value}.",
-                field=f"{where}.warning",
+                field=path,
                 value=shown(self.warning),
             )
-            found.append(problem("bad-warning", message, f"{where}.warning"))
+            found.append(problem("bad-warning", message, path))
         return found
 
 

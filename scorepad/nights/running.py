@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Response, abort, flash, redirect, render_template, request, session, url_for
 
-from .. import canasta, polls, store
+from .. import canasta, conditional, store
 from ..clubnight import (
     Adjustment,
     MovementError,
@@ -103,7 +103,7 @@ def dashboard_live(event_id: str) -> Response:
     except clubstore.NotFoundError:
         abort(404)
     template = "nights/_dashboard_live.html"
-    return polls.unchanged_or(
+    return conditional.unchanged_or(
         event_id,
         version,
         template,

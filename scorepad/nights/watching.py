@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Response, abort, render_template, request
 
-from .. import polls
+from .. import conditional
 from ..clubnight import (
     Standings,
     night_points,
@@ -46,12 +46,12 @@ def standings_context(night: Night, version: int) -> dict[str, Any]:
 
 
 def _unchanged_or(token: str, template: str, render: Any) -> Response:
-    """A standings page or poll: 204 or 304 from the night's one version, else rendered (polls.unchanged_or)."""
+    """A standings page or poll: 204 or 304 from the night's one version, else rendered (conditional.unchanged_or)."""
     try:
         version = clubstore.night_version(get_db(), standings_token=token)
     except clubstore.NotFoundError:
         abort(404)
-    return polls.unchanged_or(token, version, template, lambda: render(version))
+    return conditional.unchanged_or(token, version, template, lambda: render(version))
 
 
 @bp.get("/standings/<token>")
