@@ -122,28 +122,7 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
             return api.not_found(error)  # an address the API has no route for still answers JSON
         return render_template("errors/404.html"), 404
 
-    @app.errorhandler(sqlite3.OperationalError)
-    def not_written(error):
-        """The database could not be written (a full disk, a lock held too long): nothing of this
-        request was saved, and the page says so and why, never a bare error page."""
-        from flask import jsonify
-
-        from .i18n import gettext as _
-
-        full = "full" in str(error).lower()
-        app.logger.warning("not saved (%s %s): %s", request.method, request.path, error)
-        what = _("The hand was not saved.") if "hand" in (request.endpoint or "") else _("Nothing was saved.")
-        why = _("The server's disk is full.") if full else _("The server could not write to its database.")
-        if full:
-            advice = _(
-                "Everything saved before is safe. Ask the person running the server to free some disk space, "
-                "then send it again."
-            )
-        else:
-            advice = _("Everything saved before is safe. Send it again in a moment.")
-        if request.path.startswith(api.bp.url_prefix + "/"):
-            return jsonify(errors=[{"field": "", "message": f"{what} {why} {advice}"}]), 503
-        return render_template("errors/not_saved.html", what=what, why=why, advice=advice), 503
+    app.register_error_handler(sqlite3.OperationalError, not_written)
 
     @app.errorhandler(405)
     def wrong_method(error):
@@ -154,3 +133,26 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
         return error
 
     return app
+
+
+def not_written(error: sqlite3.OperationalError) -> Any:
+    """The database could not be written (a full disk, a lock held too long): nothing of this
+    request was saved, and the page says so and why, never a bare error page."""
+    from flask import current_app, jsonify
+
+    from .i18n import gettext as _
+
+    full = "full" in str(error).lower()
+    current_app.logger.warning("not saved (%s %s): %s", request.method, request.path, error)
+    what = _("The hand was not saved.") if "hand" in (request.endpoint or "") else _("Nothing was saved.")
+    why = _("The server's disk is full.") if full else _("The server could not write to its database.")
+    if full:
+        advice = _(
+            "Everything saved before is safe. Ask the person running the server to free some disk space, "
+            "then send it again."
+        )
+    else:
+        advice = _("Everything saved before is safe. Send it again in a moment.")
+    if request.path.startswith("/api/"):
+        return jsonify(errors=[{"field": "", "message": f"{what} {why} {advice}"}]), 503
+    return render_template("errors/not_saved.html", what=what, why=why, advice=advice), 503
