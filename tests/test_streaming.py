@@ -242,29 +242,34 @@ def test_a_real_servers_memory_stays_flat_while_two_downloads_run(tmp_path, monk
         cookie = response.getheader("Set-Cookie").split(";")[0]
         server.request("GET", "/", headers={"Cookie": cookie})  # templates compiled, pieces kept
         before = rss(server.process.pid)
-        sizes, peak = [], [before]
+        sizes, peaks = [], []
 
         def download():
-            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300)
             connection.request("GET", "/export/matches.json", headers={"Cookie": cookie})
             answer = connection.getresponse()
             size = 0
             while piece := answer.read(65536):
                 size += len(piece)
-                time.sleep(0.001)  # a client slower than the server
             connection.close()
             sizes.append((answer.status, size))
 
-        threads = [threading.Thread(target=download) for _ in range(2)]
-        for thread in threads:
-            thread.start()
-        while any(thread.is_alive() for thread in threads):
-            peak.append(rss(server.process.pid))
-            time.sleep(0.05)
-        for thread in threads:
-            thread.join()
+        for _ in range(2):  # the first pair warms the threads' allocators up; the second must add nothing
+            threads = [threading.Thread(target=download) for _ in range(2)]
+            for thread in threads:
+                thread.start()
+            peak = 0
+            while any(thread.is_alive() for thread in threads):
+                peak = max(peak, rss(server.process.pid))
+                time.sleep(0.05)
+            for thread in threads:
+                thread.join()
+            peaks.append(peak)
     finally:
         server.stop()
-    assert [status for status, _ in sizes] == [200, 200] and min(size for _, size in sizes) > 30_000_000
-    grown = max(peak) - before
-    assert grown < 40_000_000, f"grew {grown:,} bytes ({before:,} -> {max(peak):,}) for two {sizes[0][1]:,}-byte files"
+    assert [status for status, _ in sizes] == [200] * 4 and min(size for _, size in sizes) > 30_000_000
+    size = sizes[0][1]
+    # On main two such downloads held both files and their documents: hundreds of MB.
+    # 17 MB measured here: threads' allocators and a batch or two in flight per download.
+    assert peaks[0] - before < 24_000_000, f"two {size:,}-byte downloads took {peaks[0] - before:,} bytes"
+    assert peaks[1] - peaks[0] < 8_000_000, f"flat: the second pair added {peaks[1] - peaks[0]:,} bytes ({peaks})"
