@@ -386,3 +386,15 @@ def _m008_create_director_notes(db):
         not_null={"event_id", "text", "created"},
         foreign_keys=[("event_id", "club_events", "id")],
     )
+
+
+@migrations()
+def m009_order_undone_hands(db):
+    # Undo and Put back are a stack: `undone` is the match version at which a hand was undone
+    # (NULL while it is on the sheet), so "Put back" takes the hand undone last, whatever its
+    # position. Hands undone before this migration take it from their last 'delete' revision.
+    db.table("hands").add_column("undone", int)
+    db.execute(
+        "update hands set undone = (select max(r.match_version) from hand_revisions r "
+        "where r.hand_id = hands.id and r.action = 'delete') where deleted is not null"
+    )
