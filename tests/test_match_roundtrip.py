@@ -14,6 +14,7 @@ import tempfile
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import DEFAULTS
 from test_import_roundtrip import matches
 
 from scorepad import canasta, create_app, store
@@ -102,3 +103,31 @@ def test_export_then_import_shows_the_same_match(data, played):
         assert answer.status_code == 200
         assert seen(there, match_id, live) == before
     assert "Nothing new to import" in answer.get_data(as_text=True)
+
+
+def test_an_import_with_broken_undone_hands_or_history_is_refused_naming_the_place(client):
+    played = client.post(
+        "/matches/new/classic",
+        data={"side_0": "We", "side_1": "They", **DEFAULTS},
+    )
+    match_id = played.headers["Location"].rsplit("/", 1)[-1]
+    form = {"sides-0-melded_points": "120", "sides-1-hand_points": "15", "version": "1"}
+    assert client.post(f"/matches/{match_id}/hands", data=form).status_code == 303
+    document = json.loads(client.get(f"/matches/{match_id}/export.json").get_data(as_text=True))
+    document["id"] = "f" * 32
+    broken = [
+        ({"undone": "hand 2"}, "undone", "A match's undone hands are a list."),
+        ({"undone": [{"entries": [{"red_threes": -1}, {}]}]}, "undone[0].entries[0].red_threes", ""),
+        ({"hands": [{**document["hands"][0], "history": {}}]}, "hands[0].history", "A hand's history is a list."),
+        (
+            {"hands": [{**document["hands"][0], "history": [{"action": "zap", "created": "x", "hand": None}] * 2}]},
+            "hands[0].history[0]",
+            "Each version of a hand says what was done and when.",
+        ),
+    ]
+    for change, field, message in broken:
+        body = json.dumps({**document, **change}).encode()
+        answer = client.post("/import", data={"file": (io.BytesIO(body), "m.json")})
+        page = answer.get_data(as_text=True)
+        assert answer.status_code == 200 and field in page and message in page.replace("&#39;", "'"), field
+    assert client.get(f"/matches/{'f' * 32}").status_code == 404  # nothing was imported
