@@ -86,3 +86,61 @@ def test_undo_dismissed_changes_nothing(page, live_server):
     page.wait_for_timeout(300)
     assert totals(page) == [500, -10]
     expect(page.get_by_role("button", name="Undo hand 1")).to_be_visible()
+
+
+# --- no Undo while hands wait on the phone (offline) -----------------------------------------
+import pytest  # noqa: E402
+from support import add_match  # noqa: E402
+
+from browser.test_offline_browser import (  # noqa: E402  the offline tests' phone, kept sheet and hand
+    REPLAY,
+    WAITING,
+    controlled,
+    live_app,  # noqa: F401  fixture: the app whose service worker keeps pages
+    queue,
+    type_hand,
+    violations,  # noqa: F401  fixture
+)
+from browser.waiting import wait_until  # noqa: E402
+
+# Hand 1, on the server before the phone goes offline: nobody went out, We meld 650, They 500.
+FIRST = {"entries": [{"melded_points": 650}, {"melded_points": 500}]}
+
+
+@pytest.fixture
+def match_id(live_app):  # noqa: F811
+    return add_match(live_app, [FIRST])
+
+
+@pytest.fixture
+def sheet(page, live_server, match_id, violations):  # noqa: F811
+    """The match's sheet, opened once the service worker runs, so this phone keeps a copy."""
+    url = f"{live_server}/matches/{match_id}"
+    page.goto(url)
+    controlled(page)
+    page.reload()  # now through the worker: the sheet is kept on the phone
+    expect(page.get_by_role("link", name="Enter hand 2")).to_be_visible()
+    settled(page)
+    return url
+
+
+def test_no_undo_is_offered_while_a_hand_waits_on_the_phone(page, context, live_app, sheet, match_id):  # noqa: F811
+    expect(page.get_by_role("button", name="Undo hand 1")).to_be_visible()
+    page.get_by_role("link", name="Enter hand 2").click()
+    expect(page.locator("main > .hand-form #preview")).to_be_attached()
+    settled(page)
+    context.set_offline(True)
+    wait_until(page, "!navigator.onLine")
+    type_hand(page)
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#queue-status")).to_contain_text(WAITING)
+    assert [item["state"] for item in queue(page)] == ["waiting"]
+
+    # The kept sheet shows hand 2 waiting and offers no Undo: it would take back hand 1 behind it.
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    expect(page.locator("#sheet tr.queued th")).to_have_text("2")
+    expect(page.get_by_role("button", name=re.compile("^Undo hand"))).to_have_count(0)
+
+    context.set_offline(False)
+    expect(page.locator("#queue-status")).to_contain_text("has been sent: it is on the sheet", timeout=REPLAY)
+    expect(page.get_by_role("button", name="Undo hand 2")).to_be_visible()
