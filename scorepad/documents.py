@@ -230,30 +230,31 @@ def _read_histories(hands: list[Any], where: str) -> tuple[tuple[dict[str, Any],
         if not isinstance(raw, list):
             problems.append(Violation("history-not-list", t("A hand's history is a list."), at))
             continue
-        versions = []
-        for number, version in enumerate(raw):
-            place = f"{at}[{number}]"
-            if (
-                not isinstance(version, Mapping)
-                or version.get("action") not in HISTORY_ACTIONS
-                or not isinstance(version.get("created"), str)
-                or not is_readable(version["created"])
-            ):
-                problems.append(
-                    Violation("history-version", t("Each version of a hand says what was done and when."), place)
-                )
-                continue
-            entries = version.get("hand")
-            try:
-                entries = None if entries is None else canasta.read_hand(entries).to_dict()
-            except InvalidError as error:
-                problems += [v.under(f"{place}.hand") for v in error.violations]
-                continue
-            versions.append({"action": version["action"], "created": version["created"], "hand": entries})
-        histories.append(tuple(versions) if len(versions) > 1 else ())
+        versions = [_read_version(version, f"{at}[{number}]", problems) for number, version in enumerate(raw)]
+        kept = tuple(version for version in versions if version is not None)
+        histories.append(kept if len(kept) > 1 else ())
     if problems:
         raise InvalidError(problems)
     return tuple(histories) if any(histories) else ()
+
+
+def _read_version(version: Any, where: str, problems: list[Violation]) -> dict[str, Any] | None:
+    """One version of a hand's history (what was done, when, and the hand then), or None with its problems."""
+    if (
+        not isinstance(version, Mapping)
+        or version.get("action") not in HISTORY_ACTIONS
+        or not isinstance(version.get("created"), str)
+        or not is_readable(version["created"])
+    ):
+        problems.append(Violation("history-version", t("Each version of a hand says what was done and when."), where))
+        return None
+    hand = version.get("hand")
+    try:
+        hand = None if hand is None else canasta.read_hand(hand).to_dict()
+    except InvalidError as error:
+        problems += [v.under(f"{where}.hand") for v in error.violations]
+        return None
+    return {"action": version["action"], "created": version["created"], "hand": hand}
 
 
 def _read_undone(raw: Any, variant: canasta.Variant, where: str) -> tuple[dict[str, Any], ...]:
