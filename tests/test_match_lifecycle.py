@@ -26,6 +26,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from support import DEFAULTS
 
 from scorepad import create_app
 
@@ -481,3 +482,19 @@ SlowMatchLifecycle.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_match_lifecycle_thousands = pytest.mark.slow(SlowMatchLifecycle.TestCase)
+
+
+def test_a_submission_key_used_in_another_match_saves_the_hand_without_an_error(client):
+    """Keys are chosen by the phone: one sent to a second match is that match's new hand, not a 500."""
+    ids = []
+    for _ in range(2):
+        made = client.post("/matches/new/classic", data={"side_0": "We", "side_1": "They", **DEFAULTS})
+        ids.append(made.headers["Location"].rsplit("/", 1)[-1])
+    # RULES.md: We 120 melded; They -15 in hand.
+    form = {"sides-0-melded_points": "120", "sides-1-hand_points": "15", "version": "1", "submission": "same-key-1"}
+    for match_id in ids:
+        assert client.post(f"/matches/{match_id}/hands", data=form).status_code == 303
+        assert read_sheet(client.get(f"/matches/{match_id}").get_data(as_text=True)).totals == (120, -15)
+    # Sent again to the first match, it is recognised there.
+    again = client.post(f"/matches/{ids[0]}/hands", data=form, follow_redirects=True)
+    assert "Hand 1 was already saved." in flash_of(again.get_data(as_text=True))

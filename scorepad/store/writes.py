@@ -396,9 +396,18 @@ def _revise(
             "data": hand_json(hand) if hand else None,
             "match_version": match_version,
             "created": now(),
-            "submission": submission or None,
+            "submission": _unused(db, submission),
         }
     )
+
+
+def _unused(db: Database, submission: str | None) -> str | None:
+    """The save's key, unless another match's hand holds it (this match's were refused before):
+    a key is the sender's choice, and one sent to two matches is kept by the first only."""
+    if not submission:
+        return None
+    taken = db.execute("select 1 from hand_revisions where submission = ?", [submission]).fetchone()
+    return None if taken else submission
 
 
 # --- what changed meanwhile ----------------------------------------------------------------
