@@ -12,7 +12,7 @@ import re
 import reprlib
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import canasta
@@ -62,6 +62,12 @@ class MatchInfo:
     title: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
     origin: str | None = None  # the id the match had in the file it was imported from
+    # The hands undone and not yet put back, the one undone last first (the order Put back
+    # brings them back), each as the core's hand object: a document's optional "undone".
+    undone: tuple[Mapping[str, Any], ...] = ()
+    # Every version of each hand on the sheet, oldest first ({"action", "created", "hand"}): a
+    # document's optional "history" of a hand that has more than one.
+    history: tuple[tuple[Mapping[str, Any], ...], ...] = ()
 
 
 def score_document(match: Match) -> dict[str, Any]:
@@ -168,6 +174,11 @@ def whole_document(
     """The one writer of a whole match document: from a match the core just scored
     (:func:`match_document`), or from the figures stored with it (``store.match_documents``).
     """
+    if any(len(versions) > 1 for versions in info.history):
+        hands = [
+            {**hand, "history": [dict(version) for version in versions]} if len(versions) > 1 else hand
+            for hand, versions in zip(hands, info.history, strict=False)
+        ]
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -179,6 +190,7 @@ def whole_document(
         "sides": [side.to_dict() for side in info.sides],
         "starting_totals": list(starting_totals) if starting_totals else None,
         **score_fields(variant, hands, state, settlement),
+        **({"undone": [dict(hand) for hand in info.undone]} if info.undone else {}),
     }
 
 
@@ -196,7 +208,77 @@ def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
         raise InvalidError(problems)
     match = _score_facts(data, hands, where)
     _check_side_count(match, sides, _at(where, "sides"))
-    return match, _match_info(data, sides)
+    undone = _read_undone(data.get("undone"), match.variant, _at(where, "undone"))
+    history = _read_histories(hands, _at(where, "hands"))
+    return match, replace(_match_info(data, sides), undone=undone, history=history)
+
+
+HISTORY_ACTIONS = ("add", "edit", "delete", "restore", "import")
+
+
+def _read_histories(hands: list[Any], where: str) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """Each hand's optional "history" (every version of it), checked; none at all when no hand has one.
+
+    :raises InvalidError: with the problems, fields under ``where``.
+    """
+    if not any(isinstance(hand, Mapping) and "history" in hand for hand in hands):
+        return ()
+    histories, problems = [], []
+    for index, hand in enumerate(hands):
+        raw = hand.get("history", [])
+        at = f"{where}[{index}].history"
+        if not isinstance(raw, list):
+            problems.append(Violation("history-not-list", t("A hand's history is a list."), at))
+            continue
+        versions = [_read_version(version, f"{at}[{number}]", problems) for number, version in enumerate(raw)]
+        kept = tuple(version for version in versions if version is not None)
+        histories.append(kept if len(kept) > 1 else ())
+    if problems:
+        raise InvalidError(problems)
+    return tuple(histories) if any(histories) else ()
+
+
+def _read_version(version: Any, where: str, problems: list[Violation]) -> dict[str, Any] | None:
+    """One version of a hand's history (what was done, when, and the hand then), or None with its problems."""
+    if (
+        not isinstance(version, Mapping)
+        or version.get("action") not in HISTORY_ACTIONS
+        or not isinstance(version.get("created"), str)
+        or not is_readable(version["created"])
+    ):
+        problems.append(Violation("history-version", t("Each version of a hand says what was done and when."), where))
+        return None
+    hand = version.get("hand")
+    try:
+        hand = None if hand is None else canasta.read_hand(hand).to_dict()
+    except InvalidError as error:
+        problems += [v.under(f"{where}.hand") for v in error.violations]
+        return None
+    return {"action": version["action"], "created": version["created"], "hand": hand}
+
+
+def _read_undone(raw: Any, variant: canasta.Variant, where: str) -> tuple[dict[str, Any], ...]:
+    """The document's undone hands (optional), each read and checked on its own as the core reads a hand.
+
+    :raises InvalidError: with the problems, fields under ``where``.
+    """
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise InvalidError([Violation("undone-not-list", t("A match's undone hands are a list."), where)])
+    hands, problems = [], []
+    for index, item in enumerate(raw):
+        at = f"{where}[{index}]"
+        try:
+            hand = canasta.read_hand(item)
+        except InvalidError as error:
+            problems += [v.under(at) for v in error.violations]
+            continue
+        problems += [v.under(at) for v in canasta.check_hand(hand, variant)]
+        hands.append(hand.to_dict())
+    if problems:
+        raise InvalidError(problems)
+    return tuple(hands)
 
 
 def _at(where: str, name: str) -> str:

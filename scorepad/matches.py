@@ -161,8 +161,10 @@ def sheet(match_id: str) -> Response:
 def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any) -> Response:
     """Answer a poll: decided from the version alone before any figure is read (:func:`conditional.unchanged_or`)."""
     template = "matches/_sheet.html" if wants_fragment() else page
+    # A writer's sheet offers Put back as the page does; a watcher's offers nothing.
+    undone = None if extra.get("watching") else store.undone_hand(get_db(), key)
     return conditional.unchanged_or(
-        key, version, template, lambda: render_template(template, **score_sheet_context(head(), undone=None, **extra))
+        key, version, template, lambda: render_template(template, **score_sheet_context(head(), undone=undone, **extra))
     )
 
 
@@ -373,12 +375,13 @@ def edit_hand(match_id: str, number: int) -> str:
 def update_hand(match_id: str, number: int) -> Any:
     """Save a corrected hand; later totals, minimums and game end follow."""
     head = _writable_head(match_id)
-    if not 1 <= number <= head.summary.played:
-        abort(404)
     form = _hand_form(head)
+    # A correction sent again is recognised first: its hand may have been undone since.
     saved = store.saved_submission(get_db(), match_id, form.submission_key())
     if saved is not None:
         return _already_saved(match_id, saved)
+    if not 1 <= number <= head.summary.played:
+        abort(404)
     hand = _checked_hand(form, head, number)
     if hand is not None:
         try:
@@ -419,7 +422,7 @@ def undo_hand(match_id: str) -> Response:
     except store.StaleError as error:
         flash(" ".join([*map(i18n.text, meanwhile.sentences(error)), _("Nothing was undone.")]))
     else:
-        flash(_("Hand %(number)s undone.", number=number))
+        flash(_("Hand %(number)s undone.", number=number), "undone")  # the sheet offers Put back in it
     return redirect(url_for(".show", match_id=match_id), 303)
 
 

@@ -434,3 +434,15 @@ def m011_keep_organiser_sessions_and_guesses_by_source(db):
         not_null={"failures", "next_try"},
     )
     db.table("organiser_guesses").create_index(["next_try"])
+
+
+@migrations()
+def m012_order_undone_hands(db):
+    # Undo and Put back are a stack: `undone` is the match version at which a hand was undone
+    # (NULL while it is on the sheet), so "Put back" takes the hand undone last, whatever its
+    # position. Hands undone before this migration take it from their last 'delete' revision.
+    db.table("hands").add_column("undone", int)
+    db.execute(
+        "update hands set undone = (select max(r.match_version) from hand_revisions r "
+        "where r.hand_id = hands.id and r.action = 'delete') where deleted is not null"
+    )

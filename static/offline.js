@@ -447,6 +447,10 @@
       enter.dataset.text = enter.dataset.text || enter.textContent;
       enter.textContent = enter.dataset.text.replace(String(hands + 1), String(hands + held.length + 1));
     }
+    // Undo and Put back act on the server's last hand: while hands wait on this phone they would
+    // undo (or put back behind) a hand that is not the last one the players see, so none is offered.
+    sheet.querySelectorAll(".actions form[action$='/hands/undo'], .actions form[action$='/hands/restore']")
+      .forEach(function (form) { form.hidden = held.length > 0; });
     if (!held.length) return;
     var body = sheet.querySelector("table.hands tbody");
     if (!body) {

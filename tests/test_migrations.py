@@ -35,6 +35,7 @@ def test_blank_database_migrates(tmp_path):
             "created": str,
             "deleted": str,
             "played": str,  # m009: when the phone saved it
+            "undone": int,  # m012: the match version it was undone at
         }
         assert db.table("hand_revisions").columns_dict == {
             "id": int,
@@ -163,5 +164,46 @@ def test_m006_stores_the_counters_spread_counts_as_groups(tmp_path):
         assert data["entries"][1]["melded_cards"] == {"K": 3, "9": 2}  # not the counter's shape
         hand = store.load_match(db, match_id)[0].hands[0]
         assert (hand.entries[0].melded_points, hand.entries[1].hand_points) == (170, 140)
+    finally:
+        db.close()
+
+
+def test_m012_orders_hands_undone_before_it_as_a_stack(tmp_path):
+    """Hands 3 then 2 undone by an older scorepad: Put back brings hand 2 back first, then 3."""
+    from scorepad import canasta, store
+    from scorepad.documents import Side
+
+    path = str(tmp_path / "old.db")
+    db = connect(path)
+    try:
+        migrations.apply(db, stop_before="m012_order_undone_hands")
+        classic = canasta.find_variant("classic")
+        match_id = store.create_match(db, classic, [Side("We", ()), Side("They", ())], None, "")
+        hands = [
+            canasta.Hand.from_dict({"entries": [{"melded_points": melded}, {"hand_points": 10}]})
+            for melded in (100, 200, 300)
+        ]
+        version = 1
+        for hand in hands:
+            version = store.add_hand(db, match_id, hand, version)
+        # What the older undo wrote: the hand marked deleted and a 'delete' revision at the new version.
+        for position in (3, 2):
+            version += 1
+            hand_id = db.execute(
+                "select id from hands where match_id = ? and position = ?", [match_id, position]
+            ).fetchone()[0]
+            db.execute("update hands set deleted = 'x' where id = ?", [hand_id])
+            db.execute(
+                "insert into hand_revisions (hand_id, revision, action, match_version, created) "
+                "values (?, 2, 'delete', ?, 'x')",
+                [hand_id, version],
+            )
+            db.execute("update matches set version = ? where id = ?", [version, match_id])
+        db.conn.commit()
+        migrations.apply(db)
+        assert store.restore_last_hand(db, match_id, version) == 2
+        assert store.load_match(db, match_id)[0].hands == tuple(hands[:2])
+        assert store.restore_last_hand(db, match_id, version + 1) == 3
+        assert store.load_match(db, match_id)[0].hands == tuple(hands)
     finally:
         db.close()

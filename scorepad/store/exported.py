@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from sqlite_utils import Database
@@ -13,7 +14,17 @@ from ..canasta.match import settlement_for
 from ..documents import hand_fields, whole_document
 from .access import EVERY_MATCH, Viewer, visible_to
 from .reads import HEAD_SQL
-from .rows import hand_of, info_of, numbers, select_rows, standing_of, starting_of, variant_of
+from .rows import (
+    hand_histories,
+    hand_of,
+    info_of,
+    numbers,
+    select_rows,
+    standing_of,
+    starting_of,
+    undone_stack,
+    variant_of,
+)
 
 
 def match_documents(db: Database, viewer: Viewer = EVERY_MATCH) -> Iterator[dict[str, Any]]:
@@ -33,7 +44,8 @@ def _document_from_figures(db: Database, row: dict[str, Any]) -> dict[str, Any]:
     variant = variant_of(row)
     settlement = settlement_for(summary.totals, variant.settlement_unit) if summary.is_finished else None
     hands = _hand_documents_from_figures(db, row["id"])
-    return whole_document(info_of(row), variant, starting_of(row), hands, summary, settlement)
+    info = replace(info_of(row), undone=undone_stack(db, row["id"]), history=hand_histories(db, row["id"]))
+    return whole_document(info, variant, starting_of(row), hands, summary, settlement)
 
 
 def _hand_documents_from_figures(db: Database, match_id: str) -> list[dict[str, Any]]:

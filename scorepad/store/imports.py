@@ -55,11 +55,38 @@ def save_imported_match(db: Database, match: canasta.Match, info: MatchInfo, pen
             data = hand_json(hand)
             sql = "insert into hands (match_id, position, data, created) values (?, ?, ?, ?)"
             hand_ids.append(db.conn.execute(sql, [info.id, position, data, stamp]).lastrowid)
-            revisions.append((hand_ids[-1], 1, "import", data, 1, stamp))  # a new hand's first revision
+            history = info.history[position - 1] if position <= len(info.history) else ()
+            revisions += _imported_revisions(hand_ids[-1], data, history, stamp)
+        revisions += _insert_undone(db, info, len(match.hands), stamp)
         insert_rows(db, "hand_revisions", REVISION_COLUMNS, revisions)
         stored = canasta.Match(match.variant, tuple(as_stored(h) for h in match.hands), match.starting_totals)
         write_figures(db, match_row(db, info.id, pending_too=True), stored, hand_ids)
     return True
+
+
+def _imported_revisions(
+    hand_id: int, data: str, history: Sequence[Any], stamp: str
+) -> list[tuple[int, int, str, str | None, int, str]]:
+    """A hand's revisions: every version the file lists (as the hand's page showed them), else one 'import'."""
+    if len(history) <= 1:
+        return [(hand_id, 1, "import", data, 1, stamp)]  # a new hand's first revision
+    return [
+        (hand_id, number, version["action"], hand_json(canasta.read_hand(version["hand"])) if version["hand"] else None,
+         1, version["created"])
+        for number, version in enumerate(history, start=1)
+    ]  # fmt: skip
+
+
+def _insert_undone(db: Database, info: MatchInfo, played: int, stamp: str) -> list[tuple[Any, ...]]:
+    """The undone hands after the ``played`` ones, out of sight, the one undone last first (Put back
+    brings it first); returns their revisions."""
+    revisions = []
+    sql = "insert into hands (match_id, position, data, created, deleted, undone) values (?, ?, ?, ?, ?, ?)"
+    for depth, undone in enumerate(info.undone):
+        data = hand_json(canasta.read_hand(undone))
+        values = [info.id, played + 1 + depth, data, stamp, stamp, len(info.undone) - depth]
+        revisions.append((db.conn.execute(sql, values).lastrowid, 1, "import", data, 1, stamp))
+    return revisions
 
 
 def matches_from(db: Database, file_id: str, viewer: Viewer = EVERY_MATCH) -> list[tuple[canasta.Match, MatchInfo]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any
@@ -23,6 +23,7 @@ from .access import EVERY_MATCH, Viewer, visible_to
 from .rows import (
     RESTORE_DAYS,
     NotFoundError,
+    hand_histories,
     hand_of,
     info_of,
     live_hands,
@@ -32,6 +33,7 @@ from .rows import (
     select_rows,
     standing_of,
     starting_of,
+    undone_stack,
     variant_of,
 )
 
@@ -166,7 +168,8 @@ class Revision:
 def stored_match(db: Database, row: dict[str, Any]) -> StoredMatch:
     hands = tuple(hand_of(hand) for hand in live_hands(db, row["id"]))
     match = canasta.Match(variant_of(row), hands, starting_of(row))
-    return StoredMatch(match, info_of(row), row["version"], row["watch_token"], row["updated"], row["deleted"])
+    info = replace(info_of(row), undone=undone_stack(db, row["id"]), history=hand_histories(db, row["id"]))
+    return StoredMatch(match, info, row["version"], row["watch_token"], row["updated"], row["deleted"])
 
 
 def get_match(db: Database, match_id: str) -> StoredMatch:

@@ -163,6 +163,42 @@ def live_hands(db: Database, match_id: str) -> list[dict[str, Any]]:
     )
 
 
+def undone_stack(db: Database, match_id: str) -> tuple[dict[str, Any], ...]:
+    """The hands Put back can still bring back, the one undone last first, as the core's hand objects."""
+    rows = select_rows(
+        db,
+        "select data from hands where match_id = ? and deleted is not null and position > "
+        "coalesce((select max(position) from hands where match_id = ? and deleted is null), -1) "
+        "order by undone desc, position",
+        [match_id, match_id],
+    )
+    return tuple(json.loads(row["data"]) for row in rows)
+
+
+def hand_histories(db: Database, match_id: str) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """Every version of each hand on the sheet, in order, oldest version first (a hand's page lists them)."""
+    rows = select_rows(
+        db,
+        "select r.hand_id, r.action, r.created, r.data from hand_revisions r join hands h on h.id = r.hand_id "
+        "where h.match_id = ? and h.deleted is null order by h.position, r.revision",
+        [match_id],
+    )
+    histories: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        hand = json.loads(row["data"]) if row["data"] else None
+        histories.setdefault(row["hand_id"], []).append(
+            {"action": row["action"], "created": row["created"], "hand": hand}
+        )
+    return kept_histories([tuple(history) for history in histories.values()])
+
+
+def kept_histories(histories: list[tuple[dict[str, Any], ...]]) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """What a match keeps of its hands' histories: those of more than one version (a hand entered
+    once has nothing to show), and nothing at all when no hand has one."""
+    kept = tuple(history if len(history) > 1 else () for history in histories)
+    return kept if any(kept) else ()
+
+
 def variant_of(row: dict[str, Any]) -> canasta.Variant:
     """The rules a match row is played by: its preset with every option value it froze."""
     return canasta.rules_for(row["variant"], json.loads(row["options"]))

@@ -252,7 +252,7 @@ def undo_last_hand(db: Database, match_id: str, version: int) -> int:
         after = standing(variant, totals, len(figures) - 1)
         _set_finished(db, row, after)
         db.execute("delete from hand_figures where hand_id = ?", [last["hand_id"]])
-        db.table("hands").update(last["hand_id"], {"deleted": now()})
+        db.table("hands").update(last["hand_id"], {"deleted": now(), "undone": version + 1})
         update_summary(db, row, variant, after, figures[-2]["created"] if len(figures) > 1 else row["created"])
         recount_sides(db, match_id, after)
         _revise(db, last["hand_id"], "delete", None, version + 1)
@@ -260,18 +260,24 @@ def undo_last_hand(db: Database, match_id: str, version: int) -> int:
 
 
 def undone_hand(db: Database, match_id: str) -> int | None:
-    """The number the last undone hand would take back, if it can be put back."""
+    """The number the hand undone last would take back, if it can be put back (not once the game is over)."""
     row = _last_undone(db, match_id)
-    return _summary(db, match_id).played + 1 if row else None
+    summary = _summary(db, match_id)
+    return summary.played + 1 if row and not summary.is_finished else None
 
 
 def _last_undone(db: Database, match_id: str) -> dict[str, Any] | None:
+    """The top of the match's stack of undone hands: the one undone last.
+
+    Only hands undone since the last hand was added count (a new hand takes their place, so they
+    lie after every hand on the sheet); of those, the one with the latest ``undone`` version.
+    """
     rows = list(
         select_rows(
             db,
             "select * from hands where match_id = ? and deleted is not null and position > "
             "coalesce((select max(position) from hands where match_id = ? and deleted is null), -1) "
-            "order by position desc limit 1",
+            "order by undone desc, position limit 1",
             [match_id, match_id],
         )
     )
@@ -296,7 +302,7 @@ def restore_last_hand(db: Database, match_id: str, version: int) -> int:
         result = play_hand(variant, summary.played + 1, summary.totals, hand)
         after = standing(variant, result.totals, result.number)
         _set_finished(db, row, after)
-        db.table("hands").update(undone["id"], {"deleted": None})
+        db.table("hands").update(undone["id"], {"deleted": None, "undone": None})
         insert_hand_figures(db, match_id, [(undone["id"], result)])
         update_summary(db, row, variant, after, undone["created"])
         add_to_sides(db, match_id, after, result)
@@ -412,9 +418,18 @@ def _revise(
             "data": hand_json(hand) if hand else None,
             "match_version": match_version,
             "created": now(),
-            "submission": submission or None,
+            "submission": _unused(db, submission),
         }
     )
+
+
+def _unused(db: Database, submission: str | None) -> str | None:
+    """The save's key, unless another match's hand holds it (this match's were refused before):
+    a key is the sender's choice, and one sent to two matches is kept by the first only."""
+    if not submission:
+        return None
+    taken = db.execute("select 1 from hand_revisions where submission = ?", [submission]).fetchone()
+    return None if taken else submission
 
 
 # --- what changed meanwhile ----------------------------------------------------------------
