@@ -148,15 +148,12 @@ def saved_submission(db: Database, match_id: str, submission: str | None) -> int
 def _refuse_a_second_copy(db: Database, match_id: str, submission: str | None) -> str | None:
     """Refuse a form sent again to this match; returns the key to store with the hand.
 
-    A key a hand of another match already holds (a client that sends one form's key to two
-    matches) is not this hand's: the hand is saved, without it, rather than failing on the
-    keys' uniqueness.
+    A key a hand of another match already holds is dropped where the revision is written
+    (:func:`_unused`).
     """
     number = saved_submission(db, match_id, submission)
     if number is not None:
         raise AlreadySavedError(number)
-    if submission and db.execute("select 1 from hand_revisions where submission = ?", [submission]).fetchone():
-        return None
     return submission or None
 
 
