@@ -147,7 +147,13 @@ def show(match_id: str) -> str | bytes:
     access.record(match_id)
     if head.deleted:
         return render_template("matches/deleted.html", stored=head)
-    return render_template("matches/show.html", **score_sheet_context(head, undone=store.undone_hand(db, match_id)))
+    extra: dict[str, Any] = {}
+    if not head.summary.is_finished:
+        # The next hand's form comes with the page: a saved hand lands on it (#next-hand), with or
+        # without JavaScript, and no second request is made for it.
+        extra = {"next_form": _hand_form(head, data={"version": str(head.version)}), **_head_hand_context(head, None)}
+    context = score_sheet_context(head, undone=store.undone_hand(db, match_id))
+    return render_template("matches/show.html", **{**extra, **context})
 
 
 @bp.get("/matches/<match_id>/sheet")
@@ -315,7 +321,8 @@ def add_hand(match_id: str) -> Any:
         except canasta.InvalidError as error:
             form.attach(error.violations, hand_index=head.summary.played)
         else:
-            return redirect(url_for(".show", match_id=match_id), 303)
+            # Where the next hand starts: the browser scrolls there (htmx's swap: scorepad.js).
+            return redirect(url_for(".show", match_id=match_id, _anchor="next-hand"), 303)
     return render_template("matches/hand.html", form=form, **_head_hand_context(head, None))
 
 

@@ -80,13 +80,27 @@
     if (navigator.clipboard) { navigator.clipboard.writeText(field.value).then(done, fallback); } else { fallback(); }
   }
 
-  // A box that gets focus under the sticky Save bar comes up above it.
+  // A box that gets focus under the sticky Save bar comes up above it; a number box of a side
+  // whose block runs under the bar brings the whole block up (as far as it fits under the top
+  // bar), so the side's steppers and ticks are on screen with the box just tapped, no swipe needed.
   document.addEventListener("focusin", function (event) {
     var form = event.target.closest && event.target.closest(".hand-form");
     var bar = form && form.querySelector(".save");
     if (!bar || bar.contains(event.target)) return;
-    var box = event.target.getBoundingClientRect(), top = bar.getBoundingClientRect().top;
-    if (box.bottom > top) window.scrollBy(0, box.bottom - top + 8);
+    var top = bar.getBoundingClientRect().top;
+    // Only for a box typed in: it has focus from the touch itself, so moving the page cannot move
+    // a tap off its target, as it would a stepper's or a tick's (focused on press, clicked on release).
+    var side = event.target.matches("input[type=number], input[type=text]") && event.target.closest("fieldset.side");
+    var header = document.querySelector("header.bar");
+    var ceiling = header ? header.getBoundingClientRect().bottom + 8 : 0;
+    var box = event.target.getBoundingClientRect();
+    var lift = box.bottom > top ? box.bottom - top + 8 : 0;
+    if (side) {
+      var block = side.getBoundingClientRect();
+      // Up until the block's end clears the bar, but never past its own top or the box itself.
+      lift = Math.max(lift, Math.min(block.bottom - top + 8, block.top - ceiling, box.top - ceiling));
+    }
+    if (lift > 0) window.scrollBy(0, lift);
   });
 
   // Card counter: the counts fill the pile's points box (the server values the counts itself).
@@ -141,10 +155,55 @@
     if (!navigator.onLine || (unseen && elt.matches("[hx-trigger^='every']"))) event.preventDefault();
   });
 
-  // After a boosted page swap, what the tap led to is in view: the winner once a hand ends the
-  // game, otherwise the first problem on a refused form (htmx itself shows the page's top).
+  // A refusal from the server (a closed round's sheet, a form token that expired, a page that is
+  // gone) is a whole page that says why: a boosted tap shows it, as the browser would without
+  // JavaScript, instead of htmx's default of dropping every 4xx answer without a word.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail, status = detail.xhr && detail.xhr.status;
+    if (detail.boosted && status >= 400 && status < 500) {
+      detail.shouldSwap = true;
+      detail.isError = false;
+    }
+  });
+
+  // Put an element at the top of the screen, under the sticky bar (scroll-padding-top), and give
+  // it focus without a second jump; a heading or a message takes focus only for this.
+  // htmx scrolls a boosted page to its top after its afterSettle event, so this waits a turn.
+  function land(element, focus) {
+    window.setTimeout(function () {
+      element.scrollIntoView({ block: "start" });
+      if (!focus) return;
+      if (!focus.matches("input, select, textarea, button, a[href]")) focus.setAttribute("tabindex", "-1");
+      focus.focus({ preventScroll: true });
+    }, 0);
+  }
+
+  // After a boosted page swap, what the tap led to is in view (htmx itself shows the page's top):
+  // - a refused hand: its first problem has focus (the reason is in the Save bar already);
+  // - a saved hand: the next hand's form at the top of the screen, its first box focused;
+  // - a refusal page from the server: its message, read out (role=alert) and focused;
+  // - the winner once a hand ends the game, or the first problem on any other refused form.
   document.addEventListener("htmx:afterSettle", function (event) {
-    if (!event.detail || !event.detail.boosted) return;
+    var detail = event.detail;
+    if (!detail || !detail.boosted) return;
+    var config = detail.requestConfig || {}, sent = config.elt;
+    var handSent = config.verb === "post" && sent && sent.matches && sent.matches(".hand-form");
+    var refusal = document.querySelector("#save-refusal:not(:empty)");
+    if (refusal) {
+      var form = refusal.closest("form");
+      var first = form.querySelector(".invalid input:not([type=hidden]), .invalid select, .problems:not(:empty)");
+      if (first) land(first.closest("fieldset") || first, first);
+      return;
+    }
+    var next = document.getElementById("next-hand");
+    if (handSent && next && next.querySelector("form")) {
+      var opening = next.querySelector("form fieldset");
+      land(opening || next, next.querySelector("form input:not([type=hidden]), form select"));
+      return;
+    }
+    var status = detail.xhr && detail.xhr.status;
+    var said = document.querySelector("main [role=alert]:not(:empty)") || document.querySelector("main h1");
+    if (status >= 400 && said) { land(said, said); return; }
     var result = document.querySelector(".outcome, .problems:not(:empty), .errors:not(:empty)");
     if (!result) return;
     var box = result.getBoundingClientRect();

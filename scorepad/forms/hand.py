@@ -239,6 +239,16 @@ class HandForm(TableForm):
             self.partnership.data = "-".join(str(i) for i in sorted(hand.partnership)) if hand.partnership else ""
 
     @property
+    def first_problem(self) -> str | None:
+        """What stops the hand being saved, the first in the form's order: shown by the Save button."""
+        messages = [*self.problems]
+        messages += [error for field in self if field.name != "sides" for error in field.errors]
+        for index, entry in enumerate(self.sides):
+            messages += self.side_problems.get(index, [])
+            messages += [error for field in entry.form for error in field.errors]
+        return str(messages[0]) if messages else None
+
+    @property
     def has_errors(self) -> bool:
         """Any problem anywhere: above the form, on a side, or next to a box."""
         boxes = [field for field in self if field.name != "sides"]
