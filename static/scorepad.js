@@ -210,6 +210,119 @@
     if (box.top < 0 || box.bottom > window.innerHeight) result.scrollIntoView({ block: "center" });
   });
 
+  // --- a slow network: nothing typed is lost, a second tap is one request -------------------
+  // Every form that posts (boosted, so the answer replaces the page, or a part that htmx swaps)
+  // keeps what is typed while its answer is on the way: the values as sent are noted, and any box
+  // changed meanwhile gets its new value back in the same form once the answer is in place. Its
+  // Save button says "Saving…" and takes no second tap; a board of taps (the checker) keeps the
+  // taps made meanwhile and plays them, in order, once its answer is in place.
+  var EDITABLE = "input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=file]), textarea, select";
+  var inFlight = null; // {form, action, sent: {key: value}, buttons: [...]}
+  var taps = [];
+
+  function formOf(detail) {
+    var elt = detail.elt;
+    if (!elt || !elt.closest) return null;
+    return elt.matches("form") ? elt : elt.closest("form");
+  }
+  function keyOf(field) {
+    return field.name + (field.type === "checkbox" || field.type === "radio" ? "=" + field.value : "");
+  }
+  function valueOf(field) {
+    return field.type === "checkbox" || field.type === "radio" ? field.checked : field.value;
+  }
+  function snapshot(form) {
+    var values = {};
+    form.querySelectorAll(EDITABLE).forEach(function (field) {
+      if (field.name) values[keyOf(field)] = valueOf(field);
+    });
+    return values;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var detail = event.detail, form = formOf(detail);
+    if (!form || (detail.requestConfig && detail.requestConfig.verb !== "post")) return;
+    if (!detail.boosted && !form.contains(document.getElementById("board"))) return; // live previews: nothing replaced
+    if (inFlight && inFlight.form === form) { event.preventDefault(); return; } // a second tap: one request
+    var buttons = Array.prototype.slice.call(form.querySelectorAll("button:not([type=button])")).filter(function (b) {
+      return detail.boosted && !b.disabled;
+    });
+    inFlight = { form: form, xhr: detail.xhr, action: form.getAttribute("action"), sent: snapshot(form), buttons: buttons, labels: [] };
+    form.setAttribute("aria-busy", "true");
+    var named = form.querySelector("button.primary:not([type=button])") || buttons[0];
+    buttons.forEach(function (button) {
+      inFlight.labels.push(button.innerHTML);
+      button.disabled = true;
+      if (button === named) button.textContent = words("saving");
+    });
+  });
+
+  // The request ended without its answer replacing the form (no connection, a dropped answer):
+  // the form is as it was, ready for another tap.
+  function release() {
+    if (!inFlight) return;
+    inFlight.form.removeAttribute("aria-busy");
+    inFlight.buttons.forEach(function (button, index) {
+      button.disabled = false;
+      button.innerHTML = inFlight.labels[index];
+    });
+  }
+
+  var carried = null;
+  // The answer is known by its request: htmx names the body, not the form, as a boosted answer's element.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!inFlight || event.detail.xhr !== inFlight.xhr) return;
+    // What was typed while the answer was on the way: every box whose value is not the one sent.
+    var now = snapshot(inFlight.form), changed = {};
+    Object.keys(now).forEach(function (key) { if (now[key] !== inFlight.sent[key]) changed[key] = now[key]; });
+    carried = { form: inFlight.form, action: inFlight.action, changed: changed };
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!inFlight || event.detail.xhr !== inFlight.xhr) return;
+    var swapped = event.detail.successful || (event.detail.xhr && event.detail.xhr.status >= 400 && event.detail.boosted);
+    if (!swapped || inFlight.form.isConnected) release();
+    inFlight = null;
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (carried) {
+      var form = carried.form.isConnected ? carried.form : null;
+      if (!form && carried.action !== null) {
+        form = Array.prototype.filter.call(document.forms, function (f) { return f.getAttribute("action") === carried.action; })[0];
+      }
+      var changed = carried.changed, touched = null;
+      carried = null;
+      if (form) {
+        form.querySelectorAll(EDITABLE).forEach(function (field) {
+          var key = keyOf(field);
+          if (!field.name || !(key in changed)) return;
+          if (typeof changed[key] === "boolean") field.checked = changed[key]; else field.value = changed[key];
+          touched = field;
+        });
+        // The live preview and the card counter hear about it as if typed now.
+        if (touched) {
+          touched.dispatchEvent(new Event("input", { bubbles: true }));
+          touched.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+      }
+    }
+    var next = taps.shift();
+    if (next) {
+      var button = document.querySelector('#board button[name="' + next.name + '"][value="' + next.value + '"]');
+      if (button) button.click(); else taps = [];
+    }
+  });
+
+  // A tap on the checker's board while its last answer is on the way waits its turn.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#board button[name]");
+    if (!button || !inFlight || !inFlight.form.contains(button)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    taps.push({ name: button.name, value: button.value });
+  }, true);
+
   // Pages kept for offline use are in the language they were opened in: when the page's language
   // changes (the switch), the service worker drops them and keeps the shell again in the new one.
   try {
