@@ -301,6 +301,36 @@ def next_hand(match_id: str) -> Any:
     return render_template("matches/_next_hand.html", form=form, **_head_hand_context(head, None))
 
 
+CONFIRM_LOW = "low_melds_confirmed"
+
+
+def low_melds(hand: canasta.Hand, needs: Any, stored: store.MatchHead) -> list[str]:
+    """Sides whose melded points are below their own minimum: the likeliest slip at a table.
+
+    Possible (a side may report what it has, and the rules core takes it), so a warning the
+    player confirms, not a refusal; a side that went out concealed needed no opening meld.
+    """
+    names = i18n.side_names(stored)
+    return [
+        _(
+            "%(side)s: %(melded)s melded, below the %(minimum)s needed to open. Check it, or save anyway.",
+            side=names[index],
+            melded=i18n.number(entry.melded_points),
+            minimum=i18n.number(needs[index]),
+        )
+        for index, entry in enumerate(hand.entries)
+        if index < len(needs) and 0 < entry.melded_points < needs[index] and not (entry.went_out and entry.concealed)
+    ]
+
+
+def _asks_again(form: HandForm, hand: canasta.Hand, needs: Any, head: store.MatchHead) -> bool:
+    """Put the low-meld warnings on the form unless this save already confirmed them."""
+    if request.form.get(CONFIRM_LOW) == "1":
+        return False
+    form.low_melds = low_melds(hand, needs, head)
+    return bool(form.low_melds)
+
+
 @bp.post("/matches/<match_id>/hands")
 @form_checks_token
 def add_hand(match_id: str) -> Any:
@@ -311,6 +341,8 @@ def add_hand(match_id: str) -> Any:
     if saved is not None:
         return _already_saved(match_id, saved)
     hand = _checked_hand(form, head, None)
+    if hand is not None and _asks_again(form, hand, head.summary.next_minimums, head):
+        hand = None
     if hand is not None:
         try:
             store.add_hand(get_db(), match_id, hand, form.version_number(), form.submission_key())
@@ -340,7 +372,7 @@ def preview_hand(match_id: str) -> str:
         abort(404)
     form = _hand_form(head)
     hand = _checked_hand(form, head, number)
-    result, ends_game = None, False
+    result, ends_game, low = None, False, []
     if hand is not None:
         if number is None or number == played + 1:
             before, at = head.summary.totals, played + 1
@@ -350,12 +382,14 @@ def preview_hand(match_id: str) -> str:
         named = dataclasses.replace(head.variant, side_names=tuple(i18n.side_names(head)))
         result = play_hand(named, at, before, hand)
         ends_game = at >= played and game_ends(head.variant, result.totals, at)
+        low = low_melds(hand, result.minimums, head)  # the minimums this hand was played under
     return render_template(
         "matches/_preview.html",
         form=form,
         result=result,
         preview=hand,
         ends_game=ends_game,
+        low_melds=low,
         stored=head,
     )
 
@@ -402,6 +436,8 @@ def update_hand(match_id: str, number: int) -> Any:
     if saved is not None:
         return _already_saved(match_id, saved)
     hand = _checked_hand(form, head, number)
+    if hand is not None and _asks_again(form, hand, _head_hand_context(head, number)["needs"], head):
+        hand = None
     if hand is not None:
         try:
             store.replace_hand(get_db(), match_id, number, hand, form.version_number(), form.submission_key())

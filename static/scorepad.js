@@ -193,6 +193,10 @@
       var form = refusal.closest("form");
       var first = form.querySelector(".invalid input:not([type=hidden]), .invalid select, .problems:not(:empty)");
       if (first) land(first.closest("fieldset") || first, first);
+      else { // a warning that asks once more: its "Save anyway" is in the bar, in view
+        var again = form.querySelector("[name=low_melds_confirmed]");
+        if (again) window.setTimeout(function () { again.focus({ preventScroll: true }); }, 0);
+      }
       return;
     }
     var next = document.getElementById("next-hand");

@@ -113,6 +113,7 @@ class HandForm(TableForm):
         self.variant = variant
         self.side_names = tuple(side_names)
         self.side_problems: dict[int, list[str]] = {index: [] for index in range(variant.sides)}
+        self.low_melds: list[str] = []  # sides melded below their minimum: saved once confirmed
 
     @property
     def side_blocks(self) -> list[tuple[int, str, Form]]:

@@ -196,3 +196,18 @@ def test_a_refusal_from_the_server_is_shown_on_a_boosted_page(page, live_app, li
     assert reason.get_attribute("role") == "alert"
     assert on_screen(page, "#round-closed")
     wait_until(page, "document.activeElement && document.activeElement.id === 'round-closed'")
+
+
+def test_a_meld_below_the_minimum_is_named_and_asked_once_more(page, live_server):
+    start_match(page, live_server)
+    page.fill("#sides-0-melded_points", "40")
+    page.fill("#sides-1-melded_points", "260")
+    expect(page.locator("#preview")).to_contain_text("We: 40 melded, below the 50 needed to open.")
+    page.locator(".hand-form .save button.primary").click()
+    expect(page.locator("#save-refusal")).to_contain_text("We: 40 melded, below the 50 needed to open.")
+    again = page.get_by_role("button", name="Save anyway")
+    wait_until(page, "document.activeElement && document.activeElement.name === 'low_melds_confirmed'")
+    assert on_screen(page, "#save-refusal")
+    again.click()
+    # We 40 melded; They 260.
+    expect(page.locator("#sheet [data-total]")).to_have_text(["40", "260"])
