@@ -274,6 +274,8 @@ def _head_hand_context(head: store.MatchHead, hand_number: int | None) -> dict[s
         "sides": head.info.sides,
         "hand_number": hand_number,
         "needs": needs,
+        # The totals so far beside each side's name: in view where a save lands, with the next hand.
+        "totals": head.summary.totals if hand_number is None and head.summary.played else None,
         "next_hand": head.summary.played + 1,
     }
 

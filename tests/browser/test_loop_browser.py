@@ -104,6 +104,9 @@ def test_a_typical_hand_takes_seven_interactions_and_no_swipe(browser, live_serv
     # The phone is where hand 2 starts, not at the top of the page: its first box has focus.
     lands_on_the_next_hand(page, 2)
     assert page.evaluate("document.querySelector('#sheet').getBoundingClientRect().bottom") < 80
+    # The totals so far are in view beside the sides' names, where the phone landed.
+    expect(page.locator("#next-hand [data-side-total]")).to_have_text(totals(1200, 180))
+    assert not page.evaluate(IN_VIEW, "#next-hand .side-1 [data-side-total]")
     player = Player(page)
     player.type_into_focused("#sides-0-melded_points", "600")
     player.tap("#sides-0-canasta_natural + .step")
