@@ -127,3 +127,15 @@ def test_the_language_switch_after_a_tap_comes_back_to_the_same_cards(client):
     assert hidden(page, "hand") == "7 7 JK" and '<option value="samba" selected>' in page
     assert re.search(r'name="opt.max_wilds"[^>]*>\s*<option value="2">[^<]*</option><option value="3" selected>', page)
     assert "Die erste Auslage zählt <b>60</b>; deine Seite braucht <b>90</b>." in page  # 5 + 5 + 50, at 1500
+
+
+def test_a_card_tapped_both_in_hand_and_as_the_discard_is_the_discard(client):
+    # Issue 29: seven kings make a natural canasta, the side's one canasta to go out (RULES.md), and
+    # 7 x 10 = 70 opens from 0 (needs 50); the nine is discarded. Tapped into Hand too, it is still
+    # the discard, not a lone nine to meld; a second nine in Hand is a card of its own.
+    data = {"action": "go_out", "hand": "K K K K K K K", "discard": "9", "score": "0", "op": "check"}
+    assert answer(client.post("/check", data=data).get_data(as_text=True)) == "Yes"
+    twice = client.post("/check", data={**data, "hand": "K K K K K K K 9"}).get_data(as_text=True)
+    assert answer(twice) == "Yes" and "You end by discarding a nine." in reasons(twice)
+    two_nines = client.post("/check", data={**data, "hand": "K K K K K K K 9 9"}).get_data(as_text=True)
+    assert answer(two_nines) == "No" and any(r.startswith("9 is only one card") for r in reasons(two_nines))
