@@ -59,6 +59,12 @@ PAD = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "2", "JK")
 THREES = ("3H", "3D", "3S", "3C")
 
 
+NO_MELD = lazy_gettext(
+    "No meld can be made from these cards: a meld needs at least three cards of one rank"
+    " (wild cards may stand in for some)."
+)
+
+
 @dataclass(frozen=True)
 class Answer:
     """The checker's answer, shown under the board: a prompt, the errors, or the verdict."""
@@ -66,6 +72,7 @@ class Answer:
     prompt: str | None = None
     errors: tuple[tuple[str, str], ...] = ()
     verdict: Verdict | None = None
+    no: tuple[str, ...] = ()  # a "No" the page words itself (the core was given nothing to judge)
 
 
 def answer(board: Board, rules: canasta.Variant | None) -> Answer:
@@ -77,6 +84,9 @@ def answer(board: Board, rules: canasta.Variant | None) -> Answer:
     prompt = board.missing()
     if prompt:
         return Answer(prompt=_(prompt))
+    if board.action == "meld" and board.hand and not board.chosen_melds(rules):
+        # "Meld these?" with cards that make no meld at all: a No, with its reason (issue 29).
+        return Answer(no=(str(NO_MELD),))
     try:
         position = Position.from_dict(board.request(rules))
         if board.action == "meld" and not board.all_cards:

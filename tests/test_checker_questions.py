@@ -139,3 +139,12 @@ def test_a_card_tapped_both_in_hand_and_as_the_discard_is_the_discard(client):
     assert answer(twice) == "Yes" and "You end by discarding a nine." in reasons(twice)
     two_nines = client.post("/check", data={**data, "hand": "K K K K K K K 9 9"}).get_data(as_text=True)
     assert answer(two_nines) == "No" and any(r.startswith("9 is only one card") for r in reasons(two_nines))
+
+
+def test_meld_these_with_no_meld_in_the_cards_says_no_and_why(client):
+    # Issue 29: 7, 9, K hold no three of a rank and no wild card: no meld at all, so "No", because.
+    html = client.post("/check", data={"action": "meld", "hand": "7 9 K", "score": "0", "op": "check"})
+    html = html.get_data(as_text=True)
+    assert answer(html) == "No" and "Check the cards" not in html
+    assert any(reason.startswith("No meld can be made from these cards") for reason in reasons(html))
+    assert 'class="verdict no"' in html
