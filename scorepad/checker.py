@@ -210,10 +210,14 @@ def render(page: bool) -> str:
     board = Board.from_form(source)
     board.apply(source.get("op", ""))
     rules, extra = board_rules(board)
+    # Fourteen cards that make a special hand, asked as an ordinary "Go out?", are judged as the
+    # special hand they are: the player need not find the toggle first (issue 29).
+    offer = board.special_offer(rules)
+    judged = replace(board, special=True) if offer is not None else board
     context = {
         "board": board,
         "rules": rules,
-        "answer": answer(board, rules),
+        "answer": answer(judged, rules),
         "targets": {key: TARGETS[key] for key in ASKS[board.action]},
         "actions": ACTIONS,
         "pad": PAD,
@@ -225,7 +229,6 @@ def render(page: bool) -> str:
         "house_rules": house_rules(board, rules) if rules is not None else [],
         "wild_choices": board.wild_choices(rules),
         "has_special": rules is not None and bool(rules.special_hand_values),
-        "special_offer": text(board.special_offer(rules)),
         **extra,
     }
     g.here = board_address(board)  # where the language switch comes back to: this board, by GET

@@ -90,17 +90,18 @@ def test_a_card_tapped_as_the_discard_counts_in_a_special_hand(client):
     assert any("special hand: Straight" in r and "3000" in r for r in reasons(html))
 
 
-def test_going_out_with_a_special_hand_left_off_says_the_hand_is_one(client):
-    # Fourteen cards that make a straight, asked as an ordinary "Go out?": the answer is No (no
-    # canastas, no discard), and the page says the cards are a special hand and where to ask.
+def test_going_out_with_a_special_hand_left_off_is_judged_as_the_special_hand(client):
+    # Fourteen cards that make a straight, asked as an ordinary "Go out?" (issue 29): judged as
+    # the straight they are (pagat Modern American: 3000), with no toggle to find first.
     data = {"variant": "american", "action": "go_out", "hand": "A 2C 3S 4 5 6 7 8 9 10 J Q K JK", "op": "check"}
     html = client.post("/check", data=data).get_data(as_text=True)
-    assert answer(html) == "No"
-    assert "These 14 cards are a special hand: Straight. Tap “Special hand” to go out with it." in html
+    assert answer(html) == "Yes"
+    assert any("special hand: Straight" in r and "3000" in r for r in reasons(html))
+    assert "Tap “Special hand”" not in html
     melded = client.post("/check", data={**data, "table": "Q Q Q"}).get_data(as_text=True)  # too late
-    assert "are a special hand" not in melded
+    assert answer(melded) == "No" and not any("special hand: Straight" in r for r in reasons(melded))
     not_special = client.post("/check", data={**data, "hand": "A 2C 3S 4 5 6 7 8 9 10 J Q Q JK"})
-    assert "are a special hand" not in not_special.get_data(as_text=True)
+    assert answer(not_special.get_data(as_text=True)) == "No"
 
 
 def test_a_chosen_meld_that_is_gone_leaves_the_wild_card_to_any_meld(client):
