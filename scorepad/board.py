@@ -309,15 +309,24 @@ class Board:
             cards = [parse_card(code) for code in self.hand]
             return [[str(card) for card in meld] for meld in best_melds(rules, rules.play_rules, cards)]
         if self.action == "go_out" and self.hand:
-            return _by_rank(self.hand, has_runs)
+            return _by_rank(self.kept_hand(rules), has_runs)
         return []
+
+    def kept_hand(self, rules: canasta.Variant | None = None) -> list[str]:
+        """The hand without the discard: a card tapped both into Hand and as the discard is the
+        discard (one copy of it leaves the hand), as the player who tapped it twice meant."""
+        hand = list(self.hand)
+        if self.action in ("discard", "go_out") and self.discard and not self.is_special(rules):
+            if self.discard in hand:
+                hand.remove(self.discard)
+        return hand
 
     def request(self, rules: canasta.Variant | None = None) -> dict[str, Any]:
         """The board as a rules-check request (docs/api.md), melds with the top card where it goes."""
         melds = self._asked_melds(rules)
         tapped = self.discard if self.action in ("discard", "go_out") else ""
         discard = "" if self.is_special(rules) else tapped  # a special hand has no discard: the card is one of the 14
-        hand = list(self.hand) + ([tapped] if tapped else [])  # the page picks the discard apart from the hand
+        hand = self.kept_hand(rules) + ([tapped] if tapped else [])  # the page picks the discard apart from the hand
         body: dict[str, Any] = {
             "action": self.action,
             "hand": hand,
@@ -359,7 +368,7 @@ class Board:
             return None
         if any(self.table):
             return None  # the side has melded: too late for a special hand
-        cards = [parse_card(code) for code in self.hand + ([self.discard] if self.discard else [])]
+        cards = [parse_card(code) for code in self.kept_hand(rules) + ([self.discard] if self.discard else [])]
         kind = special_hand(cards) if len(cards) == 14 else None  # the whole hand after drawing
         return None if kind is None else SPECIAL_HAND_LABELS[kind]
 

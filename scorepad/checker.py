@@ -59,6 +59,12 @@ PAD = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "2", "JK")
 THREES = ("3H", "3D", "3S", "3C")
 
 
+NO_MELD = lazy_gettext(
+    "No meld can be made from these cards: a meld needs at least three cards of one rank"
+    " (wild cards may stand in for some)."
+)
+
+
 @dataclass(frozen=True)
 class Answer:
     """The checker's answer, shown under the board: a prompt, the errors, or the verdict."""
@@ -66,6 +72,7 @@ class Answer:
     prompt: str | None = None
     errors: tuple[tuple[str, str], ...] = ()
     verdict: Verdict | None = None
+    no: tuple[str, ...] = ()  # a "No" the page words itself (the core was given nothing to judge)
 
 
 def answer(board: Board, rules: canasta.Variant | None) -> Answer:
@@ -77,6 +84,9 @@ def answer(board: Board, rules: canasta.Variant | None) -> Answer:
     prompt = board.missing()
     if prompt:
         return Answer(prompt=_(prompt))
+    if board.action == "meld" and board.hand and not board.chosen_melds(rules):
+        # "Meld these?" with cards that make no meld at all: a No, with its reason (issue 29).
+        return Answer(no=(str(NO_MELD),))
     try:
         position = Position.from_dict(board.request(rules))
         if board.action == "meld" and not board.all_cards:
@@ -200,10 +210,14 @@ def render(page: bool) -> str:
     board = Board.from_form(source)
     board.apply(source.get("op", ""))
     rules, extra = board_rules(board)
+    # Fourteen cards that make a special hand, asked as an ordinary "Go out?", are judged as the
+    # special hand they are: the player need not find the toggle first (issue 29).
+    offer = board.special_offer(rules)
+    judged = replace(board, special=True) if offer is not None else board
     context = {
         "board": board,
         "rules": rules,
-        "answer": answer(board, rules),
+        "answer": answer(judged, rules),
         "targets": {key: TARGETS[key] for key in ASKS[board.action]},
         "actions": ACTIONS,
         "pad": PAD,
@@ -215,7 +229,6 @@ def render(page: bool) -> str:
         "house_rules": house_rules(board, rules) if rules is not None else [],
         "wild_choices": board.wild_choices(rules),
         "has_special": rules is not None and bool(rules.special_hand_values),
-        "special_offer": text(board.special_offer(rules)),
         **extra,
     }
     g.here = board_address(board)  # where the language switch comes back to: this board, by GET

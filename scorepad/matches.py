@@ -146,7 +146,13 @@ def show(match_id: str) -> str | bytes:
     access.record(match_id)
     if head.deleted:
         return render_template("matches/deleted.html", stored=head)
-    return render_template("matches/show.html", **score_sheet_context(head, undone=store.undone_hand(db, match_id)))
+    extra: dict[str, Any] = {}
+    if not head.summary.is_finished:
+        # The next hand's form comes with the page: a saved hand lands on it (#next-hand), with or
+        # without JavaScript, and no second request is made for it.
+        extra = {"next_form": _hand_form(head, data={"version": str(head.version)}), **_head_hand_context(head, None)}
+    context = score_sheet_context(head, undone=store.undone_hand(db, match_id))
+    return render_template("matches/show.html", **{**extra, **context})
 
 
 @bp.get("/matches/<match_id>/sheet")
@@ -253,6 +259,8 @@ def _head_hand_context(head: store.MatchHead, hand_number: int | None) -> dict[s
         "sides": head.info.sides,
         "hand_number": hand_number,
         "needs": needs,
+        # The totals so far beside each side's name: in view where a save lands, with the next hand.
+        "totals": head.summary.totals if hand_number is None and head.summary.played else None,
         "next_hand": head.summary.played + 1,
     }
 
@@ -280,6 +288,36 @@ def next_hand(match_id: str) -> Any:
     return render_template("matches/_next_hand.html", form=form, **_head_hand_context(head, None))
 
 
+CONFIRM_LOW = "low_melds_confirmed"
+
+
+def low_melds(hand: canasta.Hand, needs: Any, stored: store.MatchHead) -> list[str]:
+    """Sides whose melded points are below their own minimum: the likeliest slip at a table.
+
+    Possible (a side may report what it has, and the rules core takes it), so a warning the
+    player confirms, not a refusal; a side that went out concealed needed no opening meld.
+    """
+    names = i18n.side_names(stored)
+    return [
+        _(
+            "%(side)s: %(melded)s melded, below the %(minimum)s needed to open. Check it, or save anyway.",
+            side=names[index],
+            melded=i18n.number(entry.melded_points),
+            minimum=i18n.number(needs[index]),
+        )
+        for index, entry in enumerate(hand.entries)
+        if index < len(needs) and 0 < entry.melded_points < needs[index] and not (entry.went_out and entry.concealed)
+    ]
+
+
+def _asks_again(form: HandForm, hand: canasta.Hand, needs: Any, head: store.MatchHead) -> bool:
+    """Put the low-meld warnings on the form unless this save already confirmed them."""
+    if request.form.get(CONFIRM_LOW) == "1":
+        return False
+    form.low_melds = low_melds(hand, needs, head)
+    return bool(form.low_melds)
+
+
 @bp.post("/matches/<match_id>/hands")
 @form_checks_token
 def add_hand(match_id: str) -> Any:
@@ -290,6 +328,8 @@ def add_hand(match_id: str) -> Any:
     if saved is not None:
         return _already_saved(match_id, saved)
     hand = _checked_hand(form, head, None)
+    if hand is not None and _asks_again(form, hand, head.summary.next_minimums, head):
+        hand = None
     if hand is not None:
         try:
             store.add_hand(
@@ -302,7 +342,8 @@ def add_hand(match_id: str) -> Any:
         except canasta.InvalidError as error:
             form.attach(error.violations, hand_index=head.summary.played)
         else:
-            return redirect(url_for(".show", match_id=match_id), 303)
+            # Where the next hand starts: the browser scrolls there (htmx's swap: scorepad.js).
+            return redirect(url_for(".show", match_id=match_id, _anchor="next-hand"), 303)
     return render_template("matches/hand.html", form=form, **_head_hand_context(head, None))
 
 
@@ -320,7 +361,7 @@ def preview_hand(match_id: str) -> str:
         abort(404)
     form = _hand_form(head)
     hand = _checked_hand(form, head, number)
-    result, ends_game = None, False
+    result, ends_game, low = None, False, []
     if hand is not None:
         if number is None or number == played + 1:
             before, at = head.summary.totals, played + 1
@@ -330,12 +371,14 @@ def preview_hand(match_id: str) -> str:
         named = dataclasses.replace(head.variant, side_names=tuple(i18n.side_names(head)))
         result = play_hand(named, at, before, hand)
         ends_game = at >= played and game_ends(head.variant, result.totals, at)
+        low = low_melds(hand, result.minimums, head)  # the minimums this hand was played under
     return render_template(
         "matches/_preview.html",
         form=form,
         result=result,
         preview=hand,
         ends_game=ends_game,
+        low_melds=low,
         stored=head,
     )
 
@@ -383,6 +426,8 @@ def update_hand(match_id: str, number: int) -> Any:
     if not 1 <= number <= head.summary.played:
         abort(404)
     hand = _checked_hand(form, head, number)
+    if hand is not None and _asks_again(form, hand, _head_hand_context(head, number)["needs"], head):
+        hand = None
     if hand is not None:
         try:
             store.replace_hand(get_db(), match_id, number, hand, form.version_number(), form.submission_key())

@@ -90,17 +90,18 @@ def test_a_card_tapped_as_the_discard_counts_in_a_special_hand(client):
     assert any("special hand: Straight" in r and "3000" in r for r in reasons(html))
 
 
-def test_going_out_with_a_special_hand_left_off_says_the_hand_is_one(client):
-    # Fourteen cards that make a straight, asked as an ordinary "Go out?": the answer is No (no
-    # canastas, no discard), and the page says the cards are a special hand and where to ask.
+def test_going_out_with_a_special_hand_left_off_is_judged_as_the_special_hand(client):
+    # Fourteen cards that make a straight, asked as an ordinary "Go out?" (issue 29): judged as
+    # the straight they are (pagat Modern American: 3000), with no toggle to find first.
     data = {"variant": "american", "action": "go_out", "hand": "A 2C 3S 4 5 6 7 8 9 10 J Q K JK", "op": "check"}
     html = client.post("/check", data=data).get_data(as_text=True)
-    assert answer(html) == "No"
-    assert "These 14 cards are a special hand: Straight. Tap “Special hand” to go out with it." in html
+    assert answer(html) == "Yes"
+    assert any("special hand: Straight" in r and "3000" in r for r in reasons(html))
+    assert "Tap “Special hand”" not in html
     melded = client.post("/check", data={**data, "table": "Q Q Q"}).get_data(as_text=True)  # too late
-    assert "are a special hand" not in melded
+    assert answer(melded) == "No" and not any("special hand: Straight" in r for r in reasons(melded))
     not_special = client.post("/check", data={**data, "hand": "A 2C 3S 4 5 6 7 8 9 10 J Q Q JK"})
-    assert "are a special hand" not in not_special.get_data(as_text=True)
+    assert answer(not_special.get_data(as_text=True)) == "No"
 
 
 def test_a_chosen_meld_that_is_gone_leaves_the_wild_card_to_any_meld(client):
@@ -127,3 +128,24 @@ def test_the_language_switch_after_a_tap_comes_back_to_the_same_cards(client):
     assert hidden(page, "hand") == "7 7 JK" and '<option value="samba" selected>' in page
     assert re.search(r'name="opt.max_wilds"[^>]*>\s*<option value="2">[^<]*</option><option value="3" selected>', page)
     assert "Die erste Auslage zählt <b>60</b>; deine Seite braucht <b>90</b>." in page  # 5 + 5 + 50, at 1500
+
+
+def test_a_card_tapped_both_in_hand_and_as_the_discard_is_the_discard(client):
+    # Issue 29: seven kings make a natural canasta, the side's one canasta to go out (RULES.md), and
+    # 7 x 10 = 70 opens from 0 (needs 50); the nine is discarded. Tapped into Hand too, it is still
+    # the discard, not a lone nine to meld; a second nine in Hand is a card of its own.
+    data = {"action": "go_out", "hand": "K K K K K K K", "discard": "9", "score": "0", "op": "check"}
+    assert answer(client.post("/check", data=data).get_data(as_text=True)) == "Yes"
+    twice = client.post("/check", data={**data, "hand": "K K K K K K K 9"}).get_data(as_text=True)
+    assert answer(twice) == "Yes" and "You end by discarding a nine." in reasons(twice)
+    two_nines = client.post("/check", data={**data, "hand": "K K K K K K K 9 9"}).get_data(as_text=True)
+    assert answer(two_nines) == "No" and any(r.startswith("9 is only one card") for r in reasons(two_nines))
+
+
+def test_meld_these_with_no_meld_in_the_cards_says_no_and_why(client):
+    # Issue 29: 7, 9, K hold no three of a rank and no wild card: no meld at all, so "No", because.
+    html = client.post("/check", data={"action": "meld", "hand": "7 9 K", "score": "0", "op": "check"})
+    html = html.get_data(as_text=True)
+    assert answer(html) == "No" and "Check the cards" not in html
+    assert any(reason.startswith("No meld can be made from these cards") for reason in reasons(html))
+    assert 'class="verdict no"' in html

@@ -349,7 +349,7 @@ def test_the_api_answers_in_the_language_its_request_asks_for(app, client):
     english = client.post("/api/v1/score", json=body).get_json()["errors"][0]["message"]
     spanish = client.post("/api/v1/score", json=body, headers={"Accept-Language": "es"}).get_json()
     assert english.startswith("Only 4 red threes exist")
-    assert "hay solo 4 tres rojos; se anotaron 9" in spanish["errors"][0]["message"]
+    assert "hay solo 4 treses rojos; se anotaron 9" in spanish["errors"][0]["message"]
     missing = client.get("/api/v1/nowhere", headers={"Accept-Language": "pt-BR"}).get_json()
     assert missing["errors"][0]["message"] == "Não há nada neste endereço."
 

@@ -137,7 +137,7 @@ def test_a_save_sent_again_is_recognised_as_already_saved(client):
     key = re.search(r'name="submission" type="hidden" value="([\w-]+)"', form)[1]
     assert len(key) >= 16
     first = add(client, url, submission=key, version="1")
-    assert (first.status_code, first.headers["Location"]) == (303, url)
+    assert (first.status_code, first.headers["Location"]) == (303, f"{url}#next-hand")
     # Meanwhile another phone saves hand 2: the copy is still the same save, not someone else's.
     add(client, url)
     again = add(client, url, submission=key, version="1")
@@ -228,7 +228,10 @@ def test_correction_finishes_and_reopens_the_game(client):
     assert "Enter hand" not in page
     assert client.get(f"{url}/hands/new").status_code == 303
     small = {"sides-0-melded_points": "50", "version": "2"}
-    assert client.post(f"{url}/hands/1", data=small).status_code == 303
+    # From 4000 We needed 120 to open (RULES.md): 50 melded is asked about once (issue 29), then saved.
+    asked = client.post(f"{url}/hands/1", data=small)
+    assert asked.status_code == 200 and "We: 50 melded, below the 120 needed to open." in asked.get_data(as_text=True)
+    assert client.post(f"{url}/hands/1", data={**small, "low_melds_confirmed": "1"}).status_code == 303
     assert "Enter hand 2" in client.get(url).get_data(as_text=True)
 
 
@@ -356,9 +359,10 @@ def test_pages_and_assets_are_compressed_and_cached(client):
             assert response.status_code == 200, asset
             assert "immutable" in response.headers["Cache-Control"]
             total += len(response.data)
-    # 45 KB: every asset the page links, the apple-touch icon a phone does not fetch on load included
-    # (about 7 KB); what Chromium really transfers is bounded at 45 KB in test_match_flow_browser.
-    assert total < 45_000
+    # 52 KB: every asset the page links, the apple-touch icon a phone does not fetch on load included
+    # (about 7 KB), and the next hand's form, which comes with the page (before, a second request);
+    # what Chromium really transfers is bounded at 45 KB in test_match_flow_browser.
+    assert total < 52_000
 
 
 def test_csrf_is_enforced(tmp_path):
@@ -378,7 +382,7 @@ def test_csrf_is_enforced(tmp_path):
     assert hand.status_code == 200 and "security check did not pass" in hand.get_data(as_text=True)
     undo = client.post(f"{url}/hands/undo", data={"version": "1"})
     assert undo.status_code == 303 and undo.headers["Location"] == url
-    assert "Hand 1" not in client.get(url).get_data(as_text=True)
+    assert 'data-hands="0"' in client.get(url).get_data(as_text=True)  # nothing was saved
 
 
 @pytest.mark.parametrize("variant", ["classic-2p", "classic-3p", "classic-6p-3x2", "american", "samba", "bolivia"])
@@ -523,17 +527,22 @@ def test_new_match_offers_a_house_rule_in_words_and_stores_its_code(client):
     assert client.get(f"/api/v1/matches/{match_id}").get_json()["options"]["wild_canasta"] == "palace"
 
 
-def test_the_next_hands_form_loads_in_place_under_the_sheet(client):
+def test_the_next_hands_form_comes_with_the_sheet_and_a_save_lands_on_it(client):
     url = new_match(client)
     sheet = client.get(url).get_data(as_text=True)
-    assert f'hx-get="{url}/hands/next"' in sheet and 'hx-trigger="load"' in sheet
-    assert f'href="{url}/hands/new"' in sheet  # without JavaScript: a plain link to the form's page
+    # In the page itself (no second request, and there without JavaScript too), under the sheet.
+    assert 'id="next-hand"' in sheet and 'class="next-hand-title">Hand 1</h2>' in sheet
+    assert sheet.index('id="sheet"') < sheet.index('id="next-hand"') and 'hx-trigger="load"' not in sheet
+    assert f'href="{url}/hands/new"' in sheet  # the hand's own page is still a link away
+    # A saved hand goes back to where the next hand starts: the browser scrolls to #next-hand.
+    saved = add(client, url, version=version(client, url))
+    assert saved.status_code == 303 and saved.headers["Location"] == f"{url}#next-hand"
+    assert 'class="next-hand-title">Hand 2</h2>' in client.get(url).get_data(as_text=True)
+    # The fragment route stays for a copy of the sheet drawn without the form (the sheet's own address).
     fragment = client.get(f"{url}/hands/next").get_data(as_text=True)
-    assert "<html" not in fragment and 'class="next-hand-title">Hand 1</h2>' in fragment
+    assert "<html" not in fragment and 'class="next-hand-title">Hand 2</h2>' in fragment
     assert f'action="{url}/hands"' in fragment and 'name="version"' in fragment
     assert '<h3 class="side-heading">We</h3>' in fragment and '<h3 class="side-heading">They</h3>' in fragment
-    # Saved from the sheet, the hand is hand 1 and the next form offered is hand 2.
-    assert add(client, url, version=version(client, f"{url}/hands/next")).status_code == 303
     assert 'class="next-hand-title">Hand 2</h2>' in client.get(f"{url}/hands/next").get_data(as_text=True)
 
 
@@ -543,3 +552,39 @@ def test_a_finished_match_offers_no_next_hand_and_no_row_minimums(client):
     sheet = client.get(url).get_data(as_text=True)
     assert "hands/next" not in sheet and 'class="need"' not in sheet
     assert client.get(f"{url}/hands/next").status_code == 204
+
+
+# --- melded below the side's own minimum (issue 29): asked once more, saved when confirmed ----------
+LOW = {"sides-0-melded_points": "40", "sides-1-melded_points": "260", "sides-1-hand_points": "95"}
+
+
+def test_melding_below_the_minimum_asks_once_more_before_saving(client):
+    url = new_match(client)
+    # RULES.md: a side under 1,500 needs 50 to open; We report 40 melded.
+    asked = add(client, url, LOW)
+    page = asked.get_data(as_text=True)
+    assert asked.status_code == 200 and "We: 40 melded, below the 50 needed to open." in page
+    assert 'name="low_melds_confirmed" value="1"' in page and 'value="40"' in page  # what was typed is kept
+    assert 'data-hands="0"' in client.get(url).get_data(as_text=True)  # nothing saved yet
+    saved = add(client, url, LOW, low_melds_confirmed="1")
+    assert saved.status_code == 303
+    # We 40 melded; They 260 - 95 in hand = 165.
+    assert totals(client, url) == [40, 165]
+
+
+def test_the_live_preview_names_a_low_meld_and_a_concealed_going_out_is_not_asked(client):
+    url = new_match(client)
+    preview = client.post(f"{url}/hands/preview", data={**LOW, "version": version(client, url)})
+    assert "We: 40 melded, below the 50 needed to open." in preview.get_data(as_text=True)
+    # Going out concealed needs no opening meld: no question, saved at once.
+    # We 40 + natural 500 + going out concealed 200 = 740; They 165.
+    concealed = {**LOW, "sides-0-canasta_natural": "1", "sides-0-went_out": "y", "sides-0-concealed": "y"}
+    assert add(client, url, concealed).status_code == 303
+    assert totals(client, url) == [740, 165]
+
+
+def test_the_api_scores_a_low_meld_as_before(client):
+    hand = {"entries": [{"melded_points": 40}, {"melded_points": 260, "hand_points": 95}]}
+    response = client.post("/api/v1/score", json={"variant": "classic", "hands": [hand]})
+    # No question in the API: We 40, They 260 - 95 = 165, as any hand is scored.
+    assert response.status_code == 200 and response.get_json()["hands"][0]["scores"] == [40, 165]

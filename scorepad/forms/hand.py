@@ -116,6 +116,7 @@ class HandForm(TableForm):
         self.variant = variant
         self.side_names = tuple(side_names)
         self.side_problems: dict[int, list[str]] = {index: [] for index in range(variant.sides)}
+        self.low_melds: list[str] = []  # sides melded below their minimum: saved once confirmed
 
     @property
     def side_blocks(self) -> list[tuple[int, str, Form]]:
@@ -251,6 +252,16 @@ class HandForm(TableForm):
                     side.form[name].data = value
         if "partnership" in self._fields:
             self.partnership.data = "-".join(str(i) for i in sorted(hand.partnership)) if hand.partnership else ""
+
+    @property
+    def first_problem(self) -> str | None:
+        """What stops the hand being saved, the first in the form's order: shown by the Save button."""
+        messages = [*self.problems]
+        messages += [error for field in self if field.name != "sides" for error in field.errors]
+        for index, entry in enumerate(self.sides):
+            messages += self.side_problems.get(index, [])
+            messages += [error for field in entry.form for error in field.errors]
+        return str(messages[0]) if messages else None
 
     @property
     def has_errors(self) -> bool:
