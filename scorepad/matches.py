@@ -167,11 +167,13 @@ def sheet(match_id: str) -> Response:
 def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any) -> Response:
     """Answer a poll: decided from the version alone before any figure is read (:func:`conditional.unchanged_or`)."""
     template = "matches/_sheet.html" if wants_fragment() else page
-    # A writer's sheet offers Put back as the page does; a watcher's offers nothing.
-    undone = None if extra.get("watching") else store.undone_hand(get_db(), key)
-    return conditional.unchanged_or(
-        key, version, template, lambda: render_template(template, **score_sheet_context(head(), undone=undone, **extra))
-    )
+
+    def render() -> str:
+        # A writer's sheet offers Put back as the page does; a watcher's offers nothing.
+        undone = None if extra.get("watching") else store.undone_hand(get_db(), key)
+        return render_template(template, **score_sheet_context(head(), undone=undone, **extra))
+
+    return conditional.unchanged_or(key, version, template, render)
 
 
 @bp.get("/watch/<token>")

@@ -15,6 +15,7 @@ imported again, and play goes on with the imported night.
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -88,6 +89,15 @@ class NightModel(RuleBasedStateMachine):
 
     def played(self, name):
         return any(name in r.seating.entrants for r in self.rounds() if r.started)
+
+    def pair_phone(self, entrant):
+        """A fresh phone that scanned the entrant's pair card (read from the organiser's printable cards)."""
+        cards = self.client.get(f"/nights/{self.event_id}/pairs").get_data(as_text=True)
+        pattern = rf"<figcaption>{re.escape(entrant)}</figcaption>.*?<small>http://localhost([^<]+)</small>"
+        (link,) = re.findall(pattern, cards, re.S)
+        phone = self.app.test_client()
+        assert phone.get(link).status_code == 200
+        return phone
 
     def post(self, path, data=None):
         answer = self.client.post(f"/nights/{self.event_id}{path}", data=data or {})
@@ -185,7 +195,7 @@ class NightModel(RuleBasedStateMachine):
     @precondition(lambda self: self.playing() is not None)
     @rule(data=st.data(), side=st.sampled_from([0, 1]))
     def confirm(self, data, side):
-        """A side's own phone (a fresh one each time) confirms the sheet as it stands."""
+        """A side's own phone (a fresh one each time, that scanned its pair card) confirms the sheet as it stands."""
         playing = self.playing()
         tables = [t for t in playing.tables if t.match_id]
         if not tables:
@@ -196,8 +206,8 @@ class NightModel(RuleBasedStateMachine):
             token = clubstore.cards(db, self.event_id)[table.number]
         finally:
             db.close()
-        answer = self.app.test_client().post(f"/tables/{token}/confirm",
-                                             data={"side": str(side), "version": str(table.version)})  # fmt: skip
+        phone = self.pair_phone(table.entrants[side])
+        answer = phone.post(f"/tables/{token}/confirm", data={"side": str(side), "version": str(table.version)})
         assert answer.status_code == 303
         self.confirmed.setdefault((playing.number, table.number), set()).add(side)
 

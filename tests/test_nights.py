@@ -1094,7 +1094,7 @@ def test_the_clock_says_the_clubs_time_not_utc(app, organiser):
 def test_the_director_counts_every_hand_of_a_table_past_the_time_rule_with_a_reason(app, organiser, elsewhere):
     """A phone saved hands 2 and 3 before time but sent them after: the rule (finish_hand) counts hand 2
     as the one in progress and drops hand 3; the director's override counts all three, 3660 to 495."""
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
@@ -1139,7 +1139,7 @@ def test_a_hand_saved_on_a_phone_before_time_counts_when_it_arrives_later(app, o
     Three hands of 1220 to 165 count: 3660 to 495. By arrival only hand 1 would have."""
     from datetime import UTC, datetime, timedelta
 
-    event_id = new_night(organiser)
+    event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")
     organiser.post(f"/nights/{event_id}/rounds")
     organiser.post(f"/nights/{event_id}/rounds/1/start")
