@@ -46,7 +46,7 @@ def test_a_second_laptop_with_an_older_page_is_told_what_changed(browser, live_s
     desk, other = first.new_page(), second.new_page()
     sign_in(desk, live_server)
     sign_in(other, live_server)
-    create_night(desk, live_server)
+    create_night(desk, live_server, rounds=2)  # a Mitchell of two tables plays two rounds
     enter(desk, "A", "B", "C", "D")
     press(desk, "Seat round 1")
     other.goto(desk.url)  # the second laptop's page: round 1 seated

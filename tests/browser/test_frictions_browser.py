@@ -497,6 +497,7 @@ def test_a_house_rule_is_chosen_by_its_words(page, live_server):
     assert wild.locator("option").all_inner_texts() == [
         "No wild canastas",
         "A wild-card canasta is worth 1000",
+        "A wild-card canasta is worth 2000",  # pagat's Classic variation (issue 31)
         "Palace: big wild canasta 2000, small 1000",
     ]
     wild.select_option(label="Palace: big wild canasta 2000, small 1000")
