@@ -193,7 +193,7 @@ def test_a_refusal_from_the_server_is_shown_on_a_boosted_page(page, live_app, li
     client.post("/organiser", data={"passphrase": PASSPHRASE})
     event_id = client.post(
         "/nights/new",
-        data={"name": "Thursday", "date": "2026-11-26", "variant": "classic", "rounds": "2",
+        data={"name": "Thursday", "date": "2026-11-26", "variant": "classic", "rounds": "1",
               "round_length": "minutes", "length_value": "50", "warning": "10", "at_time": "score_as_it_stands",
               "first_round": "as_entered", "movement": "mitchell", "scoring": "victory_points",
               "victory_points": "100: 10\n300: 11\n3000: 19", "bye_score": "12", "no_show_margin": "1500",
