@@ -38,7 +38,7 @@ SMALL_HAND = {"entries": [{"melded_points": 50, "hand_points": 45}, {"melded_poi
 
 
 def hand_form(version: str) -> str:
-    fields = {"version": version}
+    fields = {"version": version, "low_melds_confirmed": "1"}  # 50 melded is below 90 from 1500 on: saved anyway
     for side in (0, 1):
         fields |= {f"sides-{side}-melded_points": "50", f"sides-{side}-hand_points": "45"}
     return urllib.parse.urlencode(fields)

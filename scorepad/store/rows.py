@@ -167,7 +167,7 @@ def undone_stack(db: Database, match_id: str) -> tuple[dict[str, Any], ...]:
     """The hands Put back can still bring back, the one undone last first, as the core's hand objects."""
     rows = select_rows(
         db,
-        "select data from hands where match_id = ? and deleted is not null and position > "
+        "select data from hands where match_id = ? and deleted is not null and undone is not null and position > "
         "coalesce((select max(position) from hands where match_id = ? and deleted is null), -1) "
         "order by undone desc, position",
         [match_id, match_id],

@@ -121,6 +121,9 @@ def add_hand(
         position = _next_position(db, match_id)
         stamp = now()
         hand_id = _append(db, row, hand, position, stamp)
+        # A new hand takes the place of every hand undone before it: they leave the stack for good,
+        # so undoing the new hand never brings them back to Put back (nor into an export's stack).
+        db.execute("update hands set undone = null where match_id = ? and deleted is not null", [match_id])
         if played is not None:
             db.execute("update hands set played = ? where id = ?", [min(played, stamp), hand_id])
         _revise(db, hand_id, "add", hand, version + 1, submission)
@@ -272,7 +275,7 @@ def _last_undone(db: Database, match_id: str) -> dict[str, Any] | None:
     rows = list(
         select_rows(
             db,
-            "select * from hands where match_id = ? and deleted is not null and position > "
+            "select * from hands where match_id = ? and deleted is not null and undone is not null and position > "
             "coalesce((select max(position) from hands where match_id = ? and deleted is null), -1) "
             "order by undone desc, position limit 1",
             [match_id, match_id],
