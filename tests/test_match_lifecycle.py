@@ -478,8 +478,8 @@ class SlowMatchLifecycle(MatchLifecycle):
 
 
 SlowMatchLifecycle.TestCase.settings = settings(
-    max_examples=3000,
-    stateful_step_count=40,
+    max_examples=1000,
+    stateful_step_count=20,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
