@@ -494,8 +494,8 @@ def test_hand_forms_show_the_minimum_in_force_for_that_hand(client):
     url = new_match(client)
     add(client, url)
     add(client, url, **{"sides-0-melded_points": "800"})
-    assert "<small>needs 90</small>" in client.get(f"{url}/hands/new").get_data(as_text=True)
-    assert "<small>needs 50</small>" in client.get(f"{url}/hands/2/edit").get_data(as_text=True)
+    assert "<small>to open: 90</small>" in client.get(f"{url}/hands/new").get_data(as_text=True)
+    assert "<small>to open: 50</small>" in client.get(f"{url}/hands/2/edit").get_data(as_text=True)
 
 
 def test_preview_scores_from_the_stored_totals_and_says_when_a_hand_ends_the_game(client):

@@ -184,8 +184,13 @@ def test_m012_orders_hands_undone_before_it_as_a_stack(tmp_path):
             for melded in (100, 200, 300)
         ]
         version = 1
+        # The older scorepad kept no stack in the database: its add wrote no `undone` (the column
+        # m012 makes), so today's "a new hand clears the stack" statement is left out here.
+        today = db.execute
+        db.execute = lambda sql, *args: None if "set undone = null" in sql else today(sql, *args)
         for hand in hands:
             version = store.add_hand(db, match_id, hand, version)
+        del db.execute
         # What the older undo wrote: the hand marked deleted and a 'delete' revision at the new version.
         for position in (3, 2):
             version += 1

@@ -123,7 +123,7 @@ def test_a_match_kept_through_two_gunicorn_workers(gunicorn, tmp_path, capsys):
             "sides-1-hand_points": "95",
         }
         saved = phone.open(f"{sheet_url}/hands", urllib.parse.urlencode(hand).encode())
-        assert saved.geturl() == sheet_url
+        assert saved.geturl() == sheet_url + "#next-hand"  # the phone lands on the next hand (issue 29)
     for _ in range(4):  # whichever worker answers, the sheet is the same
         sheet = _browser().open(sheet_url).read().decode()
         assert [int(total) for total in re.findall(r"data-total>(-?\d+)<", sheet)][:2] == [4880, 660]
