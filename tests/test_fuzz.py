@@ -308,7 +308,8 @@ def test_hand_preview(app, data, variant, number):
     before = rows(app)
     url = f"/matches/{match_id}/hands/preview" + (f"?number={number}" if number else "")
     response = send(app, "preview", "POST", url, data=body)
-    assert response.status_code in (200, 404)
+    # 413: a form over the 64 KB a hand form may take (security.py), refused before it is read.
+    assert response.status_code in (200, 404, 413)
     assert rows(app) == before, "the preview never stores"
 
 
@@ -333,7 +334,7 @@ def test_one_button_forms(app, action, body, prepare):
         db.close()
     before = rows(app)
     response = send(app, "one-button", "POST", f"/matches/{match_id}/{action}", data=body)
-    assert response.status_code in (303, 404)
+    assert response.status_code in (303, 404, 413)  # 413: a body over the 64 KB a form takes
     sent_version = version_number(body.get("version"))
     if action != "restore" and sent_version != version:
         assert rows(app) == before, (action, body, "a stale or malformed version changed the match")
@@ -396,7 +397,7 @@ CHECKER_VALID = {"variant": "classic", "house_rules_for": "classic", "hand": "K 
 def test_checker_page(app, data, url):
     body = data.draw(form_body(CHECKER_FIELDS | field_names(app, "/check"), CHECKER_VALID))
     before = rows(app)
-    assert send(app, "checker", "POST", url, data=body).status_code == 200
+    assert send(app, "checker", "POST", url, data=body).status_code in (200, 413)  # 413: over the 64 KB a form takes
     assert rows(app) == before
 
 
