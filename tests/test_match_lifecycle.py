@@ -478,7 +478,7 @@ class SlowMatchLifecycle(MatchLifecycle):
 
 
 SlowMatchLifecycle.TestCase.settings = settings(
-    max_examples=1000,
+    max_examples=300,
     stateful_step_count=20,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
