@@ -80,19 +80,25 @@ def seen(client, match_id, hands):
     text = "\n".join([*main, csv])
     text = re.sub(r'name="csrf_token" value="[^"]*"', "", text)
     text = re.sub(r'(name="submission" type="hidden" value=")[^"]*', r"\1K", text)  # each form drawn has a fresh key
-    text = re.sub(r'(data-version="|since=|name="version" value=")\d+', r"\1N", text)
+    text = re.sub(r'(data-version="|since=|name="version" (?:type="hidden" )?value=")\d+', r"\1N", text)
     text = re.sub(r"/watch/[0-9a-f]+", "/watch/W", text)
     return text.replace(match_id, "ID"), document
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 28, open: after the merge of the table loop (issue 29) the imported sheet differs from the "
-    "original even with no edits; what differs is still to be found",
-)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), matches())
 def test_export_then_import_shows_the_same_match(data, played):
+    export_then_import(data, played)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), matches())
+def test_export_then_import_shows_the_same_match_over_many_more_matches(data, played):
+    export_then_import(data, played)
+
+
+def export_then_import(data, played):
     variant, sides, starting, title, hands = played
     steps = data.draw(edits(len(hands)), label="edits")
     source, target = servers()
