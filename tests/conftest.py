@@ -9,6 +9,15 @@ import sharing
 
 from scorepad import create_app
 
+# Started first when the suite runs on several cores (pytest-xdist hands tests out in this order):
+# the browser tests and the long generated runs. The last minute of a run is then short tests
+# filling in beside them, not one long test running alone.
+LONG = ("tests/browser/", "tests/test_match_lifecycle.py", "tests/test_night_races.py", "tests/test_night_model.py")
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG))  # stable: each file's order is kept
+
 
 @pytest.fixture(scope="session", autouse=True)
 def shared_compilation(tmp_path_factory):

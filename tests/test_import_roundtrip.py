@@ -3,6 +3,7 @@
 import json
 from contextlib import contextmanager
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlite_utils import Database
@@ -101,9 +102,20 @@ def import_text(db, text):
     return backups.save_import(db, plan), len(plan.already)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(matches(), min_size=1, max_size=4))
 def test_export_then_import_reproduces_every_match(played):
+    reproduces_every_match(played)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(matches(), min_size=1, max_size=4))
+def test_export_then_import_reproduces_every_match_over_many_more_files(played):
+    reproduces_every_match(played)
+
+
+def reproduces_every_match(played):
     with database() as source, database() as target:
         for match in played:
             play(source, *match)

@@ -142,9 +142,20 @@ def test_the_night_played_here_round_trips(app, organiser, exported):
     assert imported.status_code == 303  # recognised: the night itself
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_every_leaf_of_a_night_export_mutated_is_refused_or_works_everywhere(app, organiser, exported, data):
+    mutated_leaf_is_refused_or_works(app, organiser, exported, data)
+
+
+@pytest.mark.slow
+@settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_many_more_mutated_night_exports_are_refused_or_work_everywhere(app, organiser, exported, data):
+    mutated_leaf_is_refused_or_works(app, organiser, exported, data)
+
+
+def mutated_leaf_is_refused_or_works(app, organiser, exported, data):
     document = dict(exported, id=secrets.token_hex(16))
     places = list(paths(document))
     path = data.draw(st.sampled_from(places), label="path")

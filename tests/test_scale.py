@@ -303,6 +303,7 @@ def test_a_sheet_page_shows_a_message_once(app, client):
 
 
 # --- nothing kept per browser ---------------------------------------------------------------------
+@pytest.mark.slow  # a stress test: 50,000 requests
 def test_memory_stays_flat_under_requests_from_distinct_browsers(app):
     """Browsers with no cookie, each with its own Accept-Language and query string, keep nothing.
 
