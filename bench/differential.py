@@ -72,7 +72,7 @@ SAMBA_OPTIONS = {
 }  # fmt: skip
 AMERICAN_OPTIONS = {key: CLASSIC_OPTIONS[key] for key in ("target", "canastas_to_go_out", "restore_pile_penalty")}
 AMERICAN_OPTIONS["max_hands"] = CLASSIC_OPTIONS["max_hands"]
-# RULES.md section 2: sides, decks, the kinds each preset has and its house rules.
+# docs/rules.md "Presets": sides, decks, the kinds each preset has and its house rules.
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {"sides": 2, "decks": 2, "kinds": ("natural", "mixed"), "options": CLASSIC_OPTIONS},
     "classic-2p": {"sides": 2, "decks": 2, "kinds": ("natural", "mixed"), "options": CLASSIC_OPTIONS},
@@ -122,7 +122,7 @@ def choose_options(rng: random.Random, preset: str, long: bool) -> dict[str, Any
 
 
 def kinds_for(preset: str, options: dict[str, Any]) -> list[str]:
-    """The canasta kinds a match of ``preset`` with ``options`` scores (RULES.md section 4)."""
+    """The canasta kinds a match of ``preset`` with ``options`` scores (docs/rules.md "House rules")."""
     kinds = list(PRESETS[preset]["kinds"])
     if options.get("sequences") is True:
         kinds.append("sequence")
@@ -249,7 +249,7 @@ SPOILERS = (
 
 
 def spoil(rng: random.Random, hand: dict[str, Any], kinds: list[str]) -> None:
-    """Make a hand impossible in one of the ways RULES.md section 6 names (or a malformed field)."""
+    """Make a hand impossible in one of the ways docs/rules.md "Impossible hands" names (or a malformed field)."""
     entries = hand["entries"]
     entry = rng.choice(entries)
     roll = rng.random()

@@ -6,7 +6,7 @@ from scorepad.documents import Side
 
 # The new-match form's house rules left at the classic defaults.
 DEFAULTS = {"option_target": "5000", "option_canastas_to_go_out": "1", "option_restore_pile_penalty": "0"}
-# A classic hand through the form. RULES.md: We 620 + natural canasta 500 + going out 100 = 1220;
+# A classic hand through the form. docs/rules.md: We 620 + natural canasta 500 + going out 100 = 1220;
 # They 260 - 95 in hand = 165.
 HAND = {
     "sides-0-melded_points": "620",

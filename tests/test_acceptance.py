@@ -1,6 +1,6 @@
-"""Acceptance checks: the JSON API driven over HTTP, every number worked out by hand from RULES.md.
+"""Acceptance checks: the JSON API driven over HTTP, every number worked out by hand from docs/rules.md.
 
-Each case names the rule of shared/spec/RULES.md (or API.md) it pins; the arithmetic is in the
+Each case names the rule of docs/rules.md (or docs/api.md) it pins; the arithmetic is in the
 comment next to it, so a failing case can be rechecked against the rulebook without the code.
 """
 
@@ -16,7 +16,7 @@ def app(module_app):
 
 
 REQUIRED = {
-    # id: (players, sides, target, canastas to go out, decks)      RULES.md §2 presets table
+    # id: (players, sides, target, canastas to go out, decks)      docs/rules.md "Presets"
     "classic": (4, 2, 5000, 1, 2),
     "classic-2p": (2, 2, 5000, 2, 2),
     "classic-3p": (3, 3, 7500, 1, 2),
@@ -29,7 +29,7 @@ REQUIRED = {
     "chile": (4, 2, 15000, 2, 3),
 }
 
-# RULES.md §4: every option id with its default on the classic preset.
+# docs/rules.md "House rules": every option id with its default on the classic preset.
 CLASSIC_OPTION_DEFAULTS = {
     "target": 5000,
     "decks": 2,
@@ -64,7 +64,7 @@ def scored(client, variant, hands, options=None, **extra):
     assert response.status_code == 200, response.get_json()
     body = response.get_json()
     for hand in body["hands"]:
-        # API.md: breakdown parts are labelled and add up to the score.
+        # docs/api.md: breakdown parts are labelled and add up to the score.
         for side, part in enumerate(hand["breakdown"]):
             assert sum(p["points"] for p in part["parts"]) == hand["scores"][side]
             assert all(p["label"] for p in part["parts"])
@@ -102,7 +102,7 @@ def test_variants_lists_every_required_preset_with_its_numbers(client):
         options = {option["id"]: option for option in variant["options"]}
         for option in variant["options"]:
             assert {"id", "label", "default", "allowed"} <= set(option) and option["label"]
-        # The preset's own numbers are the defaults of its options (RULES.md §4 "per preset").
+        # The preset's own numbers are the defaults of its options (docs/rules.md "House rules").
         assert options["target"]["default"] == target
         assert options["canastas_to_go_out"]["default"] == to_go_out
         if "decks" in options:
@@ -118,10 +118,10 @@ def test_classic_offers_every_option_of_rules_section_4(client):
     assert options["black_three_in_hand"]["allowed"]["values"] == [5, 100]
     assert options["wild_canasta"]["allowed"]["values"] == ["none", "1000", "2000", "palace"]
     assert options["harder_first_meld"]["allowed"]["values"] == [False, True]
-    # Chile may be played with 3 or 4 packs (RULES.md §2).
+    # Chile may be played with 3 or 4 packs (docs/rules.md "Presets").
     chile = {option["id"]: option for option in variants["chile"]["options"]}
     assert 3 in chile["decks"]["allowed"]["values"] and 4 in chile["decks"]["allowed"]["values"]
-    # Canasta kinds per variant (RULES.md §2 "Canasta kinds and bonuses").
+    # Canasta kinds per variant (docs/rules.md "Presets": the canasta bonuses column).
     assert variants["classic"]["canastas"] == {"natural": 500, "mixed": 300}
     assert variants["american"]["canastas"] == {
         "natural": 500,
@@ -202,7 +202,7 @@ CLASSIC_LADDER = [
 @pytest.mark.parametrize("variant", ["classic", "classic-5p"])
 @pytest.mark.parametrize(("total", "entries", "minimum"), CLASSIC_LADDER)
 def test_classic_minimum_ladder(client, variant, total, entries, minimum):
-    """RULES.md §2 initial-meld minimum: below 0 15, 0-1495 50, 1500-2995 90, 3000 and up 120."""
+    """docs/rules.md "Presets" initial-meld minimum: below 0 15, 0-1495 50, 1500-2995 90, 3000 and up 120."""
     body = scored(client, variant, [[entries[0], {"melded_points": 50, "hand_points": 50}]])
     assert body["totals"] == [total, 0]
     assert body["next_minimums"] == [minimum, 50]
@@ -237,7 +237,7 @@ def test_classic_game_ends_at_target_with_final_hand_whole_and_settlement(client
     # Bicycle: nearest hundred, 50 away from zero: 5250 -> 5300, -150 -> -200; margin 5500.
     assert body["settlement"]["rounded"] == [5300, -200]
     assert body["settlement"]["margin"] == 5500
-    # API.md: hands after the game is over are a 422.
+    # docs/api.md: hands after the game is over are a 422.
     assert refused(client, "classic", [*[h["entries"] for h in body["hands"]], [{}, {}]])
 
 
@@ -302,7 +302,7 @@ def test_classic_2p(client):
     )
     assert [hand["scores"] for hand in body["hands"]] == [[1450, 240], [-320, 1720]]
     assert body["totals"] == [1130, 1960] and body["next_minimums"] == [50, 90]
-    # classic-2p needs two canastas to go out (RULES.md §2).
+    # classic-2p needs two canastas to go out (docs/rules.md "Presets").
     fields = refused(client, "classic-2p", [[{"canastas": {"natural": 1}, "melded_points": 300, "went_out": True}, {}]])
     assert fields == {"hands[0].entries[0].went_out"}
 
@@ -412,7 +412,7 @@ def test_classic_6p_3x2(client):
 @pytest.mark.parametrize("variant", ["classic-6p-3x2", "classic-6p-2x3"])
 @pytest.mark.parametrize(("count", "value"), [(1, 100), (2, 200), (3, 300), (4, 400), (5, 1000), (6, 1200)])
 def test_six_player_red_threes(client, variant, count, value):
-    """RULES.md §2: 100 each up to four (four = 400); five 1000; six 1200; negative without melds."""
+    """docs/rules.md "Presets": 100 each up to four (four = 400); five 1000; six 1200; negative without melds."""
     others = [{"melded_points": 50, "hand_points": 50}] * (3 if variant.endswith("3x2") else 2)
     body = scored(client, variant, [[{"melded_points": 100, "red_threes": count}, *others[1:]]])
     assert body["hands"][0]["scores"][0] == 100 + value
@@ -598,7 +598,7 @@ AMERICAN_LADDER = [
 
 @pytest.mark.parametrize(("total", "hands", "minimum"), AMERICAN_LADDER)
 def test_american_minimum_ladder(client, total, hands, minimum):
-    """RULES.md §2: 125 below 3000 (negative too), 155 for 3000-4995, 180 from 5000."""
+    """docs/rules.md "Presets": 125 below 3000 (negative too), 155 for 3000-4995, 180 from 5000."""
     body = scored(client, "american", [[*entries, {"hand_points": 50}] for entries in hands])
     assert body["totals"] == [total, -50 * len(hands)]
     assert body["next_minimums"] == [minimum, 125]
@@ -606,7 +606,7 @@ def test_american_minimum_ladder(client, total, hands, minimum):
 
 def test_american_refuses_concealed_one_canasta_going_out_and_special_hand_with_melds(client):
     two = {"canastas": {"natural": 2}, "melded_points": 300, "went_out": True}
-    # American has no concealed bonus (RULES.md §2, §6)
+    # American has no concealed bonus (docs/rules.md "Presets" and "Impossible hands")
     assert refused(client, "american", [[{**two, "concealed": True}, {}]]) == {"hands[0].entries[0].concealed"}
     # two canastas to go out
     one = {"canastas": {"natural": 1}, "melded_points": 300, "went_out": True}
@@ -739,7 +739,7 @@ def test_chile_with_four_packs(client):
     assert refused(client, "chile", [[side, {}]]) == {"hands[0].entries[0].red_threes"}
 
 
-# ---------------------------------------------------------------- options of RULES.md §4
+# ---------------------------------------------------------------- options of docs/rules.md "House rules"
 
 
 def test_option_canasta_required_for_positive(client):
@@ -816,7 +816,7 @@ def test_option_black_three_in_hand(client):
     ],
 )
 def test_option_harder_first_meld(client, total, entries, minimum):
-    """RULES.md §2: harder_first_meld gives 50 / 90 / 120 / 150."""
+    """docs/rules.md "House rules": harder_first_meld gives 50 / 90 / 120 / 150."""
     body = scored(client, "classic", [[entries[0], {}]], {"harder_first_meld": True})
     assert body["totals"] == [total, 0] and body["next_minimums"] == [minimum, 90]
 
@@ -887,7 +887,7 @@ def test_option_target(client):
     assert scored(client, "classic", [[side, {}]], {"target": 3005})["game_over"] is False
 
 
-# ---------------------------------------------------------------- impossible entries (RULES.md §6)
+# ---------------------------------------------------------------- impossible entries (docs/rules.md "Impossible hands")
 
 
 @pytest.mark.parametrize(
@@ -1398,7 +1398,7 @@ def test_check_samba_pickup(client):
     assert check(client, **canasta, hand=["7", "8", "6"], pile=pile)["legal"] is False
 
 
-# (variant, total reached by side 0 over two hands of 3500 / one hand, minimum)       RULES.md §2
+# (variant, total reached by side 0 over two hands of 3500 / one hand, minimum)       docs/rules.md "Presets"
 FURTHER_STEPS = [
     ("classic-6p-2x3", 150),
     ("samba", 160),
@@ -1464,7 +1464,7 @@ def test_max_hands_ending_on_a_tie(client):
 TABLE = [["K", "K", "K"]]
 CANASTA = [["K"] * 7]
 CHECKS = [
-    # RULES.md §5 Discards: classic, any card but a red three
+    # docs/rules.md "Discards": classic, any card but a red three
     ("classic", {"action": "discard", "hand": ["3H", "9", "8"], "table": TABLE, "discard": "3H"}, False),
     ("classic", {"action": "discard", "hand": ["3S", "9", "8"], "table": TABLE, "discard": "3S"}, True),
     ("classic", {"action": "discard", "hand": ["2C", "9", "8"], "table": TABLE, "discard": "2C"}, True),
@@ -1689,7 +1689,7 @@ def test_check_bonuses_never_count_toward_the_minimum(client):
 
 
 def test_a_side_with_nothing_is_a_warning_not_a_refusal(client):
-    # RULES.md §6: warn, without refusing, on a side with no melds and no cards in hand
+    # docs/rules.md "Impossible hands": warn, without refusing, on a side with no melds and no cards in hand
     body = scored(client, "classic", [[{"melded_points": 100}, {}]])
     assert body["hands"][0]["scores"] == [100, 0]
     (warning,) = body["hands"][0]["warnings"]
@@ -1699,7 +1699,7 @@ def test_a_side_with_nothing_is_a_warning_not_a_refusal(client):
 
 
 def test_card_notation_is_case_insensitive_with_t_and_star(client):
-    # API.md Cards: K and KS are both a king, T is 10, * is a joker, case does not matter
+    # docs/api.md Cards: K and KS are both a king, T is 10, * is a joker, case does not matter
     result = check(
         client,
         action="meld",
@@ -1714,7 +1714,7 @@ def test_card_notation_is_case_insensitive_with_t_and_star(client):
 
 
 def test_json_endpoints_are_exempt_from_csrf(app):
-    # API.md: JSON endpoints take no cookies and need no CSRF token, even with CSRF on
+    # docs/api.md: JSON endpoints take no cookies and need no CSRF token, even with CSRF on
     app.config["WTF_CSRF_ENABLED"] = True
     client = app.test_client()
     response = client.post(

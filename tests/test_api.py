@@ -1,6 +1,6 @@
-"""The JSON API (shared/spec/API.md): variants, scoring, and errors that are never a 500.
+"""The JSON API (docs/api.md): variants, scoring, and errors that are never a 500.
 
-Expected numbers are worked by hand from RULES.md; each case says which rule it pins.
+Expected numbers are worked by hand from docs/rules.md; each case says which rule it pins.
 """
 
 import json
@@ -17,7 +17,7 @@ def app(module_app):
 
 
 PRESETS = {
-    # id: (players, sides, target) -- RULES.md section 2
+    # id: (players, sides, target) -- docs/rules.md "Presets"
     "classic": (4, 2, 5000),
     "classic-2p": (2, 2, 5000),
     "classic-3p": (3, 3, 7500),
@@ -52,7 +52,7 @@ def test_variants_lists_every_preset_with_players_sides_and_target(client):
 def test_variants_list_options_with_label_default_and_allowed_values(client):
     classic = next(v for v in client.get("/api/v1/variants").get_json()["variants"] if v["id"] == "classic")
     options = {option["id"]: option for option in classic["options"]}
-    # RULES.md section 4: every option id, with the classic defaults
+    # docs/rules.md "House rules": every option id, with the classic defaults
     assert options["target"]["default"] == 5000
     assert options["decks"]["allowed"]["values"] == [2, 3, 4]
     assert options["max_wilds"]["default"] == 3
@@ -64,7 +64,7 @@ def test_variants_list_options_with_label_default_and_allowed_values(client):
 
 def test_american_lists_its_canasta_kinds_and_special_hands(client):
     american = next(v for v in client.get("/api/v1/variants").get_json()["variants"] if v["id"] == "american")
-    # RULES.md "Canasta kinds and bonuses" and "special hands"
+    # docs/rules.md "Presets": canasta bonuses and special hands
     assert american["canastas"] == {
         "natural": 500, "mixed": 300, "sevens": 2500, "aces": 2500, "wild": 2000, "jokers": 2500, "twos": 3000,
     }  # fmt: skip
@@ -74,7 +74,7 @@ def test_american_lists_its_canasta_kinds_and_special_hands(client):
 # --- POST /api/v1/score -----------------------------------------------------------------------
 def test_scores_the_spec_example_hand(client):
     # We: natural 500 + mixed 300 + going out 100 + one red three 100 (melded) + 520 melded = 1520.
-    # They: 260 melded - 95 in hand = 165. Next minimums: 1520 -> 90, 165 -> 50 (RULES.md ladder).
+    # They: 260 melded - 95 in hand = 165. Next minimums: 1520 -> 90, 165 -> 50 (docs/rules.md "Presets").
     we = {"melded_points": 520, "canastas": {"natural": 1, "mixed": 1}, "red_threes": 1, "went_out": True}
     they = {"melded_points": 260, "hand_points": 95}
     body = score(client, [{"entries": [we, they]}]).get_json()
@@ -96,7 +96,7 @@ def test_breakdown_parts_are_labelled_and_add_up(client):
 
 
 def test_card_counts_are_valued_by_the_server(client):
-    # API.md example: a joker 50 + three aces 60 + seven kings 70 = 180 melded; a natural canasta
+    # docs/api.md example: a joker 50 + three aces 60 + seven kings 70 = 180 melded; a natural canasta
     # of kings is 500 more; 180 + 500 = 680 (no going out).
     entry = {"melded_cards": {"joker": 1, "A": 3, "K": 7}, "canastas": {"natural": 1}}
     body = score(client, [{"entries": [entry, {"hand_cards": {"black3": 1, "4": 2}}]}]).get_json()
@@ -158,7 +158,7 @@ def test_malformed_json_is_a_400_with_the_errors_shape(client):
 @pytest.mark.parametrize(
     ("entries", "field"),
     [
-        # API.md example: 5 red threes across both sides in a 2-deck game
+        # docs/api.md example: 5 red threes across both sides in a 2-deck game
         ([{"red_threes": 3}, {"red_threes": 2}], "hands[0].entries[1].red_threes"),
         ([{"hand_points": -5}, {}], "hands[0].entries[0].hand_points"),
         ([{"melded_points": 52}, {}], "hands[0].entries[0].melded_points"),
@@ -251,7 +251,7 @@ def test_no_byte_string_ever_gives_a_500(client, raw):
 
 
 def test_warnings_point_at_their_entry_with_an_absolute_path(client):
-    # RULES.md section 6: a side with no melds and no cards in hand is warned about, not refused;
+    # docs/rules.md "Impossible hands": a side with no melds and no cards in hand is warned about, not refused;
     # the warning's field is a path like the errors' (hands[i]...), here the second hand's They.
     hands = [{"entries": [{"melded_points": 100}, {"melded_points": 50}]}, {"entries": [{"melded_points": 100}, {}]}]
     body = score(client, hands).get_json()
@@ -260,7 +260,7 @@ def test_warnings_point_at_their_entry_with_an_absolute_path(client):
 
 
 def test_counted_cards_beyond_the_decks_are_named_as_players_say_them(client):
-    # RULES.md section 1: two decks hold 8 of each rank; 5 + 4 kings counted is one too many.
+    # docs/rules.md "Cards": two decks hold 8 of each rank; 5 + 4 kings counted is one too many.
     entries = [{"melded_cards": {"K": 5}}, {"hand_cards": {"K": 4}}]
     errors = errors_of(score(client, [{"entries": entries}]))
     assert errors["hands[0].entries[1].hand_cards.K"] == "2 decks hold 8 kings; 9 were counted across both sides."
@@ -290,7 +290,7 @@ def test_a_bad_count_names_its_card_class_as_the_api_writes_it(client):
 
 # --- how answers are written and bodies read ----------------------------------------------------
 def test_answers_are_compact_json_with_sorted_keys(client):
-    # RULES.md: melded cards count for a side, cards left in hand against it: We 120 - 30, They 90 - 40.
+    # docs/rules.md: melded cards count for a side, cards left in hand against it: We 120 - 30, They 90 - 40.
     hand = {"entries": [{"melded_points": 120, "hand_points": 30}, {"melded_points": 90, "hand_points": 40}]}
     response = score(client, [hand])
     text = response.get_data(as_text=True)

@@ -1,4 +1,4 @@
-"""POST /api/v1/check exactly as API.md "Rules check" describes it."""
+"""POST /api/v1/check exactly as docs/api.md "Rules check" describes it."""
 
 import json
 
@@ -60,8 +60,8 @@ def test_pickup_without_melds_answers_how(client):
 
 
 def test_the_spec_example_as_a_meld_is_refused_for_kings_not_in_the_hand(client):
-    """API.md's sample melds three kings from a hand of two without taking the pile: a meld with
-    cards not in the hand is a 422 (API.md), and that is the only problem named."""
+    """pagat's example, sent as a meld, melds three kings from a hand of two without taking the pile:
+    a meld with cards not in the hand is a 422 (docs/api.md "Rules check"), the only problem named."""
     response = post(client, SPEC_EXAMPLE)
     assert response.status_code == 422
     assert [e["field"] for e in response.get_json()["errors"]] == ["melds"]
@@ -143,7 +143,7 @@ def test_any_json_gives_no_500(client, body):
 
 @pytest.mark.parametrize("pile", [False, 0, [], ""])
 def test_a_pile_that_is_not_an_object_is_refused(client, pile):
-    """API.md: "pile" is an object ({"top", "frozen", "size"}); a falsy non-object is not "no pile"."""
+    """docs/api.md: "pile" is an object ({"top", "frozen", "size"}); a falsy non-object is not "no pile"."""
     response = post(client, {"variant": "classic", "action": "meld", "hand": ["K", "K", "K"], "pile": pile})
     assert response.status_code == 422
     assert [e["field"] for e in response.get_json()["errors"]] == ["pile"]

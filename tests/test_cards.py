@@ -1,6 +1,6 @@
-"""Cards: notation (API.md "Cards"), point values (RULES.md section 1) and what the decks hold.
+"""Cards: notation (docs/api.md "Cards"), point values (docs/rules.md "Cards") and what the decks hold.
 
-Every expected number here is worked out from RULES.md section 1 and the rulebooks, not copied
+Every expected number here is worked out from docs/rules.md "Cards" and the rulebooks, not copied
 from the code.
 """
 
@@ -75,22 +75,22 @@ def test_card_error_is_a_value_error():
 @pytest.mark.parametrize(
     ("text", "value", "wild", "natural"),
     [
-        ("JK", 50, True, False),  # RULES §1: joker 50, wild
-        ("2S", 20, True, False),  # RULES §1: 2 is 20, wild
-        ("A", 20, False, True),  # RULES §1: ace 20, natural
-        ("K", 10, False, True),  # RULES §1: K Q J 10 9 8 are 10
+        ("JK", 50, True, False),  # docs/rules.md "Cards": joker 50, wild
+        ("2S", 20, True, False),  # docs/rules.md "Cards": 2 is 20, wild
+        ("A", 20, False, True),  # docs/rules.md "Cards": ace 20, natural
+        ("K", 10, False, True),  # docs/rules.md "Cards": K Q J 10 9 8 are 10
         ("Q", 10, False, True),
         ("J", 10, False, True),
         ("10", 10, False, True),
         ("9", 10, False, True),
         ("8", 10, False, True),
-        ("7", 5, False, True),  # RULES §1: 7 6 5 4 are 5
+        ("7", 5, False, True),  # docs/rules.md "Cards": 7 6 5 4 are 5
         ("6", 5, False, True),
         ("5", 5, False, True),
         ("4", 5, False, True),
-        ("3S", 5, False, False),  # RULES §1: a black three is 5, a stop card, not a natural
+        ("3S", 5, False, False),  # docs/rules.md "Cards": a black three is 5, a stop card, not a natural
         ("3C", 5, False, False),
-        ("3H", 0, False, False),  # RULES §1: a red three is a bonus only, worth nothing as a card
+        ("3H", 0, False, False),  # docs/rules.md "Cards": a red three is a bonus only, worth nothing as a card
         ("3D", 0, False, False),
     ],
 )
@@ -104,7 +104,7 @@ def test_card_values_and_roles(text, value, wild, natural):
     [("3H", True, False), ("3D", True, False), ("3S", False, True), ("3C", False, True), ("KH", False, False)],
 )
 def test_red_and_black_threes(text, red, black):
-    # RULES §1: 3H 3D are red threes, 3S 3C black threes; a red king is no three at all.
+    # docs/rules.md "Cards": 3H 3D are red threes, 3S 3C black threes; a red king is no three at all.
     card = parse_card(text)
     assert (card.is_red_three, card.is_black_three) == (red, black)
 
@@ -154,14 +154,14 @@ def test_card_classes_refused(name):
 @pytest.mark.parametrize(
     ("decks", "jokers_per_deck", "per_rank", "jokers", "red_threes", "black_threes", "wild_cards", "points"),
     [
-        # RULES §1: two decks hold 8 of each rank, 4 red and 4 black threes, 4 jokers and
+        # docs/rules.md "Cards": two decks hold 8 of each rank, 4 red and 4 black threes, 4 jokers and
         # 4x50 + 8x20 (twos) + 8x20 (aces) + 48x10 + 32x5 + 4x5 (black threes) = 1180 points.
         (2, 2, 8, 4, 4, 4, 12, 1180),
-        # RULES §1: three decks hold 12 of each, 6 red threes, 6 jokers and 1770 points.
+        # docs/rules.md "Cards": three decks hold 12 of each, 6 red threes, 6 jokers and 1770 points.
         (3, 2, 12, 6, 6, 6, 18, 1770),
         # chile's fourth pack: 16 of each, 8 jokers; 2 x 1180 = 2360.
         (4, 2, 16, 8, 8, 8, 24, 2360),
-        # RULES §4 jokers_per_deck 3: two more jokers, 1180 + 2 x 50 = 1280.
+        # docs/rules.md "House rules" jokers_per_deck 3: two more jokers, 1180 + 2 x 50 = 1280.
         (2, 3, 8, 6, 4, 4, 14, 1280),
     ],
 )
@@ -180,7 +180,7 @@ def test_deck_limits(decks, jokers_per_deck, per_rank, jokers, red_threes, black
 @pytest.mark.parametrize(
     ("cards", "decks", "problems"),
     [
-        (["JK"] * 4, 2, 0),  # RULES §1: two decks hold 4 jokers
+        (["JK"] * 4, 2, 0),  # docs/rules.md "Cards": two decks hold 4 jokers
         (["JK"] * 5, 2, 1),
         (["JK"] * 6, 3, 0),  # three decks hold 6
         (["K"] * 8, 2, 0),  # 8 of each rank in two decks
@@ -198,7 +198,7 @@ def test_overdrawn(cards, decks, problems):
 
 
 def test_a_card_read_twice_is_an_equal_card_with_the_same_answers():
-    # RULES.md section 1: a king counts 10, a two is wild and counts 20.
+    # docs/rules.md "Cards": a king counts 10, a two is wild and counts 20.
     king = parse_card("K")
     assert parse_card(" k ") == king and king.value == 10 and not king.is_wild and king.is_natural
     assert king == Card("K") and hash(king) == hash(Card("K")) and repr(king) == "Card(rank='K', suit=None)"

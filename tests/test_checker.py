@@ -167,7 +167,7 @@ CLASSIC_RULES = {
     "opt.decks": "2",
     "opt.jokers_per_deck": "2",
 }
-# RULES.md section 5: with melds on the table the pile is not frozen, so one natural king and a
+# docs/rules.md "Taking the pile": with melds on the table the pile is not frozen, so one natural king and a
 # joker take a king, unless the table plays pickup_with_wild off or the pile always frozen.
 KING_AND_JOKER = {"action": "pickup", "hand": "K JK Q", "table": "9 9 9", "top": "K", "op": "check"}
 
@@ -260,7 +260,7 @@ def test_a_matchs_house_rules_are_shown_and_not_editable(app, client):
 
 
 def test_took_pile_removes_the_one_turn_exemption_from_the_minimum(client):
-    # RULES.md section 5: going out concealed from the stock needs no minimum; seven fours count 35.
+    # docs/rules.md "The initial meld": going out concealed from the stock needs no minimum; seven fours count 35.
     data = {"action": "go_out", "hand": "4 4 4 4 4 4 4", "melds": "4 4 4 4 4 4 4", "discard": "5", "op": "check"}
     html = client.post("/check", data=data).get_data(as_text=True)
     assert answer_of(html) == "Yes" and "needs no initial-meld minimum" in html

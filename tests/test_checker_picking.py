@@ -1,6 +1,6 @@
 """Pick the cards once, server side: the posted board, the taps and the verdict they bring back.
 
-Every number below is worked out by hand from RULES.md: K, Q, 9 count 10, A 20, 7 and 5 count 5;
+Every number below is worked out by hand from docs/rules.md: K, Q, 9 count 10, A 20, 7 and 5 count 5;
 a classic side needs 15 below 0, 50 from 0 to 1495, 90 from 1500 to 2995 and 120 from 3000.
 """
 

@@ -25,7 +25,7 @@ def test_a_meld_question_leaves_the_rest_of_the_hand_unknown(client):
 
 def test_all_my_cards_makes_it_a_going_out_question(client):
     # The same three cards as the whole hand: melding them all is going out, and classic needs a
-    # canasta to go out (RULES.md §5 "Going out"); the side has none.
+    # canasta to go out (docs/rules.md "Going out"); the side has none.
     data = {"action": "meld", "hand": "7 7 JK", "score": "0"}
     html = client.post("/check", data={**data, "op": "toggle:all_cards"}).get_data(as_text=True)
     assert hidden(html, "all_cards") == "1"
@@ -131,7 +131,7 @@ def test_the_language_switch_after_a_tap_comes_back_to_the_same_cards(client):
 
 
 def test_a_card_tapped_both_in_hand_and_as_the_discard_is_the_discard(client):
-    # Issue 29: seven kings make a natural canasta, the side's one canasta to go out (RULES.md), and
+    # Issue 29: seven kings make a natural canasta, the side's one canasta to go out (docs/rules.md), and
     # 7 x 10 = 70 opens from 0 (needs 50); the nine is discarded. Tapped into Hand too, it is still
     # the discard, not a lone nine to meld; a second nine in Hand is a card of its own.
     data = {"action": "go_out", "hand": "K K K K K K K", "discard": "9", "score": "0", "op": "check"}

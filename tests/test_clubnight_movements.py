@@ -1,7 +1,7 @@
 """Seating: Mitchell for 7 and 8 tables, Swiss without repeats, Danish, Berger round robin, byes, late arrivals.
 
-The seat lists below are written out by hand from CLUB_NIGHT.md's words ("East-West pairs move
-up one table each round, table N goes to 1") and FIDE's Berger tables, not from the code.
+The seat lists below are written out by hand from docs/clubnight.md's words ("East-West move up one
+table each round (the last table's go to table 1)") and FIDE's Berger tables, not from the code.
 """
 
 from __future__ import annotations

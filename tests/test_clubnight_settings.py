@@ -1,6 +1,6 @@
-"""A club night's settings: CLUB_NIGHT.md's defaults as data, the organiser's changes kept, bad values refused.
+"""A club night's settings: docs/clubnight.md's defaults as data, the organiser's changes kept, bad values refused.
 
-Every number below is read from CLUB_NIGHT.md, not from the code.
+Every number below is read from docs/clubnight.md, not from the code.
 """
 
 from __future__ import annotations
@@ -32,13 +32,13 @@ def test_the_defaults_are_club_night_md():
 
 @pytest.mark.parametrize(("scoring", "bye"), [("match_points", ("fixed", 1)), ("points", ("average", 0))])
 def test_the_bye_follows_the_scoring_unless_the_organiser_says(scoring, bye):
-    # CLUB_NIGHT.md "Bye": 12 victory points, or 1 match point, or the entrant's average points so far.
+    # docs/clubnight.md, the `bye` setting: 12 victory points, or 1 match point, or the entrant's average points so far.
     assert EventSettings.from_dict({**NIGHT, "scoring": scoring}).bye == ByeRule(*bye)
     chosen = {**NIGHT, "scoring": scoring, "bye": {"kind": "fixed", "score": 5}}
     assert EventSettings.from_dict(chosen).bye == ByeRule("fixed", 5)
 
 
-# CLUB_NIGHT.md's table, both edges of every band (totals are multiples of 5).
+# docs/clubnight.md's victory-point table, both edges of every band (totals are multiples of 5).
 @pytest.mark.parametrize(
     ("difference", "split"),
     [
@@ -54,7 +54,7 @@ def test_the_bye_follows_the_scoring_unless_the_organiser_says(scoring, bye):
         (1000, (14, 6)),
         (1005, (15, 5)),
         (1300, (15, 5)),
-        (1301, (16, 4)),  # CLUB_NIGHT.md writes this band from 1,301
+        (1301, (16, 4)),  # docs/clubnight.md: 1,301 to 1,600 is 16-4 either way
         (1305, (16, 4)),
         (1600, (16, 4)),
         (1605, (17, 3)),
@@ -201,7 +201,7 @@ def test_settings_made_in_code_are_checked_too():
 
 @pytest.mark.parametrize(("variant", "size"), [("classic", 2), ("samba", 2), ("classic-2p", 1), ("classic-6p-2x3", 3)])
 def test_entrants_are_pairs_or_single_players_as_the_variant_seats_them(variant, size):
-    # CLUB_NIGHT.md "Entrant": a pair in partnership variants, a player where each plays alone.
+    # docs/clubnight.md "Words", Entrant: a pair in partnership variants, a player where each plays alone.
     assert EventSettings.from_dict({**NIGHT, "variant": variant}).entrant_size == size
 
 

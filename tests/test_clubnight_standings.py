@@ -1,6 +1,6 @@
 """Scoring a round and the standings: units, byes, no-shows, adjustments, and a tie broken at each step.
 
-Victory points are read off CLUB_NIGHT.md's table by hand: a difference of 200 is 11-9, 300 is
+Victory points are read off docs/clubnight.md's table by hand: a difference of 200 is 11-9, 300 is
 11-9, 400 is 12-8, 510 is 13-7, 1500 is 16-4.
 """
 
@@ -79,7 +79,7 @@ def test_an_average_bye_is_the_rounds_played_so_far_rounded_half_up():
 
 
 def test_a_no_show_scores_nothing_and_the_side_present_a_bye():
-    # CLUB_NIGHT.md "No-show", by default: the absent side 0, the side present the bye's 12.
+    # docs/clubnight.md, `no_show` by default: the absent side 0, the side present the bye's 12.
     present, absent = score_table(TableResult(1, 2, ("A", "B"), no_show="B"), NIGHT)
     assert (present.entrant, present.kind, present.score, present.balance, present.won) == (
         "A",
@@ -137,7 +137,7 @@ def test_the_time_rule_is_said_on_the_sheet():
     assert time_rule(night(at_time="drop_hand")) == "At time the hand in progress is dropped."
 
 
-# --- the standings: a tie broken at each step of CLUB_NIGHT.md's order --------------------------
+# --- the standings: a tie broken at each step of docs/clubnight.md's order --------------------------
 
 
 def test_a_tie_on_victory_points_is_broken_by_matches_won():

@@ -1,7 +1,7 @@
 """The core's values behave as values: rules with options, entries read, hands checked, matches.
 
 Nothing here pins how the core is made fast (no object identity, no call counts); every
-expected number is worked out from RULES.md.
+expected number is worked out from docs/rules.md.
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ def test_the_same_preset_and_options_give_equal_rules():
 
 
 def test_every_option_value_is_part_of_the_key():
-    # RULES §2/§4: classic needs 15 below zero, 50 from 0; with Harder First Meld 50 and 90.
+    # docs/rules.md "Presets" and "House rules": classic needs 15 below zero, 50 from 0; with Harder First Meld
+    # 50 and 90.
     harder = rules_for("classic", {"harder_first_meld": True})
     easier = rules_for("classic", {"harder_first_meld": False})
     assert (harder.minimum_for(-5), harder.minimum_for(0)) == (50, 90)
@@ -63,7 +64,7 @@ def test_every_option_value_is_part_of_the_key():
     assert rules_for("samba", {"target": 12000, "max_wilds": 3}).max_wilds == 3
     assert rules_for("samba", {"target": 12000, "max_wilds": 2}).max_wilds == 2
     assert rules_for("classic", {"target": 10000}) != rules_for("classic-2p", {"target": 10000})
-    assert rules_for("classic-2p", {"target": 10000}).canastas_to_go_out == 2  # RULES §2: two to go out
+    assert rules_for("classic-2p", {"target": 10000}).canastas_to_go_out == 2  # docs/rules.md "Presets": two to go out
 
 
 @pytest.mark.parametrize(
@@ -108,7 +109,7 @@ def test_derived_rules_are_read_only():
     samba = VARIANTS["samba"]
     with pytest.raises(TypeError):
         samba.canasta_kinds["natural"] = samba.canasta_kinds["mixed"]  # type: ignore[index]
-    # RULES §2 samba: 500 / 300 / 1500, and three decks hold six red threes.
+    # docs/rules.md "Presets" samba: 500 / 300 / 1500, and three decks hold six red threes.
     assert {key: kind.bonus for key, kind in samba.canasta_kinds.items()} == {
         "natural": 500,
         "mixed": 300,
@@ -127,7 +128,7 @@ def test_a_variant_pickles_and_copies_with_its_derived_rules():
 
 
 def test_a_variant_with_options_works_out_its_own_derived_rules():
-    # RULES §4 wild canastas: with "1000" a wild-card canasta is a kind of its own.
+    # docs/rules.md "House rules" wild canastas: with "1000" a wild-card canasta is a kind of its own.
     classic = VARIANTS["classic"]
     assert "wild" not in classic.canasta_kinds
     wild = rules_for("classic", {"wild_canasta": "1000"})
@@ -279,7 +280,7 @@ def test_the_canastas_the_decks_always_hold_are_the_most_that_fit(variant):
         ("classic", HAND["entries"]),
         ("classic", [{"melded_points": 50, "hand_points": 45}, {"hand_points": 40}]),
         ("classic-2p", [{"melded_points": 300, "canastas": {"natural": 2}, "went_out": True}, {"hand_points": 5}]),
-        # RULES §2 samba: two canastas to go out; American: one natural and one of sevens.
+        # docs/rules.md "Presets" samba: two canastas to go out; American: one natural and one of sevens.
         ("samba", [{"melded_points": 600, "canastas": {"natural": 1, "sequence": 1}, "went_out": True}, {}]),
         ("american", [{"melded_points": 700, "canastas": {"natural": 1, "sevens": 1}, "went_out": True}, {}]),
     ],
@@ -292,8 +293,9 @@ def test_the_usual_hands_break_nothing(key, entries):
 @pytest.mark.parametrize(
     ("entries", "codes"),
     [
-        # RULES §6: only one player goes out, with a canasta; two decks hold four red threes; a natural canasta
-        # holds at least 35 points; a black three in hand (5) fits in 5 points left in hand.
+        # docs/rules.md "Impossible hands": only one player goes out, with a canasta; two decks hold four red
+        # threes; a natural canasta holds at least 35 points; a black three in hand (5) fits in 5 points
+        # left in hand.
         (
             [{"melded_points": 50, "went_out": True}, {"went_out": True}],
             ["went-out-without-canastas", "went-out-without-canastas", "two-sides-went-out"],  # neither has one
@@ -325,7 +327,7 @@ def test_a_match_built_without_validation_still_scores_its_hands():
 
 
 def test_a_match_that_breaks_a_rule_is_refused_but_scored_as_it_stands():
-    # RULES §6: a natural canasta holds at least 35 points, so 20 melded with one is refused.
+    # docs/rules.md "Impossible hands": a natural canasta holds at least 35 points, so 20 melded with one is refused.
     broken = Hand.from_dict({"entries": [{"melded_points": 20, "canastas": {"natural": 1}}, {"hand_points": 30}]})
     match = Match(VARIANTS["classic"], (Hand.from_dict(HAND), broken))
     assert [(v.code, v.field) for v in match.problems()] == [
@@ -364,7 +366,7 @@ def test_a_hand_that_only_looks_like_one_read_before_is_still_refused(refused):
 
 
 def test_a_hand_is_judged_by_the_variant_asked_each_time():
-    # RULES §2: two players need two canastas to go out; four players need one.
+    # docs/rules.md "Presets": two players need two canastas to go out; four players need one.
     one_canasta_out = {"entries": [{"melded_points": 200, "canastas": {"natural": 1}, "went_out": True}, {}]}
     four = canasta.score_match("classic", [one_canasta_out])
     assert four.totals == (200 + 500 + 100, 0)  # melded 200, natural canasta 500, going out 100

@@ -25,6 +25,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from scorepad import canasta
+from scorepad.canasta.cards import BLACK_THREE_VALUE, RANK_VALUES, Decks, parse_card
 from scorepad.cli import main as scorepad_command
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -288,6 +289,29 @@ def test_rules_doc_presets_table_says_what_the_variant_records_say(variant):
     assert rulebooks
 
 
+def test_rules_doc_cards_table_and_decks_say_what_the_core_counts():
+    """docs/rules.md "Cards" is what scoring values cards at and what the decks hold."""
+    section = RULES_DOC.read_text().partition("## Cards\n")[2].partition("\n## ")[0]
+    rows = [line.strip("|").split("|") for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    values = {cards.strip(): value.strip() for cards, value, _ in rows[1:]}
+    for cards, value in values.items():
+        if cards.startswith("red 3"):
+            assert value == "bonus only" and parse_card("3H").value == 0
+        elif cards.startswith("black 3"):
+            assert int(value) == BLACK_THREE_VALUE == parse_card("3S").value
+        else:
+            ranks = ["JK" if rank == "joker" else rank for rank in cards.split()]
+            assert {RANK_VALUES[rank] for rank in ranks} == {int(value)}, cards
+    assert len(values) == 7
+    two, three, text = Decks(2), Decks(3), " ".join(section.split())
+    assert f"Two decks hold {two.per_rank} of each rank, {two.red_threes} red and" in text
+    assert f"{two.jokers} jokers, and {two.points} points of cards other than red threes" in text
+    assert f"three decks hold {three.per_rank} of each rank, {three.red_threes} red threes, {three.jokers} jokers" in (
+        text
+    )
+    assert f"and {three.points} points" in text
+
+
 CLASSIC_FAMILY = {key for key in canasta.VARIANTS if key.startswith("classic")}
 FAMILIES = {
     "all": set(canasta.VARIANTS),
@@ -328,7 +352,7 @@ def _spelled_out(code: ast.JoinedStr) -> set[str]:
 
 def test_every_code_the_core_can_give_is_listed_in_the_rules_doc():
     codes = violation_codes()
-    # Spot checks of codes named in STYLE.md and the API guide, so the scan cannot come back empty.
+    # Spot checks of codes the rules doc and the API guide name, so the scan cannot come back empty.
     assert {"below-minimum", "went-out-without-canastas", "too-many-red-threes", "discard-wild"} <= codes
     listed = set(re.findall(r"`([a-z0-9-]+)`", RULES_DOC.read_text().partition("## Refusal codes")[2]))
     assert codes - listed == set(), "codes missing from docs/rules.md's Refusal codes"
@@ -342,7 +366,7 @@ DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: p.name)
 def test_documents_point_only_at_files_in_the_repository(document):
     text = document.read_text()
-    assert "shared/" not in text and "API.md" not in text and "RULES.md" not in text
+    assert "shared/" not in text  # names of files kept outside: tests/test_release.py
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if not re.match(r"[a-z]+:", target):
             assert (document.parent / target).exists(), f"{document.name} links to missing {target}"

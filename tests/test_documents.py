@@ -79,7 +79,7 @@ def test_module_examples_hold():
 
 
 def test_hands_scoring_the_same_parts_share_one_breakdown_in_a_document():
-    # RULES.md: each side scores melded cards plus, cards left in hand minus. Hands 1 and 3 are the
+    # docs/rules.md: each side scores melded cards plus, cards left in hand minus. Hands 1 and 3 are the
     # same report (We 120 - 30 = 90, They 90 - 40 = 50); hand 2 differs (We 75 - 55, They 130 - 20).
     same = {"entries": [{"melded_points": 120, "hand_points": 30}, {"melded_points": 90, "hand_points": 40}]}
     other = {"entries": [{"melded_points": 75, "hand_points": 55}, {"melded_points": 130, "hand_points": 20}]}

@@ -1,7 +1,7 @@
-"""Entries: reading an API ENTRY, and refusing impossible hands (RULES.md section 6).
+"""Entries: reading an API ENTRY, and refusing impossible hands (docs/rules.md "Impossible hands").
 
-Every refused hand names the code and the field (API.md: "`field` points at the offending
-value"); the expected sets are worked out by hand from RULES.md, so an extra or a missing
+Every refused hand names the code and the field (docs/api.md: "`field` points at the offending
+value"); the expected sets are worked out by hand from docs/rules.md, so an extra or a missing
 violation fails the test.
 """
 
@@ -28,7 +28,7 @@ def at(field):
 
 
 REFUSED = [
-    # --- RULES §6: more red threes, jokers, canastas or card points than the decks hold -----
+    # --- docs/rules.md "Impossible hands": more red threes, jokers, canastas or card points than the decks hold -----
     pytest.param(
         "classic",
         None,
@@ -39,7 +39,7 @@ REFUSED = [
     pytest.param(
         "classic",
         None,
-        # Spread over both sides: reported on the entry that passes the limit (API.md's example).
+        # Spread over both sides: reported on the entry that passes the limit (docs/api.md's example).
         [{"red_threes": 3, "melded_points": 50}, {"red_threes": 2, "melded_points": 50}],
         {("too-many-red-threes", at("entries[1].red_threes"))},
         id="red-threes-across-sides",
@@ -48,22 +48,22 @@ REFUSED = [
         "classic-6p-3x2",
         None,
         [{"red_threes": 3, "melded_points": 50}, {"red_threes": 3, "melded_points": 50}, {"red_threes": 1}],
-        {("too-many-red-threes", at("entries[2].red_threes"))},  # RULES §1: three decks hold 6 red threes
+        {("too-many-red-threes", at("entries[2].red_threes"))},  # docs/rules.md "Cards": three decks hold 6 red threes
         id="seven-red-threes-in-three-decks",
     ),
     pytest.param(
         "classic",
         None,
         [{"melded_cards": {"joker": 3, "K": 4}}, {"hand_cards": {"joker": 2}}],
-        {("too-many-cards", at("entries[1].hand_cards.joker"))},  # RULES §1: two decks hold 4 jokers
+        {("too-many-cards", at("entries[1].hand_cards.joker"))},  # docs/rules.md "Cards": two decks hold 4 jokers
         id="five-jokers-counted",
     ),
     pytest.param(
         "classic",
         None,
-        # API.md: a group holds its ranks' cards together; RULES §1: 2 decks hold 8 of each rank,
-        # so 6 ranks x 8 = 48 cards K-8 (API.md's "40" miscounts the six ranks K Q J 10 9 8), and
-        # kings counted one by one come out of the same 48: 38 + 8 + 3 = 49.
+        # docs/api.md "Cards": a group holds its ranks' cards together; docs/rules.md "Cards": 2 decks
+        # hold 8 of each rank, so 6 ranks (K Q J 10 9 8) x 8 = 48 cards K-8, and kings counted one by
+        # one come out of the same 48: 38 + 8 + 3 = 49.
         [{"melded_cards": {"K-8": 38}}, {"hand_cards": {"K": 8, "K-8": 3}}],
         {("too-many-cards", at("entries[1].hand_cards.K-8"))},
         id="forty-nine-cards-king-to-eight",
@@ -79,7 +79,7 @@ REFUSED = [
     pytest.param(
         "classic-6p-3x2",
         None,
-        # RULES §1: three decks hold 12 of each rank, so 6 x 12 = 72 cards K-8; 40 + 33 = 73.
+        # docs/rules.md "Cards": three decks hold 12 of each rank, so 6 x 12 = 72 cards K-8; 40 + 33 = 73.
         [{"melded_cards": {"K-8": 40}}, {"melded_cards": {"K-8": 33}}, {"hand_points": 5}],
         {("too-many-cards", at("entries[1].melded_cards.K-8"))},
         id="seventy-three-cards-king-to-eight-in-three-decks",
@@ -87,7 +87,7 @@ REFUSED = [
     pytest.param(
         "american",
         None,
-        # RULES §2: a jokers canasta holds all four jokers, so two of them need eight.
+        # docs/rules.md "Presets": a jokers canasta holds all four jokers, so two of them need eight.
         [{"canastas": {"jokers": 1}, "melded_points": 260}, {"canastas": {"jokers": 1}, "melded_points": 260}],
         {("too-many-canastas", at("entries[1].canastas"))},
         id="two-jokers-canastas",
@@ -120,20 +120,21 @@ REFUSED = [
         "classic",
         None,
         [{"melded_points": 1000}, {"hand_points": 185}],
-        {("too-many-points", at("entries[1].hand_points"))},  # RULES §1: two decks hold 1180 points; 1185 entered
+        {("too-many-points", at("entries[1].hand_points"))},  # docs/rules.md "Cards": 2 decks hold 1180; 1185 entered
         id="1185-points-in-two-decks",
     ),
     pytest.param(
         "classic",
         {"decks": 3},
         [{"melded_points": 1500}, {"hand_points": 275}],
-        {("too-many-points", at("entries[1].hand_points"))},  # RULES §1: three decks hold 1770; 1775 entered
+        {("too-many-points", at("entries[1].hand_points"))},  # docs/rules.md "Cards": 3 decks hold 1770; 1775
         id="1775-points-in-three-decks",
     ),
     pytest.param(
         "american",
         None,
-        # American threes left in hand count 5 (RULES §2), so 1180 + 4 x 5 = 1200 is the most.
+        # American threes left in hand count 5 (docs/rules.md, "Choices where the rulebooks are silent"),
+        # so 1180 + 4 x 5 = 1200 is the most.
         [{"melded_points": 1000}, {"hand_points": 205}],
         {("too-many-points", at("entries[1].hand_points"))},
         id="1205-points-american",
@@ -145,7 +146,7 @@ REFUSED = [
         {("too-many-black-threes", at("entries[1].black_threes_in_hand"))},  # two decks hold 4 black threes
         id="five-black-threes",
     ),
-    # --- RULES §6: two sides going out ---------------------------------------------------------
+    # --- docs/rules.md "Impossible hands": two sides going out ------------------------------------------------
     pytest.param(
         "classic",
         None,
@@ -160,7 +161,7 @@ REFUSED = [
         {("two-sides-went-out", at("entries[1].special_hand"))},  # a special hand is itself going out
         id="went-out-and-special-hand",
     ),
-    # --- RULES §6: concealed without went_out, or with no concealed bonus ---------------------
+    # --- docs/rules.md "Impossible hands": concealed without went_out, or with no concealed bonus ---------------------
     pytest.param(
         "classic",
         None,
@@ -172,24 +173,24 @@ REFUSED = [
         "american",
         None,
         [{**TWO_CANASTAS, "went_out": True, "concealed": True}, {}],
-        {("no-concealed-bonus", at("entries[0].concealed"))},  # RULES §2: american go out 100 / none
+        {("no-concealed-bonus", at("entries[0].concealed"))},  # docs/rules.md "Presets": american go out 100 / none
         id="american-has-no-concealed-bonus",
     ),
     pytest.param(
         "samba",
         None,
         [{**TWO_CANASTAS, "went_out": True, "concealed": True}, {}],
-        {("no-concealed-bonus", at("entries[0].concealed"))},  # RULES §2: samba 200 / none
+        {("no-concealed-bonus", at("entries[0].concealed"))},  # docs/rules.md "Presets": samba 200 / none
         id="samba-has-no-concealed-bonus",
     ),
     pytest.param(
         "classic",
         {"sequences": True},
         [{**KINGS, "went_out": True, "concealed": True}, {}],
-        {("no-concealed-bonus", at("entries[0].concealed"))},  # RULES §4 sequences: going out always 200
+        {("no-concealed-bonus", at("entries[0].concealed"))},  # docs/rules.md "House rules", sequences: out always 200
         id="sequences-have-no-concealed-bonus",
     ),
-    # --- RULES §6: going out short of the required canastas -----------------------------------
+    # --- docs/rules.md "Impossible hands": going out short of the required canastas -----------------------------------
     pytest.param(
         "classic",
         None,
@@ -201,7 +202,7 @@ REFUSED = [
         "classic-2p",
         None,
         [{**KINGS, "went_out": True}, {}],
-        {("went-out-without-canastas", at("entries[0].went_out"))},  # RULES §2: classic-2p needs 2
+        {("went-out-without-canastas", at("entries[0].went_out"))},  # docs/rules.md "Presets": classic-2p needs 2
         id="classic-2p-out-with-one",
     ),
     pytest.param(
@@ -215,7 +216,7 @@ REFUSED = [
         "classic-6p-3x2",
         None,
         [{**KINGS, "went_out": True}, {}, {}],
-        {("went-out-without-canastas", at("entries[0].went_out"))},  # RULES §2: six players need 2
+        {("went-out-without-canastas", at("entries[0].went_out"))},  # docs/rules.md "Presets": six players need 2
         id="classic-6p-out-with-one",
     ),
     pytest.param(
@@ -236,14 +237,14 @@ REFUSED = [
         "bolivia",
         None,
         [{**TWO_CANASTAS, "went_out": True}, {}],
-        {("went-out-without-kind", at("entries[0].went_out"))},  # RULES §2: "2, one an escalera"
+        {("went-out-without-kind", at("entries[0].went_out"))},  # docs/rules.md "Presets": one an escalera
         id="bolivia-out-without-escalera",
     ),
     pytest.param(
         "classic",
         {"tough_end": True},
         [{"melded_points": 50, "canastas": {"mixed": 1}, "went_out": True}, {}],
-        {("tough-end", at("entries[0].went_out"))},  # RULES §4: two canastas or one natural canasta
+        {("tough-end", at("entries[0].went_out"))},  # docs/rules.md "House rules": two canastas or one natural canasta
         id="tough-end-one-mixed",
     ),
     pytest.param(
@@ -253,7 +254,7 @@ REFUSED = [
         {("tough-end", at("entries[0].went_out"))},  # Palace: with Sequences, always two canastas
         id="tough-end-with-sequences-one-natural",
     ),
-    # --- RULES §6: a canasta kind or special hand the variant does not have --------------------
+    # --- docs/rules.md "Impossible hands": a canasta kind or special hand the variant does not have -----------
     pytest.param(
         "classic",
         None,
@@ -303,7 +304,7 @@ REFUSED = [
         {("unknown-special-hand", at("entries[0].special_hand"))},
         id="american-unknown-special-hand",
     ),
-    # --- RULES §6: negative or non-multiple-of-5 points ---------------------------------------
+    # --- docs/rules.md "Impossible hands": negative or non-multiple-of-5 points ---------------------------------------
     pytest.param(
         "classic", None, [{"melded_points": -5}, {}], {("negative", at("entries[0].melded_points"))}, id="negative"
     ),
@@ -338,7 +339,7 @@ REFUSED = [
         {("not-a-number", at("entries[0].melded_points"))},
         id="fractional-points",
     ),
-    # --- RULES §6: melded_points below what the canastas need ----------------------------------
+    # --- docs/rules.md "Impossible hands": melded_points below what the canastas need -------------------------
     pytest.param(
         "classic",
         None,
@@ -396,7 +397,7 @@ REFUSED = [
         {("melded-points-too-low", at("entries[0].melded_points"))},  # 4-5-6-7-8-9-10 = 50
         id="samba-sequence-45",
     ),
-    # --- black threes (RULES §1: melded only going out, pagat: three or four of them) ----------
+    # --- black threes (docs/rules.md "Cards": melded only going out, pagat: three or four of them) ----------
     pytest.param(
         "classic",
         None,
@@ -628,8 +629,8 @@ def test_possible_hands_are_accepted(variant, options, entries):
 
 
 def test_cross_side_limit_points_at_the_entry_that_passes_it():
-    # API.md's sample error: 5 red threes over two sides in a 2-deck game is reported on
-    # hands[0].entries[1].red_threes, with the message the spec shows.
+    # docs/api.md's sample error: 5 red threes over two sides in a 2-deck game is reported on
+    # hands[0].entries[1].red_threes, with the message docs/api.md shows.
     hand = Hand.from_dict({"entries": [{"red_threes": 2, "melded_points": 50}, {"red_threes": 3}]})
     (violation,) = check_hand(hand, rules_for("classic"))
     assert violation.field == "entries[1].red_threes"
@@ -637,7 +638,7 @@ def test_cross_side_limit_points_at_the_entry_that_passes_it():
 
 
 def test_every_problem_is_reported_at_once():
-    # STYLE 1.3 (python-chess): all problems of a hand together, each naming its field.
+    # As python-chess's status() does: all problems of a hand together, each naming its field.
     entries = [
         {"red_threes": 5, "concealed": True, "canastas": {"wild": 1}, "melded_points": 140},
         {"melded_points": 30, "canastas": {"natural": 1}, "went_out": True},
@@ -705,7 +706,7 @@ def test_badly_shaped_hands(hand, field):
 
 
 def test_pooled_partnership_is_checked_as_one_side():
-    # RULES §3 three-player: the partners' canastas are pooled for going out, so the player who
+    # docs/rules.md "Scoring a hand" three-player: the partners' canastas are pooled for going out, so the player who
     # went out may rely on a canasta the partner melded.
     entries = [{"melded_points": 50, "went_out": True}, {"hand_points": 40}, KINGS]
     assert check_hand(Hand.from_dict({"entries": entries, "partnership": [0, 2]}), VARIANTS["classic-3p"]) == []
@@ -716,7 +717,7 @@ def test_pooled_partnership_is_checked_as_one_side():
 @pytest.mark.parametrize(
     ("entries", "warned"),
     [
-        ([{"melded_points": 50}, {}], ["entries[1]"]),  # RULES §6: no melds and no cards in hand
+        ([{"melded_points": 50}, {}], ["entries[1]"]),  # docs/rules.md "Impossible hands": a warning
         ([{"melded_points": 50}, {"red_threes": 1}], ["entries[1]"]),  # red threes are not melds
         ([{"melded_points": 50}, {"hand_points": 5}], []),
         ([{**KINGS, "went_out": True}, {"melded_points": 50}], []),
@@ -756,7 +757,7 @@ def test_card_counts_are_valued(data, melded, hand):
         ({}, 0, False, False),
         ({"melded_points": 5}, 0, True, False),
         ({"canastas": {"natural": 1, "mixed": 2}, "melded_points": 135}, 3, True, False),
-        ({"special_hand": "straight"}, 0, False, True),  # RULES §2: a special hand goes out
+        ({"special_hand": "straight"}, 0, False, True),  # docs/rules.md "Going out": a special hand goes out
         ({"went_out": True, **KINGS}, 1, True, True),
         ({"red_threes": 2}, 0, False, False),  # red threes are not a meld (pagat)
     ],
@@ -791,7 +792,7 @@ def test_hand_round_trip_and_units():
     data = {"entries": [{"melded_points": 50}, {"hand_points": 5}, {"red_threes": 1}], "partnership": [2, 0]}
     hand = Hand.from_dict(data)
     assert hand.to_dict() == data
-    # RULES §3: the partnership scores together, the lone player alone.
+    # docs/rules.md "Scoring a hand": the partnership scores together, the lone player alone.
     assert hand.units() == [(0, 2), (1,)]
     pooled = hand.pooled((0, 2))
     assert (pooled.melded_points, pooled.red_threes) == (50, 1)

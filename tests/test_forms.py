@@ -58,7 +58,7 @@ def test_card_counts_replace_points(ctx):
     data = {"version": "1", "sides-0-melded_points": "5", "sides-0-melded_joker": "1", "sides-0-melded_high": "10"}
     hand = form_for("classic", data, ctx).to_hand()
     assert hand.entries[0].melded_points == 150
-    # API.md: cards counted K-8 are kept as the group, never as kings and queens.
+    # docs/api.md: cards counted K-8 are kept as the group, never as kings and queens.
     assert dict(hand.entries[0].melded_cards) == {"joker": 1, "K-8": 10}
 
 

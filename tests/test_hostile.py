@@ -40,7 +40,7 @@ FORM_HAND_DICT = {
     ]
 }
 
-# RULES.md: a two-deck game holds 4 red threes, so 9 for a side is impossible in any hand.
+# docs/rules.md: a two-deck game holds 4 red threes, so 9 for a side is impossible in any hand.
 IMPOSSIBLE_HAND = {"entries": [{"red_threes": 9}, {"red_threes": 9}]}
 
 
@@ -328,7 +328,7 @@ def test_the_openapi_document_states_the_caps():
 
 
 def test_the_card_cap_holds_every_card_a_preset_can_play_with():
-    # RULES.md: a deck is 52 cards and its jokers; the house rules allow up to 4 decks of 3 jokers.
+    # docs/rules.md: a deck is 52 cards and its jokers; the house rules allow up to 4 decks of 3 jokers.
     assert limits.CARDS == 4 * (52 + 3)
     most = 0
     for variant in canasta.VARIANTS.values():
@@ -412,7 +412,7 @@ def test_a_body_is_refused_exactly_where_it_breaks_a_cap(body, depth, wide):
 
 
 # --- kept pages are bounded by size, not only by count ---------------------------------------------------
-# We 620 melded + a natural canasta 500 + going out 100 = 1220; They 260 - 95 = 165 (RULES.md): four such
+# We 620 melded + a natural canasta 500 + going out 100 = 1220; They 260 - 95 = 165 (docs/rules.md): four such
 # hands leave We at 4880, under the 5000 that ends the match.
 HAND = {
     "entries": [

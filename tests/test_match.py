@@ -1,4 +1,4 @@
-"""A match: running totals, minimums, game end, winner, tie and Bicycle's settlement (RULES §3).
+"""A match: running totals, minimums, game end, winner, tie and Bicycle's settlement (docs/rules.md "Scoring a hand").
 
 Totals below are sums worked out by hand from hands whose scores test_scoring.py pins.
 """
@@ -29,7 +29,7 @@ def test_totals_run_on_and_minimums_follow_them():
     match = score_match("classic", [HAND_B, HAND_B, HAND_B])
     assert [r.totals for r in match.results] == [(1490, 135), (2980, 270), (4470, 405)]
     assert [r.number for r in match.results] == [1, 2, 3]
-    # RULES §2: each hand's minimum comes from the total at its start: 0 -> 50, 1490 -> 50,
+    # docs/rules.md "Presets": each hand's minimum comes from the total at its start: 0 -> 50, 1490 -> 50,
     # 2980 -> 90; after the third hand 4470 -> 120.
     assert [r.minimums for r in match.results] == [(50, 50), (50, 50), (90, 50)]
     assert match.next_minimums == (120, 50)
@@ -39,7 +39,7 @@ def test_totals_run_on_and_minimums_follow_them():
 def test_starting_totals():
     # A match carried on from paper: the totals start where the sheet left off.
     match = score_match("classic", [HAND_B], starting_totals=[1500, -100])
-    assert match.results[0].minimums == (90, 15)  # RULES §2: 1500 -> 90, below 0 -> 15
+    assert match.results[0].minimums == (90, 15)  # docs/rules.md "Presets": 1500 -> 90, below 0 -> 15
     assert match.totals == (1500 + 1490, -100 + 135)
     assert match.next_minimums == (90, 50)
 
@@ -47,12 +47,12 @@ def test_starting_totals():
 def test_starting_totals_without_hands():
     match = score_match("american", [], starting_totals=[3000, -200])
     assert match.totals == (3000, -200)
-    assert match.next_minimums == (155, 125)  # RULES §2 american: 155 from 3000; 125 even below 0
+    assert match.next_minimums == (155, 125)  # docs/rules.md "Presets" american: 155 from 3000; 125 even below 0
     assert not match.is_finished
 
 
 def test_negative_totals_carry_forward():
-    # RULES §3: "Negative totals carry forward." All four red threes with nothing melded: -860.
+    # docs/rules.md "Scoring a hand": "Negative totals carry forward." All four red threes with nothing melded: -860.
     minus = {"entries": [{"melded_points": 50}, {"red_threes": 4, "hand_points": 60}]}
     match = score_match("classic", [minus, SMALL])
     assert [r.totals for r in match.results] == [(50, -860), (100, -810)]
@@ -62,7 +62,7 @@ def test_negative_totals_carry_forward():
 @pytest.mark.parametrize(
     ("start", "hand", "totals", "finished", "winner"),
     [
-        # RULES §3: the game ends after the hand in which any total reaches the target, and the
+        # docs/rules.md "Scoring a hand": the game ends after the hand in which any total reaches the target, and the
         # final hand is scored whole: 4800 + 1490 = 6290 (not stopped at 5000).
         ([4800, 4000], HAND_B, (6290, 4135), True, 0),
         # Both pass the target in the same hand: the higher total wins, not the first to pass.
@@ -95,13 +95,13 @@ def test_game_end_at_target(start, hand, totals, finished, winner):
     ],
 )
 def test_targets_per_preset(variant, start, hand, finished):
-    # RULES §2 targets: classic-3p 7500, classic-6p-2x3 10000, american 8500.
+    # docs/rules.md "Presets" targets: classic-3p 7500, classic-6p-2x3 10000, american 8500.
     match = score_match(variant, [{"entries": hand}], starting_totals=start)
     assert match.is_finished == finished
 
 
 def test_tie_at_the_top():
-    # 4505 + 670 = 5175 and 4935 + (300 - 60) = 5175: RULES §3 "a tie at the top is a tie".
+    # 4505 + 670 = 5175 and 4935 + (300 - 60) = 5175: docs/rules.md "Scoring a hand" "a tie at the top is a tie".
     hand = {"entries": [KINGS_OUT, {"melded_points": 300, "hand_points": 60}]}
     match = score_match("classic", [hand], starting_totals=[4505, 4935])
     assert match.totals == (5175, 5175)
@@ -135,7 +135,7 @@ def test_no_hand_after_game_over():
 
 
 def test_max_hands():
-    # RULES §4 max_hands (Palace): the match also ends after this many hands.
+    # docs/rules.md "House rules" max_hands (Palace): the match also ends after this many hands.
     match = score_match("classic", [HAND_B, SMALL], {"max_hands": 2})
     assert match.totals == (1540, 185)
     assert (match.is_finished, match.winner) == (True, 0)
@@ -148,7 +148,7 @@ def test_max_hands():
 
 
 def test_target_option():
-    # RULES §4 target: 1490 reaches a 1000-point game.
+    # docs/rules.md "House rules" target: 1490 reaches a 1000-point game.
     match = score_match("classic", [HAND_B], {"target": 1000})
     assert (match.is_finished, match.winner) == (True, 0)
     assert not score_match("classic", [HAND_B], {"target": 1495}).is_finished
@@ -175,7 +175,7 @@ def test_bad_starting_totals(starting_totals, code):
 @pytest.mark.parametrize(
     ("total", "rounded"),
     [
-        # RULES §3 / Bicycle: "to the nearest hundred, counting 50 or more points as 100",
+        # docs/rules.md "Scoring a hand" / Bicycle: "to the nearest hundred, counting 50 or more points as 100",
         # 50 rounding away from zero for minus totals.
         (5150, 5200),
         (5149, 5100),
@@ -211,7 +211,7 @@ def test_settlement_with_a_minus_total():
 
 
 def test_three_player_columns():
-    # RULES §3 three-player: each player keeps a column; the partnership's 50 - 25 = 25 goes to
+    # docs/rules.md "Scoring a hand" three-player: each player keeps a column; the partnership's 50 - 25 = 25 goes to
     # both partners, the lone player who went out scores 670 and passes 7500.
     hand = {
         "entries": [KINGS_OUT, {"melded_points": 50, "hand_points": 5}, {"hand_points": 20}],
@@ -221,7 +221,7 @@ def test_three_player_columns():
     assert match.results[0].scores == (670, 25, 25)
     assert match.totals == (7670, 125, 225)
     assert (match.is_finished, match.winner) == (True, 0)
-    # RULES §2: -3p minimums from each player's own total.
+    # docs/rules.md "Presets": -3p minimums from each player's own total.
     assert match.results[0].minimums == (120, 50, 50)
 
 

@@ -1,4 +1,4 @@
-"""A match as a sequence of actions (STYLE.md §1.18): the real app against a plain model.
+"""A match as a sequence of actions (a workflow is a state machine): the real app against a plain model.
 
 Hypothesis drives the pages through the Flask test client, as a phone would, in any order: add
 a hand, correct any hand, undo, put back, delete and restore the match, export it and import it
@@ -8,7 +8,7 @@ model says: every row (score, minimum, running total), each total and minimum, t
 which undo, put back and next hand are offered.
 
 The model is a list of hands and a stack of undone ones, nothing more. Its scores come from
-RULES.md's numbers for simple classic hands (melded points, natural 500, mixed 300, going out
+docs/rules.md's numbers for simple classic hands (melded points, natural 500, mixed 300, going out
 100, red threes 100 each, minus cards in hand), never from the code under test.
 """
 
@@ -33,7 +33,7 @@ from scorepad import create_app
 TARGET = 3000  # a short game, so that sequences often finish, and corrections reopen them
 
 
-# --- the model: RULES.md's numbers for simple classic hands --------------------------------
+# --- the model: docs/rules.md's numbers for simple classic hands --------------------------------
 @dataclass(frozen=True)
 class Entry:
     """One side's report: melded points, natural and mixed canastas, went out, cards in hand, red threes."""
@@ -46,7 +46,8 @@ class Entry:
     red_threes: int
 
     def score(self) -> int:
-        # RULES.md §2-3, classic: natural 500, mixed 300, going out 100, red threes 100 each
+        # docs/rules.md "Presets" and "Scoring a hand", classic: natural 500, mixed 300, going out 100, red
+        # threes 100 each
         # (positive once the side melded anything, else negative), melded points less cards in hand.
         threes = 100 * self.red_threes * (1 if self.melded else -1)
         return 500 * self.natural + 300 * self.mixed + (100 if self.out else 0) + self.melded - self.in_hand + threes
@@ -84,7 +85,7 @@ class Hand:
 
 
 def minimum(total: int) -> int:
-    """RULES.md, initial-meld minimum, classic: below 0 15, to 1495 50, to 2995 90, then 120."""
+    """docs/rules.md "Presets", the initial-meld minimum, classic: below 0 15, to 1495 50, to 2995 90, then 120."""
     if total < 0:
         return 15
     if total < 1500:
@@ -499,7 +500,7 @@ def test_a_submission_key_used_in_another_match_saves_the_hand_without_an_error(
     for _ in range(2):
         made = client.post("/matches/new/classic", data={"side_0": "We", "side_1": "They", **DEFAULTS})
         ids.append(made.headers["Location"].rsplit("/", 1)[-1])
-    # RULES.md: We 120 melded; They -15 in hand.
+    # docs/rules.md: We 120 melded; They -15 in hand.
     form = {"sides-0-melded_points": "120", "sides-1-hand_points": "15", "version": "1", "submission": "same-key-1"}
     for match_id in ids:
         assert client.post(f"/matches/{match_id}/hands", data=form).status_code == 303

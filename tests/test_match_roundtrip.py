@@ -1,4 +1,4 @@
-"""Export then import reproduces everything a player sees of a match (STYLE.md §1.18).
+"""Export then import reproduces everything a player sees of a match: the workflow's round trip.
 
 Random matches of every variant (house rules, counted cards, starting totals) are played, then
 corrected, undone and put back through the store as the pages do; the match's JSON export is

@@ -228,7 +228,7 @@ def test_correction_finishes_and_reopens_the_game(client):
     assert "Enter hand" not in page
     assert client.get(f"{url}/hands/new").status_code == 303
     small = {"sides-0-melded_points": "50", "version": "2"}
-    # From 4000 We needed 120 to open (RULES.md): 50 melded is asked about once (issue 29), then saved.
+    # From 4000 We needed 120 to open (docs/rules.md): 50 melded is asked about once (issue 29), then saved.
     asked = client.post(f"{url}/hands/1", data=small)
     assert asked.status_code == 200 and "We: 50 melded, below the 120 needed to open." in asked.get_data(as_text=True)
     assert client.post(f"{url}/hands/1", data={**small, "low_melds_confirmed": "1"}).status_code == 303
@@ -489,7 +489,7 @@ def test_a_hand_with_nothing_entered_is_not_saved(client):
 
 
 def test_hand_forms_show_the_minimum_in_force_for_that_hand(client):
-    # RULES.md ladder: hand 1 (We 1220) and hand 2 (We +1400 = 2620). Hand 2 was played from
+    # docs/rules.md "Presets", the minimum: hand 1 (We 1220) and hand 2 (We +1400 = 2620). Hand 2 was played from
     # 1220, so its correction shows 50; hand 3 is played from 2620, so its form shows 90.
     url = new_match(client)
     add(client, url)
@@ -560,7 +560,7 @@ LOW = {"sides-0-melded_points": "40", "sides-1-melded_points": "260", "sides-1-h
 
 def test_melding_below_the_minimum_asks_once_more_before_saving(client):
     url = new_match(client)
-    # RULES.md: a side under 1,500 needs 50 to open; We report 40 melded.
+    # docs/rules.md: a side under 1,500 needs 50 to open; We report 40 melded.
     asked = add(client, url, LOW)
     page = asked.get_data(as_text=True)
     assert asked.status_code == 200 and "We: 40 melded, below the 50 needed to open." in page

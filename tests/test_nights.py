@@ -1,6 +1,6 @@
 """Club night pages: the organiser runs a night of two rounds; tables confirm; anyone with the link watches.
 
-The numbers are worked by hand from CLUB_NIGHT.md. support.HAND scores 1220 for the side that
+The numbers are worked by hand from docs/clubnight.md. support.HAND scores 1220 for the side that
 melds 620 with a natural canasta and goes out, and 260 - 95 = 165 for the other: a difference
 of 1055, which the default victory-point table (1,005-1,300) splits 15-5.
 """
@@ -365,7 +365,7 @@ def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organi
 
 @pytest.mark.parametrize(
     ("rule", "scores"),
-    [("bye", [("1", "A", 12), ("2", "B", 0)]),  # CLUB_NIGHT.md's default: the bye's 12 to nothing
+    [("bye", [("1", "A", 12), ("2", "B", 0)]),  # docs/clubnight.md's default: the bye's 12 to nothing
      ("margin", [("1", "A", 16), ("2", "B", 0)])],  # a win by 1500-0: 1,305-1,600 is 16; the absent side 0
 )  # fmt: skip
 def test_a_no_show_scores_nothing_and_the_side_present_by_the_nights_rule(app, organiser, rule, scores):

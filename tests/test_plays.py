@@ -1,5 +1,5 @@
-"""The rules checker (RULES.md §5), case by case: the rulebooks' own examples first, then each
-rule in each variant, hand-worked; then properties that must hold for any position."""
+"""The rules checker (docs/rules.md "What the checker decides"), case by case: the rulebooks' own examples
+first, then each rule in each variant, hand-worked; then properties that must hold for any position."""
 
 from dataclasses import replace
 
@@ -501,7 +501,7 @@ def test_american_may_keep_a_red_three():
 
 
 # --- every variant: the rules they share -------------------------------------------------------
-# RULES.md "Initial-meld minimum", column 0-1495: every preset needs 50 but American, 125.
+# docs/rules.md "Presets", the initial-meld minimum from a total of 0 to 1495: every preset needs 50 but American, 125.
 MINIMUM_FROM_ZERO = {
     "classic": 50, "classic-2p": 50, "classic-3p": 50, "classic-5p": 50, "classic-6p-3x2": 50,
     "classic-6p-2x3": 50, "american": 125, "samba": 50, "bolivia": 50, "chile": 50,
@@ -514,7 +514,7 @@ def test_every_variant_has_a_hand_worked_minimum():
 
 @pytest.mark.parametrize(("variant", "minimum"), sorted(MINIMUM_FROM_ZERO.items()))
 def test_every_variant_a_natural_meld_and_its_minimum(variant, minimum):
-    """A-A-A-A counts 4 x 20 = 80 (RULES.md §1): enough for 50, short of American's 125."""
+    """A-A-A-A counts 4 x 20 = 80 (docs/rules.md "Cards"): enough for 50, short of American's 125."""
     verdict = judge(variant, action="meld", hand=["A", "A", "A", "A", "5", "6"], melds=[["A", "A", "A", "A"]])
     assert (verdict.minimum, verdict.count) == (minimum, 80)
     assert verdict.legal is (variant != "american")
@@ -541,7 +541,7 @@ def test_every_variant_takes_an_open_pile_with_a_natural_pair(variant):
     assert [[str(c) for c in meld] for meld in verdict.how] == [["K", "K", "K"]]
 
 
-# RULES.md "Canasta kinds": wild-card canastas exist in American (wild, jokers, twos), Bolivia and
+# docs/rules.md "Presets", canasta bonuses: wild-card canastas exist in American (wild, jokers, twos), Bolivia and
 # Chile (a bolivia); the classic family has them only with the wild_canasta option, Samba never.
 WILD_MELDS = {"american", "bolivia", "chile"}
 
@@ -685,7 +685,7 @@ def test_position_round_trips():
 
 
 def test_an_explicit_initial_meld_done_wins_over_the_table():
-    # API.md: initial_meld_done only *defaults* to the table being non-empty. Said outright, it
+    # docs/api.md: initial_meld_done only *defaults* to the table being non-empty. Said outright, it
     # is taken at its word: Q-Q-Q listed, but "not opened" means the minimum of 50 applies to
     # K-K-K (30 points), which falls short.
     verdict = check_request(
@@ -704,8 +704,8 @@ def test_an_explicit_initial_meld_done_wins_over_the_table():
 
 # --- play rules are variant data ---------------------------------------------------------------
 def test_play_rules_are_read_from_the_variant_not_its_name():
-    # RULES.md §5: in American a side meld of five or more blocks the pile (a pair and the top
-    # card would pass seven); classic takes that pile with the pair. Classic's record given
+    # docs/rules.md "Taking the pile": in American a side meld of five or more blocks the pile (a pair and the
+    # top card would pass seven); classic takes that pile with the pair. Classic's record given
     # American's play rules must judge it the American way.
     body = {"action": "pickup", "hand": ["K", "K", "Q"], "table": [["K"] * 5], "pile": {"top": "K"}}
     classic = VARIANTS["classic"]
@@ -733,7 +733,7 @@ def test_presets_carry_the_rulebooks_play_rules(variant, blocked_from, pair_only
 @pytest.mark.parametrize("variant", ["classic", "american"])
 @pytest.mark.parametrize("opened", [True, False])
 def test_a_lone_wild_card_on_the_tops_rank_does_not_meld_the_top(variant, opened):
-    # RULES.md §5: to take the pile the top card is melded at once. A lone two goes onto the
+    # docs/rules.md "Taking the pile": to take the pile the top card is melded at once. A lone two goes onto the
     # side's tens, but no ten is melded with the top ten on the pile, so the pile is not taken.
     # (The checker used to crash here looking for the top ten in that meld.)
     verdict = judge(
@@ -750,7 +750,7 @@ def test_a_lone_wild_card_on_the_tops_rank_does_not_meld_the_top(variant, opened
 
 
 def test_the_pickup_search_judges_each_set_of_melds_once(monkeypatch):
-    # Classic at 1200 needs 50 (RULES.md). The top king with the pair of kings counts 30, short;
+    # Classic at 1200 needs 50 (docs/rules.md). The top king with the pair of kings counts 30, short;
     # adding Q-Q-2C (10 + 10 + 20) makes 70. Trimming tries K-K-K alone again and the answer is
     # K-K-K; Q-Q-2C again: both were judged already, so two judgements answer the request.
     from scorepad.canasta.plays import pickup

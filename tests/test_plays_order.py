@@ -98,7 +98,7 @@ BOLIVIA_PICKUP = {
     "melds": [["Q"], ["2C"], ["9"], ["9", "9", "9"]],
     "pile": {"top": "9", "size": 6},
 }
-# Worked out from RULES.md §5: in Bolivia the lone 9 joins the 9-9-9 (with the top 9 a meld of
+# Worked out from docs/rules.md "Melds": in Bolivia the lone 9 joins the 9-9-9 (with the top 9 a meld of
 # five nines), so it is never too small. The lone 2C goes on the meld the player chooses: the
 # 7-7-7, the nines or the Q (never the 5H-6H-7H sequence). Wherever it goes, the Q is too small:
 # alone (one card) beside 2C on the 7-7-7 or the nines, or as Q-2C (two cards).

@@ -1,5 +1,6 @@
-"""Issue 21, worked by hand from RULES.md §5 and the rulebooks: where a wild card sent alone goes,
-Samba's second melds of a rank, and reasons that speak only of the variant asked about."""
+"""Issue 21, worked by hand from docs/rules.md ("What the checker decides", "Choices in the rules checker")
+and the rulebooks: where a wild card sent alone goes, Samba's second melds of a rank, and reasons
+that speak only of the variant asked about."""
 
 import pytest
 
@@ -23,8 +24,8 @@ def joker_going_out(table, **extra):
 
 @pytest.mark.parametrize("table", [[TENS, SIX_QUEENS], [SIX_QUEENS, TENS]], ids=["tens-first", "queens-first"])
 def test_a_lone_joker_goes_where_it_completes_the_canasta(table):
-    # Six queens and the joker make seven cards, four or more natural: a mixed canasta (RULES.md §5),
-    # the one canasta classic needs to go out. On the tens it makes four cards and no canasta.
+    # Six queens and the joker make seven cards, four or more natural: a mixed canasta (docs/rules.md
+    # "Melds"), the one canasta classic needs to go out. On the tens it makes four cards and no canasta.
     verdict = joker_going_out(table)
     assert verdict.legal
     assert "JK goes on your QS-QH-QD-QC-QS-QH: six queens with a joker, a mixed canasta." in verdict.reasons
@@ -87,7 +88,7 @@ def test_a_wild_card_goes_on_the_meld_that_completes_a_canasta_not_the_one_start
 @pytest.mark.parametrize("reverse", [False, True], ids=["as-listed", "reversed"])
 def test_five_lone_wild_cards_are_spread_over_the_melds_that_can_take_them(reverse):
     # Classic rules, three decks (six jokers, twelve twos): at most three wild cards in a meld
-    # (RULES.md §5). Each table meld holds three naturals and two twos, so it takes one more wild
+    # (docs/rules.md "Melds"). Each table meld holds three naturals and two twos, so it takes one more wild
     # card and a second would make four. One wild card on each meld is legal, though only 120 of
     # the 3125 ways to place five wild cards on five melds are.
     table = [[rank] * 3 + ["2", "2"] for rank in ("K", "Q", "J", "10", "9")]
@@ -116,7 +117,7 @@ def test_two_like_wild_cards_on_one_meld_are_named_once():
         ({"melds[3]": "table[0]"}, "onto-no-such-meld"),
         ({"melds[0]": "the queens"}, "bad-onto"),
         ({"melds[0]": "melds[0]"}, "onto-no-such-meld"),
-        ({"melds[0]": "table[\u0660]"}, "bad-onto"),  # an Arabic-Indic zero: API.md counts in 0-9
+        ({"melds[0]": "table[\u0660]"}, "bad-onto"),  # an Arabic-Indic zero: indexes are written in 0-9
         ({"melds[\u0660]": "table[0]"}, "bad-onto"),
         (["table[0]"], "bad-onto"),
     ],
@@ -128,7 +129,7 @@ def test_onto_that_names_no_meld_is_refused(onto, code):
     assert code in [violation.code for violation in error.value.violations]
 
 
-# --- Samba family (RULES.md §5, corrected) ---------------------------------------------------
+# --- Samba family (docs/rules.md "Melds" and "Taking the pile") ---------------------------------------
 def test_samba_natural_pair_starts_a_new_meld_beside_a_canasta():
     # Issue 21's example: two kings and the top king make a new meld of kings; the side's kings
     # are already a canasta, and a Samba side may hold a second meld of a rank.

@@ -1,6 +1,6 @@
-"""An independent review of the rules checker: RULES.md §5 case by case, worked out by hand from
-RULES.md and the rulebooks (pagat, Bicycle, the Hoyle program, Canasta Palace) before reading
-plays.py. Each case names the rule it checks; `count` and `minimum` are asserted where given."""
+"""An independent review of the rules checker: docs/rules.md "What the checker decides" case by case,
+worked out by hand from docs/rules.md and the rulebooks (pagat, Bicycle, the Hoyle program, Canasta
+Palace) before reading plays.py. Each case names the rule it checks; `count` and `minimum` are asserted where given."""
 
 import re
 
@@ -47,9 +47,9 @@ def discard(card, hand, table=(), size=10, **extra):
 
 CASES = [
     # ---- melds, classic family --------------------------------------------------------------
-    # §5 "3+ cards of one natural rank": a pair is no meld.
+    # "Melds": "3 or more cards of one natural rank": a pair is no meld.
     case("classic-pair-is-no-meld", "classic", meld(["K", "K", "Q", "5", "6"], [["K", "K"]], [["9"] * 3]), False),
-    # §5 "3+ cards of one natural rank": mixed ranks are no meld (no sequences in classic).
+    # "Melds": "3 or more cards of one natural rank": mixed ranks are no meld (no sequences in classic).
     case("classic-mixed-ranks", "classic", meld(["K", "K", "Q", "5", "6"], [["K", "K", "Q"]], [["9"] * 3]), False),
     case(
         "classic-run-is-no-meld",
@@ -57,13 +57,13 @@ CASES = [
         meld(["4H", "5H", "6H", "9", "K"], [["4H", "5H", "6H"]], [["9"] * 3]),
         False,
     ),
-    # §5 "at least 2 naturals": K + two wilds.
+    # "Melds": "at least 2 naturals": K + two wilds.
     case("classic-one-natural", "classic", meld(["K", "2C", "JK", "5", "6"], [["K", "2C", "JK"]], [["9"] * 3]), False),
-    # §5 2 naturals + 2 wilds: wilds do not outnumber naturals.
+    # "Melds": 2 naturals + 2 wilds: wilds do not outnumber naturals.
     case(
         "classic-2n-2w", "classic", meld(["K", "K", "2C", "JK", "5", "6"], [["K", "K", "2C", "JK"]], [["9"] * 3]), True
     ),
-    # §5 wilds_not_more_than_naturals: 2 naturals + 3 wilds refused by default...
+    # "Melds": wilds_not_more_than_naturals: 2 naturals + 3 wilds refused by default...
     case(
         "classic-2n-3w",
         "classic",
@@ -78,14 +78,14 @@ CASES = [
         True,
         wilds_not_more_than_naturals=False,
     ),
-    # §5 max_wilds 3: a fourth wild on a canasta is refused even with many naturals.
+    # "Melds": max_wilds 3: a fourth wild on a canasta is refused even with many naturals.
     case(
         "classic-fourth-wild",
         "classic",
         meld(["K", "JK", "5", "6"], [["K", "JK"]], [["K"] * 4 + ["2C", "2D", "2H"]]),
         False,
     ),
-    # §5 max_wilds option 2: two wilds fine, three refused.
+    # "Melds": max_wilds option 2: two wilds fine, three refused.
     case(
         "classic-max-wilds-2-ok",
         "classic",
@@ -100,7 +100,7 @@ CASES = [
         False,
         max_wilds=2,
     ),
-    # §5 "one meld per rank per side": K-K-2 next to K-K-K-2-2-JK is an addition: 5 naturals, 4 wilds.
+    # "Melds": "one meld per rank per side": K-K-2 next to K-K-K-2-2-JK is an addition: 5 naturals, 4 wilds.
     case(
         "classic-same-rank-is-addition",
         "classic",
@@ -114,9 +114,9 @@ CASES = [
         meld(["K", "K", "5", "6"], [["K", "K"]], [["K", "K", "K", "2C", "2D", "JK"]]),
         True,
     ),
-    # §5 classic melds can pass 7 cards (only American caps at 7).
+    # "Melds": classic melds can pass 7 cards (only American caps at 7).
     case("classic-eighth-card", "classic", meld(["K", "5", "6"], [["K"]], [SEVEN_KINGS]), True),
-    # §5 "no wild-only meld unless the variant has wild canastas".
+    # "Melds": "no meld of wild cards alone unless the variant has wild canastas".
     # (With no meld of a rank to go on: on a 9-9-9 they are three wild cards added to it, issue #31.)
     case(
         "classic-wild-meld",
@@ -139,7 +139,7 @@ CASES = [
         False,
         wild_canasta="palace",
     ),
-    # §5 / README: while the wild meld is unfinished, no wild card goes on any other meld.
+    # "Melds": / README: while the wild meld is unfinished, no wild card goes on any other meld.
     case(
         "classic-wild-lock",
         "classic",
@@ -154,16 +154,16 @@ CASES = [
         True,
         wild_canasta="palace",
     ),
-    # §5 threes never: red threes are laid out, never melded.
+    # "Melds": threes never: red threes are laid out, never melded.
     case("classic-red-threes", "classic", meld(["3H", "3H", "3D", "5", "6"], [["3H", "3H", "3D"]], [["9"] * 3]), False),
-    # §5 black threes only when going out.
+    # "Melds": black threes only when going out.
     case(
         "classic-black-threes-not-out",
         "classic",
         meld(["3S", "3S", "3C", "5", "6"], [["3S", "3S", "3C"]], [["9"] * 3]),
         False,
     ),
-    # §5 sequences option: runs allowed in classic with `sequences` on.
+    # "House rules" sequences: runs allowed in classic with `sequences` on.
     case(
         "classic-sequences-option",
         "classic",
@@ -172,7 +172,7 @@ CASES = [
         sequences=True,
     ),
     # ---- initial meld ----------------------------------------------------------------------
-    # §2 minimum 50 at 0: K-K-K counts 30.
+    # "Presets": minimum 50 at 0: K-K-K counts 30.
     case("initial-30-below-50", "classic", meld(["K", "K", "K", "Q", "5"], [["K", "K", "K"]]), False, 30, 50),
     # K-K-K + A-A-A = 90.
     case(
@@ -606,8 +606,8 @@ CASES = [
     # the top card onto a meld that is not a canasta: yes; the top card alone onto a canasta: never.
     case("samba-pickup-onto-meld", "samba", pickup("9", ["5", "6", "Q"], [["9"]], [["9"] * 3]), True),
     case("samba-pickup-onto-canasta", "samba", pickup("K", ["5", "6", "Q"], [["K"]], [SEVEN_KINGS]), False),
-    # RULES.md §5 (corrected): a natural pair with the top card starts a new meld of kings even though
-    # the side's kings are a canasta (Bicycle Samba: a side may hold two melds of a rank).
+    # docs/rules.md "Taking the pile", Samba family: a natural pair with the top card starts a new meld of
+    # kings even though the side's kings are a canasta (Bicycle Samba: a side may hold two melds of a rank).
     case(
         "samba-pickup-pair-beside-canasta",
         "samba",

@@ -75,7 +75,7 @@ def test_four_wild_cards_are_too_many(melds):
     assert codes_of(verdict) == {"too-many-wilds"}
 
 
-# Samba (RULES.md §5, max_wilds 2 in the Samba family): three wild cards are one too many for any meld.
+# Samba (docs/rules.md "Melds"; max_wilds 2 in the Samba family): three wild cards are one too many for any meld.
 def test_samba_three_wild_cards_onto_nines_are_too_many():
     verdict = judge(
         "samba", action="meld", hand=[*WILDS, "5", "6"], melds=[WILDS], table=NINES, onto={"melds[0]": "table[0]"}
@@ -154,8 +154,8 @@ def test_wild_cards_one_by_one_or_all_at_once(setting, rank, naturals, on_table,
 
 
 # --- 3. Samba's single cards against the table as it becomes ------------------------------------
-# RULES.md §5: Samba sequences are "3–7 cards of one suit, 4 up to A"; Palace: "The cards must be
-# consistent and in order". 4H-8H with 9H then 10H is 4H-10H, seven in order: a sequence canasta.
+# docs/rules.md "Melds": Samba sequences are "3 to 7 cards of one suit, 4 up to A"; Palace: "The cards must
+# be consistent and in order". 4H-8H with 9H then 10H is 4H-10H, seven in order: a sequence canasta.
 RUN = [["4H", "5H", "6H", "7H", "8H"], ["K", "K", "K"]]
 
 

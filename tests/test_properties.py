@@ -1,6 +1,6 @@
 """Properties of scoring that hold for every hand, checked with hypothesis.
 
-Scores are compared with an independent oracle: RULES.md section 3's formulas written out
+Scores are compared with an independent oracle: docs/rules.md "Scoring a hand"'s formulas written out
 again here, so a property fails when the core and the rules part ways, not only when the core
 disagrees with itself.
 """
@@ -24,12 +24,12 @@ FAST = settings(max_examples=60, deadline=None)
 SCORED = ("classic", "classic-2p", "classic-5p", "classic-6p-3x2", "classic-6p-2x3", "american", "samba", "bolivia")
 TWO_SIDED = tuple(key for key in SCORED if VARIANTS[key].sides == 2)
 
-# RULES.md "Initial-meld minimum", written out again: (from this total, the minimum) past 3000.
+# docs/rules.md "Presets", the initial-meld minimum written out again: (from this total, the minimum) past 3000.
 FURTHER_STEP = {"classic-6p-2x3": (7000, 150), "samba": (7000, 160), "bolivia": (7000, 150), "chile": (7000, 150)}
 
 
 def minimum_oracle(key, total):
-    """The minimum a side with ``total`` needs to open, read off RULES.md's table."""
+    """The minimum a side with ``total`` needs to open, read off docs/rules.md's table."""
     if key == "american":
         return 125 if total < 3000 else 155 if total < 5000 else 180
     if key in FURTHER_STEP and total >= FURTHER_STEP[key][0]:
@@ -37,14 +37,15 @@ def minimum_oracle(key, total):
     return 15 if total < 0 else 50 if total < 1500 else 90 if total < 3000 else 120
 
 
-# RULES §2 tables, written out again for the oracle.
+# docs/rules.md "Presets" tables, written out again for the oracle.
 BONUS = {
     "classic": {"natural": 500, "mixed": 300},
     "american": {"natural": 500, "mixed": 300},
     "samba": {"natural": 500, "mixed": 300, "sequence": 1500},
     "bolivia": {"natural": 500, "mixed": 300, "sequence": 1500, "wild": 2500},
 }
-LEAST = {"natural": 35, "mixed": 50, "sequence": 50, "wild": 140}  # RULES §6: least points a canasta holds
+# docs/rules.md "Impossible hands": the least points a canasta holds.
+LEAST = {"natural": 35, "mixed": 50, "sequence": 50, "wild": 140}
 
 
 def family(key):
@@ -52,7 +53,7 @@ def family(key):
 
 
 def red_threes(key, count):
-    """RULES §2 red-three values, before their sign."""
+    """docs/rules.md "Presets" red-three values, before their sign."""
     if key.startswith("classic-6p"):
         return {4: 400, 5: 1000, 6: 1200}.get(count, 100 * count)
     if key == "american":
@@ -63,7 +64,7 @@ def red_threes(key, count):
 
 
 def oracle(key, entry):
-    """One side's score by RULES.md section 3, for the presets with their default options."""
+    """One side's score by docs/rules.md "Scoring a hand", for the presets with their default options."""
     canastas = sum(entry["canastas"].values())
     bonuses = sum(BONUS[family(key)][kind] * count for kind, count in entry["canastas"].items())
     going_out = {"classic": 100, "american": 100}.get(family(key), 200) if entry["went_out"] else 0
@@ -139,7 +140,7 @@ def preset_and_hands(draw, keys=SCORED, most=4):
 @FAST
 @given(preset_and_hands(most=1).filter(lambda drawn: drawn[1]))
 def test_scores_follow_the_rules_formula(drawn):
-    # RULES §3 for every side of any possible hand, and the breakdown adds up to it.
+    # docs/rules.md "Scoring a hand" for every side of any possible hand, and the breakdown adds up to it.
     key, [hand] = drawn
     sides = score_hand(Hand.from_dict(hand), VARIANTS[key])
     assert [oracle(key, entry) for entry in hand["entries"]] == [side.score for side in sides]

@@ -22,7 +22,7 @@ HAND = {
         {"melded_points": 260, "hand_points": 95},
     ]
 }
-# RULES.md: We 620 + natural canasta 500 + going out 100 = 1220; They 260 - 95 = 165.
+# docs/rules.md: We 620 + natural canasta 500 + going out 100 = 1220; They 260 - 95 = 165.
 
 
 PASSPHRASE = "count the canastas"

@@ -1,4 +1,4 @@
-"""Scoring one hand (RULES.md section 3), with whole hands worked out by hand.
+"""Scoring one hand (docs/rules.md "Scoring a hand"), with whole hands worked out by hand.
 
 Each case says which rule it pins and shows its arithmetic; none was copied from the code.
 """
@@ -27,7 +27,7 @@ def parts(variant, entries, options=None, side=0):
 
 
 CASES = [
-    # --- classic (RULES §3: bonuses + red threes + going out + melded - hand - penalties) ----
+    # --- classic (docs/rules.md "Scoring a hand": bonuses + red threes + going out + melded - hand - penalties) ----
     pytest.param(
         "classic",
         None,
@@ -46,7 +46,7 @@ CASES = [
         "classic",
         None,
         [{**KINGS, "went_out": True, "concealed": True}, {"hand_points": 45}],
-        (770, -45),  # RULES §2: concealed 200 in all: 500 + 200 + 70
+        (770, -45),  # docs/rules.md "Presets": concealed 200 in all: 500 + 200 + 70
         id="concealed",
     ),
     pytest.param(
@@ -71,21 +71,21 @@ CASES = [
         "classic",
         None,
         [{"melded_points": 100, "red_threes": 4}, {"melded_points": 50}],
-        (900, 50),  # RULES §2 red threes: classic, all four = 800; + 100 melded
+        (900, 50),  # docs/rules.md "Presets" red threes: classic, all four = 800; + 100 melded
         id="all-four-red-threes",
     ),
     pytest.param(
         "classic",
         None,
         [{"melded_points": 60, "hand_points": 10, "red_threes": 2}, {"melded_points": 50}],
-        (250, 50),  # RULES §2: plus when the side has melded anything, canasta or not: 200 + 60 - 10
+        (250, 50),  # docs/rules.md "Presets": plus when the side has melded anything, canasta or not: 200 + 60 - 10
         id="red-threes-plus-without-canasta",
     ),
     pytest.param(
         "classic",
         None,
         [{"melded_points": 50}, {"red_threes": 1, "hand_points": 30}],
-        (50, -130),  # RULES §2: nothing melded, the same amount negative: -100 - 30
+        (50, -130),  # docs/rules.md "Presets": nothing melded, the same amount negative: -100 - 30
         id="one-red-three-minus",
     ),
     pytest.param(
@@ -106,7 +106,7 @@ CASES = [
         "classic-5p",
         None,
         [{"melded_points": 50, "red_threes": 4}, {"melded_points": 50}],
-        (850, 50),  # RULES §2: classic-5p red threes as classic, all four 800
+        (850, 50),  # docs/rules.md "Presets": classic-5p red threes as classic, all four 800
         id="classic-5p-four-red-threes",
     ),
     pytest.param(
@@ -116,7 +116,7 @@ CASES = [
             {"melded_points": 85, "canastas": {"natural": 1}, "black_threes": 3, "went_out": True},
             {"hand_points": 20},
         ],
-        (685, -20),  # RULES §2: black threes melded going out count 5: 500 + 100 + 70 + 15
+        (685, -20),  # docs/rules.md "Presets": black threes melded going out count 5: 500 + 100 + 70 + 15
         id="black-threes-melded-going-out",
     ),
     pytest.param(
@@ -142,7 +142,7 @@ CASES = [
         "classic-6p-3x2",
         None,
         [{"melded_points": 50, "red_threes": 4}, {"melded_points": 50, "red_threes": 1}, {"hand_points": 10}],
-        (450, 150, -10),  # RULES §2: four red threes are 400 with six players
+        (450, 150, -10),  # docs/rules.md "Presets": four red threes are 400 with six players
         id="six-players-four-red-threes",
     ),
     pytest.param(
@@ -166,7 +166,7 @@ CASES = [
         (-1250, 50),  # ...and minus 1200 with nothing melded
         id="six-players-six-red-threes-minus",
     ),
-    # --- classic house rules (RULES §4) --------------------------------------------------------
+    # --- classic house rules (docs/rules.md "House rules") --------------------------------------------------------
     pytest.param(
         "classic",
         {"black_three_in_hand": 100},
@@ -192,7 +192,7 @@ CASES = [
         "classic",
         {"wild_canasta": "1000"},
         [{"melded_points": 140, "canastas": {"wild": 1}}, {"melded_points": 50}],
-        (1140, 50),  # RULES §4 wild_canasta 1000: 1000 + seven twos (140)
+        (1140, 50),  # docs/rules.md "House rules" wild_canasta 1000: 1000 + seven twos (140)
         id="wild-canasta-1000",
     ),
     pytest.param(
@@ -257,7 +257,7 @@ CASES = [
         (660, -60),  # one canasta is enough in classic: 500 + 100 + 70 - 10; the other -50 - 10
         id="canasta-required-for-positive-classic",
     ),
-    # --- american (RULES §3: by canasta count 0 / 1 / 2+) --------------------------------------
+    # --- american (docs/rules.md "Scoring a hand": by canasta count 0 / 1 / 2+) --------------------------------------
     pytest.param(
         "american",
         None,
@@ -333,14 +333,14 @@ CASES = [
         "american",
         None,
         [{"melded_points": 35, "canastas": {"sevens": 1}}, {"melded_points": 140, "canastas": {"aces": 1}}],
-        (2535, 2640),  # RULES §2: sevens 2500, aces 2500, plus their cards
+        (2535, 2640),  # docs/rules.md "Presets": sevens 2500, aces 2500, plus their cards
         id="american-sevens-and-aces",
     ),
     pytest.param(
         "american",
         None,
         [{"melded_points": 170, "canastas": {"wild": 1}}, {"melded_points": 50}],
-        (2170, -50),  # RULES §2: wild (1-3 jokers) 2000 + one joker and six twos (170)
+        (2170, -50),  # docs/rules.md "Presets": wild (1-3 jokers) 2000 + one joker and six twos (170)
         id="american-wild",
     ),
     pytest.param(
@@ -502,7 +502,7 @@ def test_hand_scores(variant, options, entries, expected):
 
 
 def test_classic_breakdown_names_every_part():
-    # The classic-hand-both-sides case, part by part (RULES §3 formula).
+    # The classic-hand-both-sides case, part by part (docs/rules.md "Scoring a hand" formula).
     entries = [
         {"melded_points": 390, "canastas": {"natural": 1, "mixed": 1}, "red_threes": 2, "went_out": True},
         {"melded_points": 120, "hand_points": 85, "red_threes": 1},
@@ -521,7 +521,7 @@ def test_american_breakdown_with_no_canasta():
     entries = [{"melded_points": 150, "hand_points": 40, "red_threes": 1, "incomplete": ["sevens"]}, {}]
     assert parts("american", entries) == {
         "red_threes": -100,
-        "melded_points": -150,  # RULES §3: melded points subtracted with 0 canastas
+        "melded_points": -150,  # docs/rules.md "Scoring a hand": melded points subtracted with 0 canastas
         "hand_points": -40,
         "incomplete.sevens": -2500,
     }
@@ -547,7 +547,7 @@ def test_concealed_breakdown():
                 {"melded_points": 100, "hand_points": 35, "red_threes": 2},
             ],
             [0, 2],
-            # RULES §3 three-player: the partnership scores 500 + 100 + (200 + 100) - 35 = 865,
+            # docs/rules.md "Scoring a hand" three-player: the partnership scores 500 + 100 + (200 + 100) - 35 = 865,
             # each partner adds their own red threes: 865 + 100, 865 + 200; the lone 150 - 60.
             (965, 90, 1065),
             id="partnership-pools-melds",

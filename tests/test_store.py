@@ -324,7 +324,7 @@ def test_a_whole_match_and_its_head_answer_alike(db):
     variant = CLASSIC.with_options({"target": 2000})
     match_id = store.create_match(db, variant, WE_THEY)
     store.add_hand(db, match_id, hand(), 1)
-    store.add_hand(db, match_id, hand(), 2)  # RULES.md: We 1220 a hand, so 2440 passes 2000: the game ends
+    store.add_hand(db, match_id, hand(), 2)  # docs/rules.md: We 1220 a hand, so 2440 passes 2000: the game ends
     whole, head = store.get_match(db, match_id), store.match_head(db, match_id)
     for read in (whole, head):
         assert (read.id, read.version, read.variant_key, read.variant) == (match_id, 3, "classic", variant)

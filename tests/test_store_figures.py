@@ -1,8 +1,9 @@
 """The stored figures (summaries, per-hand scores, side figures) stay equal to the core's scoring.
 
-STYLE.md §1.4: the figures are a cache written with the facts. After any sequence of writes,
-each stored match's figures must equal a full recomputation by ``canasta.Match`` from its hands,
-and a refused write must say exactly what the whole-match check says.
+docs/architecture.md, the store: the figures are written with the facts, in the same transaction.
+After any sequence of writes, each stored match's figures must equal a full recomputation by
+``canasta.Match`` from its hands, and a refused write must say exactly what the whole-match check
+says.
 """
 
 import json

@@ -23,7 +23,7 @@ from scorepad.db import connect
 from scorepad.formats.streaming import Streamed, batched, json_file, json_pieces
 
 PASSPHRASE = "count the canastas"
-# RULES.md: We 620 + natural canasta 500 + going out 100 = 1,220; They 260 - 95 in hand = 165.
+# docs/rules.md: We 620 + natural canasta 500 + going out 100 = 1,220; They 260 - 95 in hand = 165.
 HAND = {
     "entries": [
         {"melded_points": 620, "canastas": {"natural": 1}, "went_out": True},

@@ -1,6 +1,6 @@
-"""Variants: every preset's numbers (RULES.md section 2) and the house-rule options (section 4).
+"""Variants: every preset's numbers (docs/rules.md "Presets") and the house-rule options ("House rules").
 
-Expected values are RULES.md's tables, read by hand, never the code's own output.
+Expected values are docs/rules.md's tables, read by hand, never the code's own output.
 """
 
 import pytest
@@ -19,7 +19,7 @@ CLASSIC_FAMILY = ("classic", "classic-2p", "classic-3p", "classic-5p", "classic-
 
 
 def test_every_required_variant_exists():
-    # API.md: "Variant ids that must exist"
+    # docs/api.md "Variants": the preset ids every request may name
     assert set(VARIANTS) >= {
         "classic",
         "classic-2p",
@@ -42,7 +42,7 @@ def test_the_default_variant_is_classic_as_the_api_documents():
 @pytest.mark.parametrize(
     ("key", "players", "sides", "decks", "deal", "draw", "target", "to_go_out", "going_out", "concealed_total"),
     [
-        # RULES §2 preset table, column by column; "go out / concealed" is the total paid for
+        # docs/rules.md "Presets" preset table, column by column; "go out / concealed" is the total paid for
         # going out concealed (100 + an extra 100 = 200, pagat "making 200 for going out").
         ("classic", 4, 2, 2, 11, 1, 5000, 1, 100, 200),
         ("classic-2p", 2, 2, 2, 15, 2, 5000, 2, 100, 200),
@@ -86,7 +86,7 @@ def test_preset_numbers(key, players, sides, decks, deal, draw, target, to_go_ou
     ],
 )
 def test_sides(key, per_side):
-    # RULES §2 "players, sides"
+    # docs/rules.md "Presets": the "players / sides" column, and who plays with whom
     variant = VARIANTS[key]
     assert variant.players_per_side == per_side
     assert sum(per_side) == variant.players
@@ -95,28 +95,29 @@ def test_sides(key, per_side):
 
 @pytest.mark.parametrize(("key", "kind"), [("bolivia", "sequence"), ("chile", "sequence"), ("samba", None)])
 def test_going_out_needs_an_escalera(key, kind):
-    # RULES §2: bolivia and chile go out with "2, one an escalera"; samba with any two.
+    # docs/rules.md "Presets": bolivia and chile need one of the two canastas to be an escalera; samba any two.
     assert VARIANTS[key].going_out_needs_kind == kind
 
 
 BOUNDARIES = (-5, 0, 1495, 1500, 2995, 3000, 4995, 5000, 6995, 7000)
-CLASSIC_LADDER = (15, 50, 50, 90, 90, 120, 120, 120, 120, 120)  # RULES §2: 15 / 50 / 90 / 120
+CLASSIC_LADDER = (15, 50, 50, 90, 90, 120, 120, 120, 120, 120)  # docs/rules.md "Presets": 15 / 50 / 90 / 120
 
 
 @pytest.mark.parametrize(
     ("key", "options", "minimums"),
     [
         *[(key, {}, CLASSIC_LADDER) for key in ("classic", "classic-2p", "classic-3p", "classic-5p", "classic-6p-3x2")],
-        # RULES §2: classic-6p-2x3 adds 150 from 7000 (pagat: "7000 or more points requires at least 150")
+        # docs/rules.md "Presets": classic-6p-2x3 adds 150 from 7000
+        # (pagat: "7000 or more points requires at least 150")
         ("classic-6p-2x3", {}, (15, 50, 50, 90, 90, 120, 120, 120, 120, 150)),
-        # RULES §2: samba 160 from 7000
+        # docs/rules.md "Presets": samba 160 from 7000
         ("samba", {}, (15, 50, 50, 90, 90, 120, 120, 120, 120, 160)),
-        # RULES §2: bolivia and chile 150 from 7000
+        # docs/rules.md "Presets": bolivia and chile 150 from 7000
         ("bolivia", {}, (15, 50, 50, 90, 90, 120, 120, 120, 120, 150)),
         ("chile", {}, (15, 50, 50, 90, 90, 120, 120, 120, 120, 150)),
-        # RULES §2 / pagat American: 125 below 3000 (negative too), 155 for 3000-4995, 180 from 5000
+        # docs/rules.md "Presets" / pagat American: 125 below 3000 (negative too), 155 for 3000-4995, 180 from 5000
         ("american", {}, (125, 125, 125, 125, 125, 155, 155, 180, 180, 180)),
-        # RULES §2 option harder_first_meld (Palace): 50 / 90 / 120 / 150, for every classic preset
+        # docs/rules.md "House rules" harder_first_meld (Palace): 50 / 90 / 120 / 150, for every classic preset
         *[
             (key, {"harder_first_meld": True}, (50, 90, 90, 120, 120, 150, 150, 150, 150, 150))
             for key in CLASSIC_FAMILY
@@ -130,32 +131,32 @@ def test_minimum_ladders(key, options, minimums):
 
 @pytest.mark.parametrize(("total", "minimum"), [(-1, 15), (-100_000, 15), (1_000_000, 120)])
 def test_classic_ladder_extremes(total, minimum):
-    # RULES §2: "below 0" is 15 however far below; "3000 and up" has no further step in classic.
+    # docs/rules.md "Presets": "below 0" is 15 however far below; "3000 and up" has no further step in classic.
     assert VARIANTS["classic"].minimum_for(total) == minimum
 
 
 @pytest.mark.parametrize(
     ("key", "options", "bonuses"),
     [
-        # RULES §2 "Canasta kinds and bonuses"
+        # docs/rules.md "Presets": the canasta bonuses column
         *[(key, {}, {"natural": 500, "mixed": 300}) for key in CLASSIC_FAMILY],
-        # RULES §4 wild_canasta 1000 (Hoyle program): kind `wild` worth 1000
+        # docs/rules.md "House rules" wild_canasta 1000 (Hoyle program): kind `wild` worth 1000
         ("classic", {"wild_canasta": "1000"}, {"natural": 500, "mixed": 300, "wild": 1000}),
         ("classic-2p", {"wild_canasta": "1000"}, {"natural": 500, "mixed": 300, "wild": 1000}),
-        # RULES §4 wild_canasta palace: wild_big 2000, wild_small 1000
+        # docs/rules.md "House rules" wild_canasta palace: wild_big 2000, wild_small 1000
         (
             "classic",
             {"wild_canasta": "palace"},
             {"natural": 500, "mixed": 300, "wild_big": 2000, "wild_small": 1000},
         ),
-        # RULES §4 sequences: kind `sequence` worth 1500
+        # docs/rules.md "House rules" sequences: kind `sequence` worth 1500
         ("classic", {"sequences": True}, {"natural": 500, "mixed": 300, "sequence": 1500}),
         (
             "classic-6p-2x3",
             {"sequences": True, "wild_canasta": "1000"},
             {"natural": 500, "mixed": 300, "sequence": 1500, "wild": 1000},
         ),
-        # RULES §2 american: sevens, aces 2500, wild 2000, jokers 2500, twos 3000
+        # docs/rules.md "Presets" american: sevens, aces 2500, wild 2000, jokers 2500, twos 3000
         (
             "american",
             {},
@@ -169,9 +170,9 @@ def test_classic_ladder_extremes(total, minimum):
                 "twos": 3000,
             },
         ),
-        # RULES §2 samba: a samba (sequence) 1500
+        # docs/rules.md "Presets" samba: a samba (sequence) 1500
         ("samba", {}, {"natural": 500, "mixed": 300, "sequence": 1500}),
-        # RULES §2 bolivia, chile: escalera 1500, bolivia (wild) 2500
+        # docs/rules.md "Presets" bolivia, chile: escalera 1500, bolivia (wild) 2500
         ("bolivia", {}, {"natural": 500, "mixed": 300, "sequence": 1500, "wild": 2500}),
         ("chile", {}, {"natural": 500, "mixed": 300, "sequence": 1500, "wild": 2500}),
     ],
@@ -186,8 +187,9 @@ def test_canasta_bonuses(key, options, bonuses):
     [
         ("classic", {}, {}),
         ("classic", {"wild_canasta": "1000"}, {}),
-        ("classic", {"wild_canasta": "palace"}, {"wild": 1000}),  # RULES §4 palace: unfinished wild meld -1000
-        ("american", {}, {"sevens": 2500, "aces": 2500, "wild": 2000}),  # RULES §2 american penalties
+        # docs/rules.md "House rules": palace, an unfinished wild meld -1000; "Presets": american's penalties
+        ("classic", {"wild_canasta": "palace"}, {"wild": 1000}),
+        ("american", {}, {"sevens": 2500, "aces": 2500, "wild": 2000}),
         ("samba", {}, {}),
         ("bolivia", {}, {}),
     ],
@@ -199,13 +201,13 @@ def test_incomplete_meld_penalties(key, options, penalties):
 @pytest.mark.parametrize(
     ("key", "values"),
     [
-        # RULES §2 red threes: classic 100 each, all four 800 (pagat: "an extra 400, making 800")
+        # docs/rules.md "Presets" red threes: classic 100 each, all four 800 (pagat: "an extra 400, making 800")
         *[(key, {1: 100, 2: 200, 3: 300, 4: 800}) for key in ("classic", "classic-2p", "classic-3p", "classic-5p")],
-        # RULES §2: six-player 100 each up to four (four = 400), five 1000, six 1200
+        # docs/rules.md "Presets": six-player 100 each up to four (four = 400), five 1000, six 1200
         *[(key, {1: 100, 2: 200, 3: 300, 4: 400, 5: 1000, 6: 1200}) for key in ("classic-6p-3x2", "classic-6p-2x3")],
-        # RULES §2 / pagat American: 1 -> 100, 2 -> 300, 3 -> 500, 4 -> 1000
+        # docs/rules.md "Presets" / pagat American: 1 -> 100, 2 -> 300, 3 -> 500, 4 -> 1000
         ("american", {1: 100, 2: 300, 3: 500, 4: 1000}),
-        # RULES §2 samba family: 100 each, all six 1000
+        # docs/rules.md "Presets" samba family: 100 each, all six 1000
         *[(key, {1: 100, 2: 200, 3: 300, 4: 400, 5: 500, 6: 1000}) for key in ("samba", "bolivia", "chile")],
     ],
 )
@@ -218,7 +220,7 @@ def test_red_three_values(key, values):
 @pytest.mark.parametrize(
     ("key", "positive_with", "void_with", "black_scored"),
     [
-        ("classic", 0, None, False),  # RULES §2: positive when the side has melded anything
+        ("classic", 0, None, False),  # docs/rules.md "Presets": positive when the side has melded anything
         ("classic-6p-3x2", 0, None, False),
         ("american", 2, 1, True),  # 2+ canastas plus, one canasta 0, black threes scored too
         ("samba", 2, None, False),  # samba family: plus only with 2+ canastas
@@ -236,7 +238,7 @@ def test_when_threes_count_plus(key, positive_with, void_with, black_scored):
 
 
 def test_option_ids_are_the_fixed_ones():
-    # RULES §4: "House-rule options (fixed ids)"
+    # docs/rules.md "House rules": the options' fixed ids
     assert set(OPTIONS) == {
         "target",
         "decks",
@@ -267,7 +269,7 @@ def test_option_ids_are_the_fixed_ones():
 @pytest.mark.parametrize(
     ("option", "default"),
     [
-        # RULES §4 "type, default" column, for the classic preset
+        # docs/rules.md "House rules": what the options start as, for the classic preset
         ("jokers_per_deck", 2),
         ("harder_first_meld", False),
         ("tough_end", False),
@@ -293,11 +295,11 @@ def test_option_defaults(option, default):
 @pytest.mark.parametrize(
     ("key", "option", "default"),
     [
-        ("american", "max_wilds", 2),  # RULES §4: max_wilds 3 (american, samba family 2)
+        ("american", "max_wilds", 2),  # docs/rules.md "House rules": max_wilds 3 (american, samba family 2)
         ("samba", "max_wilds", 2),
         ("bolivia", "max_wilds", 2),
         ("chile", "max_wilds", 2),
-        ("bolivia", "black_three_in_hand", 100),  # RULES §2: a black three in hand costs 100 in bolivia
+        ("bolivia", "black_three_in_hand", 100),  # docs/rules.md "Presets": a black three in hand costs 100 in bolivia
         ("chile", "black_three_in_hand", 100),
         ("samba", "black_three_in_hand", 5),
     ],
@@ -311,7 +313,7 @@ def test_per_preset_option_defaults(key, option, default):
     [
         ("classic", {"target": 3000}, "target", 3000),
         ("classic", {"decks": 3}, "decks", 3),
-        ("chile", {"decks": 4}, "decks", 4),  # RULES §2: chile "3 (option 4)"
+        ("chile", {"decks": 4}, "decks", 4),  # docs/rules.md "House rules" decks: Chile 3 or 4
         ("classic", {"jokers_per_deck": 3}, "jokers_per_deck", 3),
         ("classic", {"wild_canasta": 1000}, "wild_canasta", "1000"),  # a JSON number names the same choice
         ("classic", {"max_hands": None}, "max_hands", None),
@@ -331,7 +333,7 @@ def test_options_accepted(key, options, field, value):
     [(3, 2, 1770, 6), (4, 2, 2360, 8), (2, 3, 1280, 4)],
 )
 def test_decks_option_changes_every_card_limit(decks, jokers_per_deck, points, red_threes):
-    # RULES §4 decks: "changes every card limit"; RULES §1 for the numbers.
+    # docs/rules.md "House rules" decks: "changes every card limit"; docs/rules.md "Cards" for the numbers.
     variant = rules_for("classic", {"decks": decks, "jokers_per_deck": jokers_per_deck})
     assert (variant.deck.points, variant.deck.red_threes) == (points, red_threes)
 
@@ -343,8 +345,8 @@ def test_decks_option_changes_every_card_limit(decks, jokers_per_deck, points, r
         ("american", {"harder_first_meld": True}, "option-not-in-variant"),  # classic-family option
         ("american", {"wild_canasta": "1000"}, "option-not-in-variant"),
         ("samba", {"sequences": True}, "option-not-in-variant"),
-        # Pinned choice: RULES §2 lists harder_first_meld under "(classic family)" while §3 counts
-        # samba in the classic family; the code keeps it to the classic presets.
+        # docs/rules.md "Choices where the rulebooks are silent": harder_first_meld (a Palace rule) is
+        # offered on the classic presets only, not the Samba family.
         ("samba", {"harder_first_meld": True}, "option-not-in-variant"),
         ("bolivia", {"wild_canasta": "1000"}, "option-not-in-variant"),
         ("classic", {"target": 99}, "bad-option-value"),
@@ -354,11 +356,11 @@ def test_decks_option_changes_every_card_limit(decks, jokers_per_deck, points, r
         ("classic", {"target": True}, "bad-option-value"),
         ("classic", {"target": 5000.5}, "bad-option-value"),
         ("classic", {"target": None}, "bad-option-value"),
-        ("classic", {"decks": 1}, "bad-option-value"),  # RULES §4 decks: 2/3/4
+        ("classic", {"decks": 1}, "bad-option-value"),  # docs/rules.md "House rules" decks: 2/3/4
         ("classic", {"decks": 5}, "bad-option-value"),
         ("samba", {"decks": 4}, "bad-option-value"),  # only chile takes a fourth pack
         ("samba", {"decks": 2}, "bad-option-value"),
-        ("classic", {"jokers_per_deck": 4}, "bad-option-value"),  # RULES §4: 2/3
+        ("classic", {"jokers_per_deck": 4}, "bad-option-value"),  # docs/rules.md "House rules": 2/3
         ("classic", {"jokers_per_deck": 1}, "bad-option-value"),
         ("classic", {"harder_first_meld": 1}, "bad-option-value"),  # bool options take true/false only
         ("classic", {"harder_first_meld": "true"}, "bad-option-value"),
@@ -384,7 +386,7 @@ def test_options_refused(key, options, code):
 
 
 def test_every_bad_option_reported_at_once():
-    # STYLE 1.3 / RULES §4: options must refuse values they do not allow, all of them together.
+    # docs/rules.md "House rules": a value an option does not allow is refused, every one at once.
     with pytest.raises(OptionError) as caught:
         rules_for("classic", {"target": 1, "decks": 9, "bogus": True, "tough_end": True})
     assert sorted(v.field for v in caught.value.violations) == ["options.bogus", "options.decks", "options.target"]
@@ -414,7 +416,7 @@ def test_options_leave_the_preset_alone():
 
 @pytest.mark.parametrize("key", sorted(VARIANTS))
 def test_every_option_of_a_preset_is_listed(key):
-    # RULES §4: "a preset's page lists what each option changes": every listed option is a known one
+    # docs/rules.md "House rules": "a preset's page lists what each option changes": every listed option is a known one
     # and its default is one of its allowed values.
     variant = VARIANTS[key]
     for option_id, value in variant.option_values().items():

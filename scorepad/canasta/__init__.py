@@ -38,7 +38,7 @@ def score_match(
 ) -> Match:
     """Score hands given as API dicts: the one call the JSON API and imports need.
 
-    :raises InvalidError: with every problem, fields as API.md paths (``hands[0].entries[1]...``).
+    :raises InvalidError: with every problem, fields as docs/api.md's paths (``hands[0].entries[1]...``).
     """
     rules = rules_for(variant, options)
     if starting_totals is not None and not isinstance(starting_totals, (list, tuple)):

@@ -1,6 +1,6 @@
 """Cards: notation, point values, and what the decks hold.
 
-A card is written as a rank and an optional suit (API.md "Cards"): ``K``, ``KS``, ``10H``,
+A card is written as a rank and an optional suit (docs/api.md "Cards"): ``K``, ``KS``, ``10H``,
 ``TD``, ``JK`` or ``*`` for a joker. Threes must carry their suit, because a red three and a
 black three are different cards in every Canasta.
 
@@ -26,7 +26,7 @@ SUITS = ("S", "H", "D", "C")
 RED_SUITS = frozenset({"H", "D"})
 JOKER = "JK"
 
-# Point values from RULES.md section 1. A red three has no card value: it only ever scores
+# Point values from docs/rules.md "Cards". A red three has no card value: it only ever scores
 # as a bonus, and never counts toward a minimum.
 RANK_VALUES: Mapping[str, int] = {
     JOKER: 50,
@@ -37,13 +37,13 @@ RANK_VALUES: Mapping[str, int] = {
 }
 BLACK_THREE_VALUE = 5
 
-# The groups players count by value without telling ranks apart (API.md, card counts): a
+# The groups players count by value without telling ranks apart (docs/api.md "Cards"): a
 # group holds the cards of all its ranks together, and is never one of those ranks.
 CARD_GROUPS: Mapping[str, tuple[str, ...]] = {
     "K-8": ("K", "Q", "J", "10", "9", "8"),
     "7-4": ("7", "6", "5", "4"),
 }
-# The card classes a card-count entry may use (API.md, melded_cards / hand_cards).
+# The card classes a card-count entry may use (docs/api.md "Cards": melded_cards, hand_cards).
 CARD_CLASSES: Mapping[str, int] = {
     "joker": RANK_VALUES[JOKER],
     "2": RANK_VALUES["2"],

@@ -1,4 +1,6 @@
-"""Kinds of canasta and how play goes: the pieces a variant is built from (RULES.md sections 2 and 5).
+"""Kinds of canasta and how play goes: the pieces a variant is built from.
+
+The numbers are docs/rules.md's "Presets"; how play goes, its "What the checker decides".
 
 >>> NATURAL.bonus, MIXED.min_points, SAMBA_PLAY.duplicate_melds
 (500, 50, True)
@@ -41,7 +43,7 @@ def _kinds(*kinds: CanastaKind) -> tuple[CanastaKind, ...]:
     return kinds
 
 
-# Bonus numbers from RULES.md "Canasta kinds and bonuses"; least contents worked out from the
+# Bonus numbers from docs/rules.md "Presets" (canasta bonuses); least contents worked out from the
 # meld rules (a natural canasta of fours is 7 x 5 = 35; a mixed one with one wild two is
 # 6 x 5 + 20 = 50; a suit sequence 4-10 is 4 x 5 + 3 x 10 = 50).
 NATURAL = CanastaKind("natural", t("Natural canasta"), 500, 35, naturals=7)
@@ -70,7 +72,9 @@ SEQUENCES_GOING_OUT = 200  # Palace "Sequences": going out always scores 200, ne
 
 @dataclass(frozen=True)
 class PlayRules:
-    """How play goes in a family of variants, where no house-rule option says it (RULES.md §5).
+    """How play goes in a family of variants, where no house-rule option says it.
+
+    docs/rules.md "What the checker decides" states these rules for each family.
 
     The rules checker reads these and never asks which preset it is playing. Where a play rule
     and an option share a name (``pickup_with_wild``, ``pickup_onto_canasta``), the play rule
@@ -122,7 +126,7 @@ CLASSIC_PLAY = PlayRules(
     splash=False,
     needs_set_to_open=False,
 )
-# RULES.md section 5: a natural pair, or the top card onto a meld that is not yet a canasta.
+# docs/rules.md "Taking the pile", Samba family: a natural pair, or the top card onto a meld that is not yet a canasta.
 # Bicycle's Samba and the Official Canasta Laws: a second meld of a rank, never a wild card onto a canasta.
 SAMBA_PLAY = dataclasses.replace(
     CLASSIC_PLAY,

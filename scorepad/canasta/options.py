@@ -1,4 +1,4 @@
-"""House rules a match may change (RULES.md section 4), and the values each allows.
+"""House rules a match may change (docs/rules.md "House rules"), and the values each allows.
 
 >>> OPTIONS["decks"].allowed()
 {'type': 'int', 'values': [2, 3, 4]}

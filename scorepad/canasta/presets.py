@@ -1,4 +1,4 @@
-"""The presets of RULES.md section 2, each one :class:`~scorepad.canasta.variants.Variant`.
+"""The presets of docs/rules.md "Presets", each one :class:`~scorepad.canasta.variants.Variant`.
 
 >>> find_variant("samba").target, rules_for("samba", {"target": 12000}).target
 (10000, 12000)
@@ -27,7 +27,7 @@ from .text import t, tp
 from .variants import Variant
 from .violations import InvalidError, Violation
 
-# --- the presets (RULES.md section 2) -------------------------------------------------------
+# --- the presets (docs/rules.md "Presets") --------------------------------------------------
 # Translators: what the score sheet calls the sides, at its column heads.
 WE_THEY = (tp("side", "We"), tp("side", "They"))
 CLASSIC = Variant(
@@ -209,7 +209,8 @@ VARIANTS: Mapping[str, Variant] = {
         CHILE,
     )
 }
-# The preset a check request or the checker's page uses when it names none (API.md: "classic when left out").
+# The preset a check request or the checker's page uses when it names none
+# (docs/api.md "Rules check": "`classic` when left out").
 DEFAULT_VARIANT = CLASSIC.key
 
 

@@ -1,4 +1,4 @@
-"""Scoring one hand: each side's score as labelled parts that add up (RULES.md section 3).
+"""Scoring one hand: each side's score as labelled parts that add up (docs/rules.md "Scoring a hand").
 
 >>> from scorepad.canasta import VARIANTS, Entry, Hand
 >>> we = Entry(melded_points=620, canastas={"natural": 1}, red_threes=1, went_out=True)

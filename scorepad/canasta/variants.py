@@ -1,6 +1,6 @@
 """The Variant type: every number and switch that differs between Canasta rule sets, as data.
 
-Each preset of RULES.md section 2 (``presets.py``) is one frozen :class:`Variant`; each
+Each preset of docs/rules.md "Presets" (``presets.py``) is one frozen :class:`Variant`; each
 house-rule option of section 4 is a field of it, so ``variant.with_options({...})`` gives the
 rules in force for a match. Scoring and checking code reads these fields; it never asks which
 preset it is playing.
@@ -80,7 +80,7 @@ class Variant:
     choices: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # narrower option values per preset
     settlement_unit: int = 100  # Bicycle's club settlement rounds final totals to this, half up
     option_ids: tuple[str, ...] = CLASSIC_OPTIONS
-    # --- the house-rule options (RULES.md section 4), with this preset's defaults -----------
+    # --- the house-rule options (docs/rules.md "House rules"), with this preset's defaults ---
     target: int = 5000
     decks: int = 2
     jokers_per_deck: int = 2

@@ -1,4 +1,4 @@
-"""Club night: the pure parts of a night of many tables (CLUB_NIGHT.md), beside the rules core.
+"""Club night: the pure parts of a night of many tables (docs/clubnight.md), beside the rules core.
 
 Settings with every default as data, seating (movements), scoring a round, standings with
 tie-breaks, and the season table: plain functions over frozen dataclasses, standard library

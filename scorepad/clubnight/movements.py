@@ -1,4 +1,4 @@
-"""Seating: who plays whom at which table, round by round (CLUB_NIGHT.md "Seating (movements)").
+"""Seating: who plays whom at which table, round by round (docs/clubnight.md "Seating").
 
 A round's :class:`Seating` is its tables, each with a North-South and an East-West seat; an
 empty seat (``None``) makes the table a bye for whoever sits at it. Entrants are named by
@@ -22,7 +22,7 @@ from ..canasta import InvalidError, Violation
 from ..canasta.text import t
 from .settings import MOST_TABLES, EventSettings
 
-MOST_ROUND_ROBIN = 10  # CLUB_NIGHT.md: round robin "for up to 10 entrants"
+MOST_ROUND_ROBIN = 10  # docs/clubnight.md "Seating": round robin "for up to 10 entrants"
 SEARCH_STEPS = 20000  # how far the Swiss pairing looks for a way round every repeat
 
 
@@ -96,7 +96,7 @@ def _check_entrants(entrants: Sequence[str], most: int = MOST_TABLES * 2) -> Non
 
 
 def random_draw(entrants: Iterable[str], rng: random.Random) -> list[str]:
-    """The entrants shuffled by the caller's generator (CLUB_NIGHT.md: the default for round 1).
+    """The entrants shuffled by the caller's generator (docs/clubnight.md: `first_round`'s default).
 
     >>> random_draw(["A", "B", "C", "D"], random.Random(7)) == random_draw(["A", "B", "C", "D"], random.Random(7))
     True

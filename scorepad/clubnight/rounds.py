@@ -1,4 +1,4 @@
-"""Scoring a round: what the standings count from each table (CLUB_NIGHT.md "Scoring a round").
+"""Scoring a round: what the standings count from each table (docs/clubnight.md "Scoring a round").
 
 A table's match is scored by scorepad as any match; its final totals come here as a
 :class:`TableResult`, and :func:`score_table` turns them into one :class:`RoundScore` per
@@ -21,7 +21,7 @@ from ..canasta import InvalidError, Violation
 from ..canasta.text import Text, t
 from .settings import CHOICE_LABELS, EventSettings
 
-WIN, DRAW, LOSS = 2, 1, 0  # CLUB_NIGHT.md "Match points"
+WIN, DRAW, LOSS = 2, 1, 0  # docs/clubnight.md, the `scoring` setting: 2 win, 1 draw, 0 loss
 
 # What a round's line says about how it was scored.
 PLAYED, BYE, NO_SHOW, ABSENT = "played", "bye", "no-show", "absent"
@@ -163,8 +163,8 @@ def score_table(
 
 
 def _forfeit(result: TableResult, settings: EventSettings, side: int, earlier: Sequence[RoundScore]) -> RoundScore:
-    """A no-show (CLUB_NIGHT.md): the absent side scores nothing in any unit; the side present scores
-    the bye's score, or (``no_show`` "margin") a win by the night's margin to 0.
+    """A no-show (docs/clubnight.md "Scoring a round"): the absent side scores nothing in any unit;
+    the side present scores the bye's score, or (``no_show`` "margin") a win by the night's margin to 0.
 
     A forfeit never gives the absent side more than a side that played and lost: 0 is the least a
     loss scores in victory points and match points.
@@ -206,7 +206,7 @@ def score_rounds(results: Iterable[TableResult], settings: EventSettings) -> lis
 
 
 def time_rule(settings: EventSettings) -> Text:
-    """What the score sheet says happens when the round's clock runs out (CLUB_NIGHT.md "Time")."""
+    """What the score sheet says happens when the round's clock runs out (docs/clubnight.md, the `at_time` setting)."""
     return CHOICE_LABELS[settings.at_time]
 
 

@@ -1,4 +1,4 @@
-"""The season table: a club's nights added up, player by player (CLUB_NIGHT.md "Season table").
+"""The season table: a club's nights added up, player by player (docs/clubnight.md "Season table").
 
 Each night gives every player points: by default placement points (first of N entrants gets
 N, second N - 1, ..., last 1; a shared place shares the points of the places it covers), or

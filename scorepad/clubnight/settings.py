@@ -1,4 +1,4 @@
-"""A club night's settings: every default of CLUB_NIGHT.md as data the organiser may change.
+"""A club night's settings: every default of docs/clubnight.md as data the organiser may change.
 
 An event keeps the settings it was created with, as a match keeps its house rules: they are
 stored as the plain dict :meth:`EventSettings.to_dict` gives and read back, checked, by
@@ -62,7 +62,7 @@ CHOICE_LABELS = {
     "score": t("The night's score"),
 }
 
-# CLUB_NIGHT.md "Victory points": (largest difference, the winner's share) for each band of
+# docs/clubnight.md, the default victory-point table: (largest difference, the winner's share) for each band of
 # the default two-deck Canasta table; beyond the last band the winner takes the whole split.
 DEFAULT_BANDS = (
     (100, 10),
@@ -76,7 +76,7 @@ DEFAULT_BANDS = (
     (2500, 18),
     (3000, 19),
 )
-# CLUB_NIGHT.md "Bye": 12 victory points, or 1 match point; with raw points, the average.
+# docs/clubnight.md, the `bye` setting: 12 victory points, or 1 match point; with raw points, the average.
 DEFAULT_BYES = {"victory_points": ("fixed", 12), "match_points": ("fixed", 1), "points": ("average", 0)}
 MOST_ROUNDS = 30
 MOST_BANDS = 50
@@ -315,7 +315,7 @@ class EventSettings:
     scoring: str = "victory_points"
     victory_points: VictoryPoints = VictoryPoints()
     bye: ByeRule | None = None
-    no_show: str = "bye"  # CLUB_NIGHT.md "No-show": the absent side 0, the side present the bye's score
+    no_show: str = "bye"  # docs/clubnight.md, `no_show`: the absent side 0, the side present the bye's score
     no_show_margin: int = 1500  # with no_show "margin": the Brazilian clubs' rule, a win by 1500-0
     at_time: str = "finish_hand"
     tie_breaks: tuple[str, ...] = ("matches_won", "point_balance", "head_to_head")
@@ -350,7 +350,7 @@ class EventSettings:
 
     @property
     def entrant_size(self) -> int:
-        """Players in one entrant: 2 for a pair, 1 where each plays alone (CLUB_NIGHT.md "Entrant")."""
+        """Players in one entrant: 2 for a pair, 1 where each plays alone (docs/clubnight.md "Words")."""
         return self.rules.players_per_side[0]
 
     def problems(self) -> list[Violation]:

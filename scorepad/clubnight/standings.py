@@ -1,6 +1,6 @@
 """Standings: each entrant's total over the rounds, tie-breaks in the event's order, shared places.
 
-CLUB_NIGHT.md "Standings": ranked by the round scores summed (with the organiser's penalties
+docs/clubnight.md "Standings": ranked by the round scores summed (with the organiser's penalties
 and adjustments), then, to break a tie, by the event's tie-breaks in order (by default
 matches won, the sum of point differences, the result between the tied entrants if they all
 met); entrants still level share the place. While a table is still playing, the standings

@@ -79,7 +79,7 @@ def test_without_javascript_the_form_posts_and_answers(no_js_page, live_server):
 
 
 def test_a_house_rule_changes_the_verdict_in_place(page, live_server):
-    # RULES.md section 5: on an unfrozen pile a king and a joker take a king, unless the table
+    # docs/rules.md "Taking the pile": on an unfrozen pile a king and a joker take a king, unless the table
     # plays pickup_with_wild off.
     page.goto(f"{live_server}/check")
     tap(page, "Take the pile?")

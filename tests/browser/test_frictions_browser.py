@@ -1,6 +1,6 @@
 """What a real table found at 390x844 (issue 11), each as a test that would have caught it.
 
-Every expected number is worked by hand from RULES.md: card values (joker 50, two and ace 20,
+Every expected number is worked by hand from docs/rules.md: card values (joker 50, two and ace 20,
 K-8 10, 7-4 5), canasta bonuses (natural 500, mixed 300), red threes 100, going out 100, and
 the initial-meld ladder (50 from 0, 90 from 1500, 120 from 3000).
 """
@@ -248,7 +248,7 @@ def test_the_last_hand_and_the_next_minimums_read_at_a_metre(browser, live_serve
     last = page.evaluate(CONTRAST, ".hands tbody tr:last-child td, .side-total .need")
     texts = [item["text"] for item in last]
     assert "need 50\n1220" in texts and "165" in " ".join(texts)
-    assert any("needs 50" in text for text in texts)  # 1220 is under 1500: still 50 (RULES.md)
+    assert any("needs 50" in text for text in texts)  # 1220 is under 1500: still 50 (docs/rules.md)
     small = [item for item in last if item["size"] < 20 or item["contrast"] < 7]
     context.close()
     assert not small
@@ -406,7 +406,7 @@ def test_counted_cards_export_as_entered_and_an_open_match_has_no_margin(page, l
     expect(page.locator("#sheet")).to_be_visible()
     text = page.request.get(f"{url}/export.csv").text()
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert rows[0]["We melded_cards"] == "K-8:10"  # the counter's group, as API.md names it
+    assert rows[0]["We melded_cards"] == "K-8:10"  # the counter's group, as docs/api.md names it
     assert "K:8" not in text
     results = list(csv.DictReader(io.StringIO(page.request.get(f"{live_server}/export/results.csv").text())))
     assert results[0]["status"] == "playing"

@@ -5,7 +5,7 @@ no English word, must not run off the side of a 390 px phone with the longer wor
 write totals over 999 as the language does ("1.620"). Selectors are ids, field names and
 addresses, never English labels, so the same steps drive every language.
 
-Expected numbers, from RULES.md: hand 1 for We is 620 melded + a natural canasta 500 + a mixed
+Expected numbers, from docs/rules.md: hand 1 for We is 620 melded + a natural canasta 500 + a mixed
 canasta 300 + a red three 100 + going out 100 = 1620; They 260 melded + a mixed canasta 300 + a
 red three 100 - 95 left in hand = 565. The correction makes We's melded 520, so We 1520.
 """

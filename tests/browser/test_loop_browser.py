@@ -2,7 +2,7 @@
 save says why where the player is looking, and a typical hand takes at most seven interactions
 with no swipe, on the two phone sizes a table has (360x740 and 390x844).
 
-Every total is worked by hand from RULES.md: natural canasta 500, mixed 300, red three 100 (for a
+Every total is worked by hand from docs/rules.md: natural canasta 500, mixed 300, red three 100 (for a
 side that melded), going out 100, cards left in hand count against; a side under 1,500 needs 50
 to open.
 """

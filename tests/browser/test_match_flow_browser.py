@@ -220,7 +220,7 @@ def test_no_javascript_flow(no_js_page, live_server):
 
 def test_can_i_from_the_score_sheet_uses_the_sides_total(page, live_server):
     # We: 620 melded + natural 500 + mixed 300 + a red three 100 + going out 100 = 1620, which
-    # is in RULES.md's 1500-2995 step, so the checker opened from We's column asks for 90.
+    # is in docs/rules.md's 1500-2995 step, so the checker opened from We's column asks for 90.
     start_match(page, live_server)
     enter_classic_hand(page)
     assert totals(page)[0] == 1620

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 from support import DEFAULTS as CLASSIC
-from support import HAND as WE_WENT_OUT  # We 1220, They 165 (RULES.md)
+from support import HAND as WE_WENT_OUT  # We 1220, They 165 (docs/rules.md)
 
 from browser.test_frictions_browser import Taps, settled
 from scorepad import create_app
@@ -108,7 +108,7 @@ def test_a_rows_minimum_is_quieter_than_its_score(browser, live_server, sheets, 
     page.goto(live_server + sheets["two sides"])
     rows = page.evaluate(ROW_STYLE)
     context.close()
-    # The start row has no minimum; hand 1: We 1500 needs 90 (RULES.md: 1500-2995), They -1495 needs 15.
+    # The start row has no minimum; hand 1: We 1500 needs 90 (docs/rules.md: 1500-2995), They -1495 needs 15.
     hands = [row for row in rows if row["need"]]
     assert [row["number"] for row in hands] == ["1220", "165", "1220", "165"]
     assert [row["need"] for row in hands] == ["need 90", "need 15", "need 90", "need 15"]
@@ -162,7 +162,7 @@ def test_a_typical_hand_is_entered_in_place_in_at_most_nine_interactions(page, l
     act.tap(page.locator(".side-1").get_by_role("button", name="One more: Red threes"))
     expect(page.locator("#preview")).to_contain_text("This hand")
     act.tap(page.get_by_role("button", name="Save hand"))
-    # RULES.md: We 600 + natural 500 + mixed 300 + going out 100 = 1500;
+    # docs/rules.md: We 600 + natural 500 + mixed 300 + going out 100 = 1500;
     # They 180 + mixed 300 + one red three 100 - 65 in hand = 515.
     expect(page.locator("#sheet [data-total]").first).to_have_text("1500")
     # The saved hand's page may still be on its way: wait until the sheet shows these totals.

@@ -23,7 +23,7 @@ def rows(page):
 def enter(page, melded, in_hand):
     """We meld ``melded`` with a mixed canasta and go out; They hold ``in_hand`` points.
 
-    RULES.md: We score 300 (mixed canasta) + 100 (going out) + melded; They score -in_hand.
+    docs/rules.md: We score 300 (mixed canasta) + 100 (going out) + melded; They score -in_hand.
     """
     open_form(page, re.compile("^Enter hand"))
     page.fill("#sides-0-melded_points", str(melded))

@@ -2,7 +2,7 @@
 
 ``entry`` holds the types (:class:`Entry`, :class:`Hand`), ``reading`` reads them from JSON
 values naming every problem, ``checks`` and ``table`` hold the rules a hand must keep
-(RULES.md section 6).
+(docs/rules.md "Impossible hands").
 
 >>> from scorepad.canasta import VARIANTS
 >>> hand = Hand.from_dict({"entries": [{"melded_points": 600, "canastas": {"natural": 1},

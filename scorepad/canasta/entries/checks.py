@@ -1,4 +1,4 @@
-"""What makes a hand impossible (RULES.md section 6): every check, each named once.
+"""What makes a hand impossible (docs/rules.md "Impossible hands"): every check, each named once.
 
 :func:`check_hand` returns every reason a hand cannot be scored, as python-chess's
 ``status()`` does, and :func:`hand_warnings` what is merely unlikely. A hand is checked entry

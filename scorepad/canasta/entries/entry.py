@@ -1,6 +1,6 @@
 """The facts each side reports when a hand ends: :class:`Entry`, and :class:`Hand`, an entry per side.
 
-Points are card values, counts are cards (API.md "ENTRY").
+Points are card values, counts are cards (docs/api.md "ENTRY").
 
 >>> entry = Entry(melded_points=420, canastas={"natural": 1, "mixed": 1, "sequence": 0}, went_out=True)
 >>> dict(entry.canastas), entry.canasta_count, entry.has_gone_out
@@ -216,7 +216,7 @@ class Hand:
         )
 
 
-# --- reading entries and hands sent as JSON values (API.md "ENTRY") ------------------------------
+# --- reading entries and hands sent as JSON values (docs/api.md "ENTRY") -------------------------
 MOST = 10_000  # more of anything than a hand holds
 _ENTRY_FIELD_SET = frozenset(ENTRY_FIELDS)
 _HAND_FIELD_SET = frozenset(HAND_FIELDS)

@@ -44,7 +44,8 @@ def check_table(entries: tuple[Entry, ...], variant: Variant) -> list[Violation]
     """Rules across all sides: one goes out, and the decks hold everything entered.
 
     A limit broken by the sides together is reported on the entry whose value goes past it
-    (the last one contributing), as API.md's own example does.
+    (the last one contributing), as docs/api.md's example error does
+    (``hands[0].entries[1].red_threes``).
     """
     table = _Table(entries)
     problems: list[Violation] = []

@@ -1,4 +1,6 @@
-"""The rules checker: may this player make this play, and which rule decides it (RULES.md §5).
+"""The rules checker: may this player make this play, and which rule decides it.
+
+The rules it applies are docs/rules.md's "What the checker decides".
 
 A :class:`Position` is one player's moment at the table: the hand, the side's melds, the top of
 the pile, and the play in question (meld, take the pile, go out, discard). :func:`check` judges

@@ -94,7 +94,7 @@ MOST_MERGED = 5  # melds of one rank tried for merging; more are left as they ar
 def merged(rules: Variant, melds: Sequence[Laid]) -> tuple[list[Laid], list[list[Laid]]]:
     """Samba family: the side's melds of one rank merged where that completes more canastas.
 
-    A side may hold two melds of a rank and merge them at any time (RULES.md §5), keeping the
+    A side may hold two melds of a rank and merge them at any time (docs/rules.md "Melds"), keeping the
     meld rules: the wild cards of the merged meld, and no wild card onto a completed canasta.
     Returns the melds after merging and the groups merged.
     """

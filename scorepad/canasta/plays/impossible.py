@@ -49,7 +49,7 @@ def _overdrawn(rules: Variant, play: PlayRules, position: Position) -> list[Viol
 
 
 def _table(rules: Variant, play: PlayRules, position: Position) -> list[Violation]:
-    # initial_meld_done only defaults from the table (API.md): when players say it outright,
+    # initial_meld_done only defaults from the table (docs/api.md "Rules check"): when players say it outright,
     # their word wins, so a side that lists its melds but says it has not opened is judged
     # as not opened.
     return _table_problems(rules, play, position.table)

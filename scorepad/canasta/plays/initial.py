@@ -1,4 +1,4 @@
-"""The initial meld: the cards laid down this turn against the side's minimum (RULES.md §5).
+"""The initial meld: the cards laid down this turn against the side's minimum (docs/rules.md "The initial meld").
 
 >>> from scorepad.canasta.plays import check_request
 >>> verdict = check_request({"action": "meld", "hand": ["K", "K", "K", "5", "6"], "melds": [["K", "K", "K"]]})

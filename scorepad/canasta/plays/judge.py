@@ -35,7 +35,7 @@ def check(rules: Variant, position: Position) -> Verdict:
 
 
 def check_request(data: Any) -> Verdict:
-    """Judge a check request given as API.md's JSON object: the one call the API and pages need.
+    """Judge a check request given as docs/api.md's JSON object: the one call the API and pages need.
 
     :raises InvalidError: for an unknown variant or option, a malformed field, or a position that
         cannot occur.

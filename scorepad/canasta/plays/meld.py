@@ -1,4 +1,4 @@
-"""Melding: the rules every meld keeps (RULES.md §5 "Melds"), and the meld action.
+"""Melding: the rules every meld keeps (docs/rules.md "Melds"), and the meld action.
 
 >>> from scorepad.canasta.plays import check_request
 >>> check_request({"action": "meld", "hand": ["K", "K", "5"], "melds": [["K", "K"]]}).problems[0].code
@@ -23,7 +23,7 @@ BLACK_THREES_NOT_GOING_OUT = t("Black threes are melded only when you go out, in
 
 
 def meld_findings(meld: Laid, turn: Turn) -> list[Finding]:
-    """Every meld rule this meld keeps or breaks, for its variant (RULES.md §5 "Melds")."""
+    """Every meld rule this meld keeps or breaks, for its variant (docs/rules.md "Melds")."""
     judge = {"rank": _rank_meld, "wild": _wild_meld, "threes": _three_meld, "run": _run_meld}[meld.kind]
     findings = judge(meld, turn)
     if not any(f.obeyed is False for f in findings):

@@ -308,7 +308,7 @@ def _rank_choices(same: list[Target], runs: list[Target], own: list[Target], alo
 
 
 def _may_take(cards: Sequence[Card], wilds: Sequence[Card], rules: Variant) -> bool:
-    """A meld of one rank keeps its wild-card limits with these wild cards added (RULES.md §5).
+    """A meld of one rank keeps its wild-card limits with these wild cards added (docs/rules.md "Melds").
 
     A wild card sent alone comes last, when the meld's naturals are all laid: a meld these
     limits refuse now is refused whatever else the play does.

@@ -1,4 +1,4 @@
-"""Taking the pile (RULES.md §5 "Taking the pile"): the ways it may be taken, and a legal one found.
+"""Taking the pile (docs/rules.md "Taking the pile"): the ways it may be taken, and a legal one found.
 
 >>> from scorepad.canasta.plays import check_request
 >>> frozen = {"action": "pickup", "pile": {"top": "Q", "frozen": True}, "table": [["K", "K", "K"]]}
@@ -136,7 +136,7 @@ def _judge_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdic
 
 
 def _top_meld_findings(rules: Variant, play: PlayRules, position: Position, touched: Sequence[Laid]) -> list[Finding]:
-    """How the top card is melded, against the ways the pile may be taken (RULES.md §5 "Taking the pile")."""
+    """How the top card is melded, against the ways the pile may be taken (docs/rules.md "Taking the pile")."""
     top = position.pile_top
     if not top.is_natural:
         return []

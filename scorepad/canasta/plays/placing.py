@@ -1,7 +1,7 @@
 """Where the cards go when the player leaves it open: every placement tried, the legal one answered.
 
 A wild card sent alone goes on whichever of the side's melds the player chooses, and in the Samba
-family a meld of a rank may join one of the side's melds of that rank or stand alone (RULES.md §5).
+family a meld of a rank may join one of the side's melds of that rank or stand alone (docs/rules.md "Melds").
 Where the question does not say, the checker judges each placement, in an order that depends on
 the cards alone, and answers for the first that makes the play legal, naming it; when none does,
 it gives the reasons for each meld a wild card could go on.

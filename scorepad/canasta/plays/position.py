@@ -1,4 +1,4 @@
-"""A check request read into a :class:`Position`, every malformed field named at once (API.md).
+"""A check request read into a :class:`Position`, every malformed field named at once (docs/api.md "Rules check").
 
 >>> position = Position.from_dict({"action": "discard", "hand": ["K", "5"], "discard": "5"})
 >>> position.action, str(position.discard), position.has_opened
@@ -43,7 +43,7 @@ EMPTY_MELD = t("A meld needs cards.")
 
 @dataclass(frozen=True)
 class Position:
-    """One player's moment of play, as the checker is asked about it (API.md "Rules check")."""
+    """One player's moment of play, as the checker is asked about it (docs/api.md "Rules check")."""
 
     action: str
     hand: tuple[Card, ...]
@@ -68,7 +68,7 @@ class Position:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Position:
-        """Read a check request (API.md field names; ``variant`` and ``options`` are ignored).
+        """Read a check request (docs/api.md's field names; ``variant`` and ``options`` are ignored).
 
         :raises InvalidError: naming every field that is missing, mistyped or not a card.
         """

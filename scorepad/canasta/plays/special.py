@@ -1,4 +1,4 @@
-"""American special hands on the checker (RULES.md §5, pagat Modern American "Special Hands").
+"""American special hands on the checker (docs/rules.md "Going out", pagat Modern American "Special Hands").
 
 A player whose team has not melded may go out after drawing by laying down the whole 14-card
 hand, with no discard and no canastas, when it is a straight (one card of every rank A-2-3-…-K

@@ -68,7 +68,7 @@ def _dedupe(texts: Iterable[str]) -> list[str]:
 
 
 def applied(checks: Iterable[Callable[..., Finding | None]], *args: Any) -> list[Finding]:
-    """What each of these named checks finds, in order: every rule at once (STYLE.md §1.3)."""
+    """What each of these named checks finds, in order: every rule at once, never only the first broken."""
     return [finding for check in checks if (finding := check(*args)) is not None]
 
 
