@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_wtf import FlaskForm
 from markupsafe import escape
 from wtforms import HiddenField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
@@ -19,7 +18,7 @@ from . import canasta
 from .canasta.text import unfit_text
 from .clubnight import settings as defaults
 from .clubnight.settings import CHOICE_LABELS, DEFAULT_BANDS, EventSettings
-from .forms.boxes import WholeNumberField
+from .forms.boxes import PageForm, WholeNumberField
 from .i18n import lazy_gettext, text
 
 NAME = 100  # longest event, entrant or player name
@@ -102,7 +101,7 @@ def read_bands(text: str) -> list[list[Any]]:
     return bands[: defaults.MOST_BANDS + 1]
 
 
-class EventForm(FlaskForm):
+class EventForm(PageForm):
     """A new club night: every box starts at its default (docs/clubnight.md)."""
 
     name = StringField(lazy_gettext("Name of the night"), [InputRequired(), Length(max=NAME), one_line])
@@ -202,7 +201,7 @@ def settings_from(form: EventForm) -> EventSettings:
     return EventSettings.from_dict(form.to_settings_data())
 
 
-class EntrantForm(FlaskForm):
+class EntrantForm(PageForm):
     """A pair or a player joins the night (a late arrival before a round starts, too)."""
 
     name = StringField(lazy_gettext("Name (a pair's or a player's)"), [InputRequired(), Length(max=NAME), one_line])
@@ -212,14 +211,14 @@ class EntrantForm(FlaskForm):
         return tuple(p.strip() for p in (self.players.data or "").split(",") if p.strip())
 
 
-class RenameForm(FlaskForm):
+class RenameForm(PageForm):
     """The organiser corrects an entrant's name before they play."""
 
     name = HiddenField()
     new_name = StringField(lazy_gettext("New name"), [InputRequired(), Length(max=NAME), one_line])
 
 
-class ReasonForm(FlaskForm):
+class ReasonForm(PageForm):
     """A correction's note or an announcement: one text, with what it concerns."""
 
     text = TextAreaField(lazy_gettext("Reason"), [DataRequired(), Length(max=REASON)])
@@ -232,13 +231,13 @@ class ReasonForm(FlaskForm):
     )
 
 
-class AnnouncementForm(FlaskForm):
+class AnnouncementForm(PageForm):
     """A message for every table's sheet and the standings."""
 
     text = TextAreaField(lazy_gettext("Announcement"), [DataRequired(), Length(max=REASON)])
 
 
-class AdjustmentForm(FlaskForm):
+class AdjustmentForm(PageForm):
     """A penalty (a negative amount) or an adjustment, in the round's units, with its reason."""
 
     entrant = SelectField(lazy_gettext("Entrant"), choices=[], validate_choice=True)
@@ -250,13 +249,13 @@ class AdjustmentForm(FlaskForm):
     )
 
 
-class DisputeForm(FlaskForm):
+class DisputeForm(PageForm):
     """A side at the table does not agree with the result."""
 
     note = TextAreaField(lazy_gettext("What is wrong?"), [Optional(), Length(max=REASON)])
 
 
-class PlanForm(FlaskForm):
+class PlanForm(PageForm):
     """The rest of the night: its movement and number of rounds, for the rounds not seated yet."""
 
     movement = SelectField(lazy_gettext("Later rounds"), choices=_choices(defaults.MOVEMENTS))

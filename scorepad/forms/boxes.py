@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import Domain
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import IntegerField, widgets
+from wtforms.i18n import messages_path
 from wtforms.validators import NumberRange, StopValidation
 from wtforms.widgets.core import clean_key
 
@@ -127,7 +129,30 @@ class CountField(WholeNumberField):
         return super()._value()
 
 
-class TableForm(FlaskForm):
+# WTForms' own messages ("Not a valid choice."), its catalogue kept by Flask-Babel as ours is: loaded
+# once per language, where Flask-WTF's i18n reads the file from disk again on every request.
+WTFORMS_MESSAGES = Domain(translation_directories=[messages_path()], domain="wtforms")
+
+
+class WTFormsMessages:
+    """The translations object WTForms asks for its messages, in the request's language."""
+
+    def gettext(self, string: str) -> str:
+        return WTFORMS_MESSAGES.get_translations().ugettext(string)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return WTFORMS_MESSAGES.get_translations().ungettext(singular, plural, n)
+
+
+class PageForm(FlaskForm):
+    """Every form of the app: Flask-WTF's, with WTForms' messages from the catalogue loaded once."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> WTFormsMessages:
+            return WTFormsMessages()
+
+
+class TableForm(PageForm):
     """A form whose refused token is a message above the boxes, like any other problem.
 
     Its view checks the token through the form (``security.form_checks_token``), so a page left

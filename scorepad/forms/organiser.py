@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms.fields.simple import PasswordField
 from wtforms.validators import InputRequired, Length
 
 from ..i18n import lazy_gettext
+from .boxes import PageForm
 
 
-class OrganiserForm(FlaskForm):
+class OrganiserForm(PageForm):
     """The organiser's sign-in: the passphrase the server's owner set."""
 
     passphrase = PasswordField(
