@@ -4,15 +4,38 @@ Every app a test builds (with these fixtures or with ``create_app`` itself) star
 one migrated database and shares compiled URL builders and templates (``sharing.py``).
 """
 
+import os
+import sys
+
 import pytest
 import sharing
 
 from scorepad import create_app
 
+# Compiled code is kept (in __pycache__, which git ignores) even where the environment asks for none
+# (PYTHONDONTWRITEBYTECODE, set on some CI machines): otherwise every test process, and every server
+# a test starts, compiles the app again and rewrites the asserts of every test module, about ten
+# seconds of each process's start.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # and the servers and commands the tests start
+
 # Started first when the suite runs on several cores (pytest-xdist hands tests out in this order):
 # the browser tests and the long generated runs. The last minute of a run is then short tests
 # filling in beside them, not one long test running alone.
 LONG = ("tests/browser/", "tests/test_match_lifecycle.py", "tests/test_night_races.py", "tests/test_night_model.py")
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: for the quick run, two test processes a core; for a run with the slow tests, one.
+
+    Much of a quick run is waiting (a browser drawing a page, a loopback server answering), so a
+    core with one worker sits idle for part of the time: on two cores the quick run used 1.2 of
+    them. The slow part's stress tests keep their cores busy and time real servers, so they get one each,
+    as does a machine of more than four cores (where idle time is spread thinly already).
+    """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    quick = "not slow" in (config.getoption("markexpr") or "")
+    return 2 * cores if quick and cores <= 4 else cores
 
 
 def pytest_collection_modifyitems(items):
