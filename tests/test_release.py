@@ -4,6 +4,7 @@ import json
 import os
 import re
 import sqlite3
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -152,13 +153,28 @@ def test_the_openapi_document_names_its_server_license_and_contact(client):
 # architecture.md). Nothing here may send a reader to them, by file name or section number; the
 # pattern writes the names so that this file does not match it.
 OUTSIDE = re.compile(r"\b(?:RULES|API|STYLE|CLUB_NIGHT)(?:\.md\b| ?\u00a7| \d+\.\d+\b)")
-NOT_SOURCE = {".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis", "build", "dist"}
+NOT_SOURCE = {".git", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis", "build", "dist"}
 
 
 def repository_files():
-    """Every file of the checkout but version control, the venv and generated caches."""
+    """Every file of the checkout that git keeps or would keep: not what .gitignore leaves out
+    (any venv, such as CI's ``.venv-lower``, and generated caches). Outside a git checkout (an
+    unpacked source archive), every file but version control, venvs and caches."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    if listed.returncode == 0 and listed.stdout:
+        yield from (ROOT / name for name in listed.stdout.decode().split("\0") if name and (ROOT / name).is_file())
+        return
     for folder, subfolders, names in os.walk(ROOT):
-        subfolders[:] = [name for name in subfolders if name not in NOT_SOURCE and not name.endswith(".egg-info")]
+        subfolders[:] = [
+            name
+            for name in subfolders
+            if name not in NOT_SOURCE and not name.startswith(".venv") and not name.endswith(".egg-info")
+        ]
         yield from (Path(folder) / name for name in names)
 
 
