@@ -48,6 +48,11 @@ ALWAYS_ALLOWED = (
 )
 CONSOLE_PROBLEMS: list[str] = []  # what the watched contexts reported during the current test
 
+# How long a test waits for what the player should see (Playwright's expect: 5 s by default). A
+# busy CI machine (load 15 on two cores) took longer than 5 s to save a hand and draw the sheet;
+# the wait still ends the moment the page shows it, so a quiet run is no slower.
+SEEN_WITHIN_MS = 20_000
+
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "console_allows(*patterns): console errors this browser test expects")
@@ -78,6 +83,7 @@ def browser():
     if not CHROMIUM.exists() and not shutil.which("chromium"):
         pytest.skip("Debian's chromium is not installed (apt-get install chromium); .ci/run installs it")
     sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api.expect.set_options(timeout=SEEN_WITHIN_MS)
     with sync_api.sync_playwright() as playwright, pytest.MonkeyPatch.context() as patch:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         new_context = type(browser).new_context

@@ -171,6 +171,8 @@ def test_hands_saved_offline_one_after_another_are_never_offered_twice(page, con
         context.set_offline(False)
     expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible(timeout=REPLAY)
     expect(page.locator("#sheet tr.queued")).to_have_count(0)
+    # The sheet the last send reloads, once it is the one on screen (not the page it replaces).
+    expect(page.locator("#sheet [data-total]")).to_have_text([re.compile(r"^2,?270$"), re.compile(r"^1,?065$")])
     assert totals(page) == [1620 + 650, 565 + 500]
     assert len(stored_hands(live_app, match_id)) == 2
     assert queue(page) == []
@@ -249,6 +251,8 @@ def test_a_hand_saved_offline_in_place_leaves_the_next_hands_form(page, context,
     context.set_offline(False)
     expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible(timeout=REPLAY)
     expect(page.locator("#sheet tr.queued")).to_have_count(0)
+    # The sheet the last send reloads, once it is the one on screen (not the page it replaces).
+    expect(page.locator("#sheet [data-total]")).to_have_text([re.compile(r"^2,?270$"), re.compile(r"^1,?065$")])
     assert totals(page) == [1620 + 650, 565 + 500]
     assert len(stored_hands(live_app, match_id)) == 2
 
