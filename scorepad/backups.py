@@ -100,8 +100,10 @@ def plan_matches(pairs: Sequence[Pair], find: Callable[[str], Sequence[Pair]], n
     plan = ImportPlan([], [])
     for match, info in pairs:
         stored = find(info.id)
-        document = _without_id(match_document(match, info))
-        same = next((pair for pair in stored if _without_id(match_document(*pair)) == document), None)
+        same = None
+        if stored:  # the usual new match is compared with nothing: its document is never made
+            document = _without_id(match_document(match, info))
+            same = next((pair for pair in stored if _without_id(match_document(*pair)) == document), None)
         if same is not None:
             plan.already.append(same)
             continue

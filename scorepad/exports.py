@@ -169,9 +169,9 @@ def import_file() -> Response | str:
         _ONE_IMPORT.release()
 
 
-# A file is read whole and checked before it is stored (hundreds of MB and half a minute of a
-# core for a 16 MB file): one at a time per server process, so that several people importing
-# at once cost what one does.
+# A file is read whole and checked before it is stored (a few seconds of a core and tens of MB
+# at the page's caps, formats.WEB_LIMITS; ~100 MB to parse a 16 MB file): one at a time per
+# server process, so that several people importing at once cost what one does.
 _ONE_IMPORT = threading.Lock()
 
 

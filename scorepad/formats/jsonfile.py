@@ -91,18 +91,22 @@ def is_single_match(data: Any) -> bool:
 @dataclass(frozen=True)
 class Limits:
     """How much one import may hold, so that reading it costs time and memory in proportion to a
-    real club's backup: matches in the file (None: any number), hands in one match, and problems
-    listed when it is refused (the rest are counted)."""
+    real club's backup: matches in the file (None: any number), hands in one match, hands in the
+    whole file (None: any number; undone hands and each version of a corrected hand count, as each
+    is read), and problems listed when it is refused (the rest are counted)."""
 
-    matches: int | None = 10_000
+    matches: int | None = 2_000
     hands: int = 1_000
+    all_hands: int | None = 10_000
     problems: int = 50
 
 
-# The Import page: its 16 MB upload holds about 9,000 matches of a club's usual length.
+# The Import page: a few seconds of one core at most (bench/RESULTS.md, "A web import's cost"):
+# each match costs about a millisecond to read, score and write, each hand a quarter of one, so
+# its 16 MB upload (room for 9,000 short matches, or 100,000 hands) is held to a club's year or so.
 WEB_LIMITS = Limits()
 # ``scorepad import``, run by the server's owner on the server: a club's whole history at once.
-COMMAND_LIMITS = Limits(matches=None)
+COMMAND_LIMITS = Limits(matches=None, all_hands=None)
 
 
 class Problems:
@@ -167,6 +171,8 @@ def read_all_matches_document(
         matches = []
     if limits.matches is not None and len(matches) > limits.matches:
         raise InvalidError([_too_many_matches(len(matches), limits.matches)])
+    if limits.all_hands is not None and (hands := _count_hands(matches)) > limits.all_hands:
+        raise InvalidError([_too_many_hands_in_all(hands, limits.all_hands)])
     problems.add(unreadable(field) for field in unreadable_fields(matches[0] if single else data))
     if problems:  # before any match is read, so no message quotes what is not text
         raise problems.error()
@@ -182,6 +188,38 @@ def _too_many_matches(count: int, most: int) -> Violation:
         t(
             "The Import page takes at most {most} matches at once; this file has {count}. Import it in "
             "parts, or with 'scorepad import' on the server's computer.",
+            most=thousands(most),
+            count=thousands(count),
+        ),
+        "matches",
+    )
+
+
+def _count_hands(matches: list[Any]) -> int:
+    """Every hand the matches of a file hold, as reading them reads one: played, undone, and
+    each version of a hand's history (a list's length, whatever its items; nothing is read)."""
+    count = 0
+    for item in matches:
+        if not isinstance(item, Mapping):
+            continue
+        hands, undone = item.get("hands"), item.get("undone")
+        if isinstance(hands, list):
+            count += len(hands)
+            count += sum(
+                len(h["history"]) for h in hands if isinstance(h, Mapping) and isinstance(h.get("history"), list)
+            )
+        if isinstance(undone, list):
+            count += len(undone)
+    return count
+
+
+def _too_many_hands_in_all(count: int, most: int) -> Violation:
+    return Violation(
+        "too-many-hands-in-all",
+        t(
+            "The Import page takes at most {most} hands at once (undone hands and the earlier versions of a "
+            "corrected hand count too); this file has {count}. Import it in parts, or with 'scorepad import' "
+            "on the server's computer.",
             most=thousands(most),
             count=thousands(count),
         ),
