@@ -360,3 +360,23 @@ def test_an_abandoned_import_is_removed_a_day_later(app):
     finally:
         db.close()
     assert left == [fresh.id] and hands == 0
+
+
+def test_a_problem_after_a_written_batch_refuses_the_file_and_leaves_no_row(client, monkeypatch):
+    """The page reads and writes a batch at a time: the first two matches are written (out of
+    sight) before the fifth's problem is read; the refusal removes them."""
+    monkeypatch.setattr(store.imports, "IMPORT_BATCH_MATCHES", 2)
+    monkeypatch.setattr(store.imports, "IMPORT_PAUSE_SECONDS", 0)
+    written = []
+    save = store.imports.save_imported_match
+    monkeypatch.setattr(store.imports, "save_imported_match", lambda *a, **k: written.append(1) or save(*a, **k))
+    good = [a_match(id=store.new_token()) for _ in range(4)]
+    response = upload(client, backup(*good, a_match(id=store.new_token(), variant="no such rules")))
+    page = response.data.decode()
+    assert response.status_code == 200 and "<li><code>matches[4].variant</code>" in page and "1 problem." in page
+    assert len(written) == 4, "the batches before the problem were written"
+    db = connect(client.application.config["DATABASE"])
+    try:
+        assert [db.execute(f"select count(*) from {table}").fetchone()[0] for table in ("matches", "hands")] == [0, 0]
+    finally:
+        db.close()

@@ -158,6 +158,20 @@ def read_all_matches_document(
     :raises InvalidError: with the problems in the file (at most ``limits.problems`` of them, then
         how many more), each ``field`` a path such as ``matches[3].hands[2].entries[0].red_threes``.
     """
+    return list(each_match_read(data, progress, limits))
+
+
+def each_match_read(
+    data: Any, progress: Callable[[int, int], None] | None = None, limits: Limits = WEB_LIMITS, release: bool = False
+) -> Iterator[Pair]:
+    """:func:`read_all_matches_document` a match at a time: each match that reads, in order, until
+    the first problem; the rest are still read for their problems, and all of them are raised at
+    the end. The file's own problems (its heading, the caps, text that is not text) are raised
+    before the first match. With ``release``, each match's parsed document is dropped from
+    ``data`` once read, so a caller that writes each batch and drops it holds one batch at a time.
+
+    :raises InvalidError: as :func:`read_all_matches_document`.
+    """
     single = is_single_match(data)
     if single:
         data = {"format": ALL_FORMAT, "format_version": ALL_FORMAT_VERSION, "matches": [data]}
@@ -176,10 +190,9 @@ def read_all_matches_document(
     problems.add(unreadable(field) for field in unreadable_fields(matches[0] if single else data))
     if problems:  # before any match is read, so no message quotes what is not text
         raise problems.error()
-    pairs = _read_each_match(matches, problems, progress, limits.hands, single=single)
+    yield from _read_each_match(matches, problems, progress, limits.hands, single=single, release=release)
     if problems:
         raise problems.error()
-    return pairs
 
 
 def _too_many_matches(count: int, most: int) -> Violation:
@@ -253,14 +266,17 @@ def _read_each_match(
     progress: Callable[[int, int], None] | None,
     most_hands: int,
     single: bool = False,
-) -> list[Pair]:
-    """Every match of an export that reads, adding to ``problems`` what is wrong with the others.
+    release: bool = False,
+) -> Iterator[Pair]:
+    """Each match of an export that reads, until the first problem, adding to ``problems`` what is
+    wrong with the others (``release``: each match's document is dropped from ``matches`` once read).
 
     A single match's document (``single``) is read with its fields at the top of the file.
     """
-    pairs: list[Pair] = []
     first_at: dict[str, int] = {}
     for index, item in enumerate(matches):
+        if release:
+            matches[index] = None
         where = "" if single else f"matches[{index}]"
         hands = item.get("hands") if isinstance(item, Mapping) else None
         if isinstance(hands, list) and len(hands) > most_hands:
@@ -275,10 +291,10 @@ def _read_each_match(
             problems.add([_duplicate_id(info.id, first_at[info.id], where)])
             continue
         first_at[info.id] = index
-        pairs.append((match, info))
         if progress:
             progress(index + 1, len(matches))
-    return pairs
+        if not problems:  # after a problem the file is refused: the rest are read only for theirs
+            yield match, info
 
 
 def _too_many_hands(count: int, most: int, where: str) -> Violation:
