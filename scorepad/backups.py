@@ -175,7 +175,8 @@ def import_file(
     The file is parsed once; then each batch of matches is read, checked, planned against what
     ``viewer`` sees (as :func:`plan_import` plans) and written out of sight before the next is
     read, and its parsed documents and read matches are dropped: what the import holds is the
-    parsed file and one batch, whatever its length. A problem anywhere refuses the whole file
+    parsed file and one batch, whatever its length (and the stored matches a re-imported match
+    already is, to list them for ``browser``). A problem anywhere refuses the whole file
     (the rest is still read for its problems) and removes what was written (:func:`store.save_import`).
     ``browser()`` (called only when the import succeeds) names the browser whose list gains
     every match of the file.
@@ -183,7 +184,7 @@ def import_file(
     :raises canasta.InvalidError: as :func:`read_import`.
     """
     data = formats.parse_json(raw)
-    del raw  # the caller's copy is its own; this one is not needed once parsed
+    del raw  # passed inline (the Import page), this was the bytes' one reference: dropped once parsed
     already: list[Pair] = []
     similar = 0
 
