@@ -2,17 +2,19 @@
 
 Between the file formats (``formats.py``) and storage (``store/``). A backup is the store's
 rows for what a viewer sees, written by one format function: the download and the command
-call the same function here, so they write the same file. An import is read and checked whole
-by the formats, planned here against what is stored (which matches are new, under which ids,
-and which are already here), then written by the store a short transaction at a time, out of
-sight until the last one commits (:func:`store.save_import`). The store reads and writes rows
+call the same function here, so they write the same file. An import is read and checked by the
+formats, planned here against what is stored (which matches are new, under which ids, and which
+are already here), then written by the store a short transaction at a time, out of sight until
+the last one commits (:func:`store.save_import`): ``scorepad import`` reads the whole file
+before it opens the database; the Import page reads, plans and writes a batch at a time
+(:func:`import_file`), so it holds the parsed file and one batch. The store reads and writes rows
 only and knows no file format.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -85,7 +87,7 @@ class ImportPlan:
     already: list[Pair]
 
 
-def plan_matches(pairs: Sequence[Pair], find: Callable[[str], Sequence[Pair]], new_id: Callable[[], str]) -> ImportPlan:
+def plan_matches(pairs: Iterable[Pair], find: Callable[[str], Sequence[Pair]], new_id: Callable[[], str]) -> ImportPlan:
     """Sort read matches into new ones and ones already stored; choose each new match's id.
 
     ``find(file_id)`` returns the stored matches that id may name: the match with that id, and
@@ -98,17 +100,27 @@ def plan_matches(pairs: Sequence[Pair], find: Callable[[str], Sequence[Pair]], n
     Either way ``origin`` remembers the file's id, so importing the file again is recognised.
     """
     plan = ImportPlan([], [])
+    plan.new.extend(planned(pairs, find, new_id, plan.already))
+    return plan
+
+
+def planned(
+    pairs: Iterable[Pair], find: Callable[[str], Sequence[Pair]], new_id: Callable[[], str], already: list[Pair]
+) -> Iterator[Pair]:
+    """:func:`plan_matches` a match at a time: each new match under the id it will have, in
+    order; each stored match a read one already is goes into ``already``."""
     for match, info in pairs:
         stored = find(info.id)
-        document = _without_id(match_document(match, info))
-        same = next((pair for pair in stored if _without_id(match_document(*pair)) == document), None)
+        same = None
+        if stored:  # the usual new match is compared with nothing: its document is never made
+            document = _without_id(match_document(match, info))
+            same = next((pair for pair in stored if _without_id(match_document(*pair)) == document), None)
         if same is not None:
-            plan.already.append(same)
+            already.append(same)
             continue
         taken = any(stored_info.id == info.id for _, stored_info in stored)
         keep = is_well_formed_id(info.id) and not taken
-        plan.new.append((match, replace(info, id=info.id if keep else new_id(), origin=info.id)))
-    return plan
+        yield match, replace(info, id=info.id if keep else new_id(), origin=info.id)
 
 
 def _without_id(document: dict[str, Any]) -> dict[str, Any]:
@@ -140,6 +152,51 @@ def plan_import(
     """
     pairs = raw if isinstance(raw, list) else read_import(raw, progress, limits)
     return plan_matches(pairs, lambda file_id: store.matches_from(db, file_id, viewer), new_id=store.new_token)
+
+
+@dataclass
+class Imported:
+    """What an import did: matches added, matches already here, and added ones that look like one here."""
+
+    added: int
+    already: int
+    similar: int
+
+
+def import_file(
+    db: Database,
+    raw: bytes | str,
+    viewer: store.Viewer,
+    browser: Callable[[], str],
+    limits: formats.Limits = formats.WEB_LIMITS,
+) -> Imported:
+    """Read, check and write an export file a batch of matches at a time (the Import page).
+
+    The file is parsed once; then each batch of matches is read, checked, planned against what
+    ``viewer`` sees (as :func:`plan_import` plans) and written out of sight before the next is
+    read, and its parsed documents and read matches are dropped: what the import holds is the
+    parsed file and one batch, whatever its length (and the stored matches a re-imported match
+    already is, to list them for ``browser``). A problem anywhere refuses the whole file
+    (the rest is still read for its problems) and removes what was written (:func:`store.save_import`).
+    ``browser()`` (called only when the import succeeds) names the browser whose list gains
+    every match of the file.
+
+    :raises canasta.InvalidError: as :func:`read_import`.
+    """
+    data = formats.parse_json(raw)
+    del raw  # passed inline (the Import page), this was the bytes' one reference: dropped once parsed
+    already: list[Pair] = []
+    similar = 0
+
+    def new_matches() -> Iterator[Pair]:
+        nonlocal similar
+        read = formats.each_match_read(data, limits=limits, release=True)
+        for pair in planned(read, lambda file_id: store.matches_from(db, file_id, viewer), store.new_token, already):
+            similar += store.lookalikes(db, [pair], viewer)
+            yield pair
+
+    added = store.save_import(db, new_matches(), already, browser=browser)
+    return Imported(added, len(already), similar)
 
 
 def save_import(

@@ -151,10 +151,11 @@ def import_form() -> str:
 @bp.post("/import")
 @large_body()
 def import_file() -> Response | str:
-    """Read the whole file, refuse it with its problems, or add its new matches all at once.
+    """Read the file, refuse it with its problems, or add its new matches all at once.
 
-    The matches are written a short transaction at a time, so saves go on meanwhile, and
-    appear together when the last one commits (:func:`store.save_import`).
+    The matches are read and written a batch at a time (:func:`backups.import_file`), each batch
+    a short transaction, so saves go on meanwhile, and appear together when the last one commits
+    (:func:`store.save_import`); a problem anywhere removes what was written.
     """
     upload = request.files.get("file")
     if upload is None or not upload.filename:
@@ -169,27 +170,29 @@ def import_file() -> Response | str:
         _ONE_IMPORT.release()
 
 
-# A file is read whole and checked before it is stored (hundreds of MB and half a minute of a
-# core for a 16 MB file): one at a time per server process, so that several people importing
-# at once cost what one does.
+# A file costs a few seconds of a core and ~70 MB at the page's caps (formats.WEB_LIMITS), and
+# ~100 MB to parse a 16 MB file: one at a time per server process, so that several people
+# importing at once cost what one does.
 _ONE_IMPORT = threading.Lock()
 
 
 def _import_upload(upload: FileStorage) -> Response | str:
     """Read one uploaded file, refuse it with its problems, or add its new matches."""
-    with upload.stream:  # a large upload is spooled to a temporary file: close it once read
-        raw = upload.read()
     db = get_db()
     viewer = access.viewer()  # only what this browser (or the organiser) sees is "already here"
     try:
-        plan = backups.plan_import(db, raw, viewer=viewer)
+        # The file's bytes are held by the import alone, which drops them once parsed.
+        imported = backups.import_file(db, _bytes_of(upload), viewer, browser=access.ensure_browser_id)
     except InvalidError as error:
         count = getattr(error, "total", len(error.violations))
         return render_template("exports/import.html", problems=error.violations, count=count, filename=upload.filename)
-    similar = store.lookalikes(db, plan.new, viewer)
-    added = backups.save_import(db, plan, browser=access.ensure_browser_id())
-    flash(import_message(added, len(plan.already), similar), "import")
+    flash(import_message(imported.added, imported.already, imported.similar), "import")
     return redirect(url_for(".import_form"), 303)
+
+
+def _bytes_of(upload: FileStorage) -> bytes:
+    with upload.stream:  # a large upload is spooled to a temporary file: close it once read
+        return upload.read()
 
 
 def import_message(added: int, already: int, similar: int = 0) -> str:

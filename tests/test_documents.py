@@ -1,6 +1,7 @@
 """The match document: what the API returns for a stored match, and what import reads back."""
 
 import doctest
+import unicodedata
 
 import pytest
 
@@ -117,3 +118,14 @@ def test_a_hand_document_starts_with_the_hand_as_the_api_gives_it():
     ]
     assert document["partnership"] == [1, 2]
     assert {key: document[key] for key in ("entries", "partnership")} == result.hand.to_dict()
+
+
+def test_the_unreadable_search_finds_exactly_the_unreadable_categories():
+    """is_readable's one search stands for the categories it names: every code point agrees."""
+    from scorepad.documents import UNREADABLE, UNREADABLE_CHARACTER
+
+    # Control characters, surrogates and the two separators are all in the first plane, by Unicode's
+    # stability policy (Cc and Cs are closed): the search's class names none beyond it.
+    found = [c for c in range(0x10000) if UNREADABLE_CHARACTER.match(chr(c))]
+    named = [c for c in range(0x10000) if unicodedata.category(chr(c)) in UNREADABLE]
+    assert found == named and len(named) == 65 + 2048 + 2

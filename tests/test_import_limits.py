@@ -61,7 +61,7 @@ def test_two_hundred_thousand_empty_entries_are_refused_at_once_naming_the_cap(c
         tracemalloc.stop()
     page = response.data.decode()
     assert response.status_code == 200 and "1 problem." in page
-    assert "The Import page takes at most 10,000 matches at once; this file has 200,000." in page
+    assert "The Import page takes at most 2,000 matches at once; this file has 200,000." in page
     # The parsed list itself is about 13 MB under tracemalloc; nothing is read match by match.
     assert peak < 40_000_000 and time.process_time() - started < 10
 
@@ -80,7 +80,59 @@ def test_the_command_line_takes_more_matches_than_the_page(tmp_path, capsys):
     with pytest.raises(InvalidError):
         formats.read_all_matches_document(many, limits=formats.Limits(matches=2))
     assert len(formats.read_all_matches_document(many, limits=formats.Limits(matches=None))) == 3
-    assert formats.COMMAND_LIMITS.matches is None and formats.WEB_LIMITS.matches == 10_000
+    assert formats.COMMAND_LIMITS.matches is None and formats.WEB_LIMITS.matches == 2_000
+    assert formats.COMMAND_LIMITS.all_hands is None and formats.WEB_LIMITS.all_hands == 10_000
+
+
+def test_a_file_of_long_matches_is_refused_at_ten_thousand_hands_before_any_is_scored(client):
+    """The work of an import is its hands as much as its matches: 10,002 hands (each of 10 matches
+    at the 1,000 a match may hold, and one more with an undone hand) are refused naming the cap
+    and the command that takes any size, in the CPU time of reading the file, not of scoring it
+    (about 2.5 s here)."""
+    nothing = {"entries": [{}, {}]}  # a hand where nobody melded: a thousand of them leave a match at 0 to 0
+    documents = [a_match(id=store.new_token(), hands=[nothing] * 1000) for _ in range(10)]
+    documents.append(a_match(id=store.new_token(), hands=[nothing], undone=[nothing]))
+    started = time.process_time()
+    response = upload(client, backup(*documents))
+    spent = time.process_time() - started
+    page = response.data.decode()
+    assert response.status_code == 200 and "1 problem." in page
+    assert "The Import page takes at most 10,000 hands at once" in page and "this file has 10,002." in page
+    assert "&#39;scorepad import&#39; on the server&#39;s computer" in page
+    assert spent < 1.0 and support_count(client) == 0
+
+
+def test_undone_hands_and_each_version_of_a_corrected_hand_count_as_hands():
+    corrected = HANDS[0] | {"history": [{"action": "add"}, {"action": "edit"}]}
+    document = a_match(hands=[corrected, HANDS[0]], undone=[HANDS[0]])  # 2 played, 2 versions, 1 undone
+    [problem] = refusal(json.loads(backup(document)), formats.Limits(all_hands=4)).violations
+    assert (problem.code, problem.field) == ("too-many-hands-in-all", "matches")
+    assert problem.message.startswith("The Import page takes at most 4 hands at once") and "has 5." in problem.message
+    at_the_cap = refusal(json.loads(backup(document)), formats.Limits(all_hands=5))  # read: its versions are bad
+    assert "too-many-hands-in-all" not in {problem.code for problem in at_the_cap.violations}
+
+
+@pytest.mark.slow
+def test_an_import_through_the_page_costs_in_proportion_to_its_matches(app):
+    """Four times the matches cost about four times the memory and CPU through the whole page
+    (read, checked, planned, written); the square would be sixteen."""
+
+    def cost(count: int) -> tuple[int, float]:
+        text = backup(*[a_match(id=store.new_token()) for _ in range(count)])
+        tracemalloc.start()
+        started = time.process_time()
+        try:
+            response = upload(app.test_client(), text)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert response.status_code == 303
+        return peak, time.process_time() - started
+
+    cost(20)  # warm the caches of the first call
+    small, large = cost(100), cost(400)
+    assert large[0] < 6 * small[0], (small, large)
+    assert large[1] < 6 * small[1] + 0.3, (small, large)
 
 
 # --- problems are collected flat: the first fifty, then a count ------------------------------
@@ -88,9 +140,9 @@ def empty_entries(count: int) -> dict:
     return {"format": ALL_FORMAT, "format_version": 1, "matches": [{} for _ in range(count)]}
 
 
-def refusal(data) -> InvalidError:
+def refusal(data, limits=formats.WEB_LIMITS) -> InvalidError:
     with pytest.raises(InvalidError) as refused:
-        formats.read_all_matches_document(data)
+        formats.read_all_matches_document(data, limits=limits)
     return refused.value
 
 
@@ -114,7 +166,7 @@ def test_refusing_grows_in_proportion_to_the_file_never_its_square():
             tracemalloc.start()
             started = time.process_time()
             try:
-                refusal(data)
+                refusal(data, formats.COMMAND_LIMITS)  # more than the page's 2,000 matches: every one is read
                 peaks.append(tracemalloc.get_traced_memory()[1])
             finally:
                 tracemalloc.stop()
@@ -309,3 +361,23 @@ def test_an_abandoned_import_is_removed_a_day_later(app):
     finally:
         db.close()
     assert left == [fresh.id] and hands == 0
+
+
+def test_a_problem_after_a_written_batch_refuses_the_file_and_leaves_no_row(client, monkeypatch):
+    """The page reads and writes a batch at a time: the first two matches are written (out of
+    sight) before the fifth's problem is read; the refusal removes them."""
+    monkeypatch.setattr(store.imports, "IMPORT_BATCH_MATCHES", 2)
+    monkeypatch.setattr(store.imports, "IMPORT_PAUSE_SECONDS", 0)
+    written = []
+    save = store.imports.save_imported_match
+    monkeypatch.setattr(store.imports, "save_imported_match", lambda *a, **k: written.append(1) or save(*a, **k))
+    good = [a_match(id=store.new_token()) for _ in range(4)]
+    response = upload(client, backup(*good, a_match(id=store.new_token(), variant="no such rules")))
+    page = response.data.decode()
+    assert response.status_code == 200 and "<li><code>matches[4].variant</code>" in page and "1 problem." in page
+    assert len(written) == 4, "the batches before the problem were written"
+    db = connect(client.application.config["DATABASE"])
+    try:
+        assert [db.execute(f"select count(*) from {table}").fetchone()[0] for table in ("matches", "hands")] == [0, 0]
+    finally:
+        db.close()

@@ -260,6 +260,8 @@ class Variant:
                     problems.append(Violation("bad-option-value", error.message, where))
         if problems:
             raise OptionError(problems)
+        if all(getattr(self, option_id) == value for option_id, value in changes.items()):
+            return self  # an export names every option, most as the preset has them: nothing to work out again
         return dataclasses.replace(self, **changes)
 
 

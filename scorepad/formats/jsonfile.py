@@ -91,18 +91,22 @@ def is_single_match(data: Any) -> bool:
 @dataclass(frozen=True)
 class Limits:
     """How much one import may hold, so that reading it costs time and memory in proportion to a
-    real club's backup: matches in the file (None: any number), hands in one match, and problems
-    listed when it is refused (the rest are counted)."""
+    real club's backup: matches in the file (None: any number), hands in one match, hands in the
+    whole file (None: any number; undone hands and each version of a corrected hand count, as each
+    is read), and problems listed when it is refused (the rest are counted)."""
 
-    matches: int | None = 10_000
+    matches: int | None = 2_000
     hands: int = 1_000
+    all_hands: int | None = 10_000
     problems: int = 50
 
 
-# The Import page: its 16 MB upload holds about 9,000 matches of a club's usual length.
+# The Import page: a few seconds of one core at most (bench/RESULTS.md, "A web import's cost"):
+# each match costs about a millisecond to read, score and write, each hand a quarter of one, so
+# its 16 MB upload (room for 9,000 short matches, or 100,000 hands) is held to a club's year or so.
 WEB_LIMITS = Limits()
 # ``scorepad import``, run by the server's owner on the server: a club's whole history at once.
-COMMAND_LIMITS = Limits(matches=None)
+COMMAND_LIMITS = Limits(matches=None, all_hands=None)
 
 
 class Problems:
@@ -154,6 +158,20 @@ def read_all_matches_document(
     :raises InvalidError: with the problems in the file (at most ``limits.problems`` of them, then
         how many more), each ``field`` a path such as ``matches[3].hands[2].entries[0].red_threes``.
     """
+    return list(each_match_read(data, progress, limits))
+
+
+def each_match_read(
+    data: Any, progress: Callable[[int, int], None] | None = None, limits: Limits = WEB_LIMITS, release: bool = False
+) -> Iterator[Pair]:
+    """:func:`read_all_matches_document` a match at a time: each match that reads, in order, until
+    the first problem; the rest are still read for their problems, and all of them are raised at
+    the end. The file's own problems (its heading, the caps, text that is not text) are raised
+    before the first match. With ``release``, each match's parsed document is dropped from
+    ``data`` once read, so a caller that writes each batch and drops it holds one batch at a time.
+
+    :raises InvalidError: as :func:`read_all_matches_document`.
+    """
     single = is_single_match(data)
     if single:
         data = {"format": ALL_FORMAT, "format_version": ALL_FORMAT_VERSION, "matches": [data]}
@@ -167,13 +185,14 @@ def read_all_matches_document(
         matches = []
     if limits.matches is not None and len(matches) > limits.matches:
         raise InvalidError([_too_many_matches(len(matches), limits.matches)])
+    if limits.all_hands is not None and (hands := _count_hands(matches)) > limits.all_hands:
+        raise InvalidError([_too_many_hands_in_all(hands, limits.all_hands)])
     problems.add(unreadable(field) for field in unreadable_fields(matches[0] if single else data))
     if problems:  # before any match is read, so no message quotes what is not text
         raise problems.error()
-    pairs = _read_each_match(matches, problems, progress, limits.hands, single=single)
+    yield from _read_each_match(matches, problems, progress, limits.hands, single=single, release=release)
     if problems:
         raise problems.error()
-    return pairs
 
 
 def _too_many_matches(count: int, most: int) -> Violation:
@@ -182,6 +201,38 @@ def _too_many_matches(count: int, most: int) -> Violation:
         t(
             "The Import page takes at most {most} matches at once; this file has {count}. Import it in "
             "parts, or with 'scorepad import' on the server's computer.",
+            most=thousands(most),
+            count=thousands(count),
+        ),
+        "matches",
+    )
+
+
+def _count_hands(matches: list[Any]) -> int:
+    """Every hand the matches of a file hold, as reading them reads one: played, undone, and
+    each version of a hand's history (a list's length, whatever its items; nothing is read)."""
+    count = 0
+    for item in matches:
+        if not isinstance(item, Mapping):
+            continue
+        hands, undone = item.get("hands"), item.get("undone")
+        if isinstance(hands, list):
+            count += len(hands)
+            count += sum(
+                len(h["history"]) for h in hands if isinstance(h, Mapping) and isinstance(h.get("history"), list)
+            )
+        if isinstance(undone, list):
+            count += len(undone)
+    return count
+
+
+def _too_many_hands_in_all(count: int, most: int) -> Violation:
+    return Violation(
+        "too-many-hands-in-all",
+        t(
+            "The Import page takes at most {most} hands at once (undone hands and the earlier versions of a "
+            "corrected hand count too); this file has {count}. Import it in parts, or with 'scorepad import' "
+            "on the server's computer.",
             most=thousands(most),
             count=thousands(count),
         ),
@@ -215,14 +266,17 @@ def _read_each_match(
     progress: Callable[[int, int], None] | None,
     most_hands: int,
     single: bool = False,
-) -> list[Pair]:
-    """Every match of an export that reads, adding to ``problems`` what is wrong with the others.
+    release: bool = False,
+) -> Iterator[Pair]:
+    """Each match of an export that reads, until the first problem, adding to ``problems`` what is
+    wrong with the others (``release``: each match's document is dropped from ``matches`` once read).
 
     A single match's document (``single``) is read with its fields at the top of the file.
     """
-    pairs: list[Pair] = []
     first_at: dict[str, int] = {}
     for index, item in enumerate(matches):
+        if release:
+            matches[index] = None
         where = "" if single else f"matches[{index}]"
         hands = item.get("hands") if isinstance(item, Mapping) else None
         if isinstance(hands, list) and len(hands) > most_hands:
@@ -237,10 +291,10 @@ def _read_each_match(
             problems.add([_duplicate_id(info.id, first_at[info.id], where)])
             continue
         first_at[info.id] = index
-        pairs.append((match, info))
         if progress:
             progress(index + 1, len(matches))
-    return pairs
+        if not problems:  # after a problem the file is refused: the rest are read only for theirs
+            yield match, info
 
 
 def _too_many_hands(count: int, most: int, where: str) -> Violation:

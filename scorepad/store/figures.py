@@ -122,17 +122,25 @@ def write_figures(db: Database, row: dict[str, Any], match: canasta.Match, hand_
         names = side["players"]
         for key in dict.fromkeys(search_key(name) for name in names):
             spelt = next(name for name in names if search_key(name) == key)
-            players.append({"match_id": match_id, "side": index, "kind": "player", "key": key, "name": spelt})
+            players.append((match_id, index, "player", key, spelt))
         if len(names) >= 2:
             team = team_name(names)
-            players.append({"match_id": match_id, "side": index, "kind": "team", "key": search_key(team), "name": team})
-    db.table("match_players").insert_all(players)
-    db.table("side_figures").insert_all(
-        {"match_id": match_id, "side": index, "name": side["name"], "total": 0, "outcome": "playing",
-         "hands": 0, "points": 0, "best_hand": None, "canastas": 0, "red_threes": 0}
-        for index, side in enumerate(sides)
-    )  # fmt: skip
+            players.append((match_id, index, "team", search_key(team), team))
+    insert_rows(db, "match_players", PLAYERS, players)
+    insert_rows(
+        db,
+        "side_figures",
+        SIDE_FIGURES,
+        [(match_id, index, side["name"], 0, "playing", 0, 0, None, 0, 0) for index, side in enumerate(sides)],
+    )
     recount_sides(db, match_id, after)
+
+
+PLAYERS = ("match_id", "side", "kind", "key", "name")
+
+SIDE_FIGURES = (
+    "match_id", "side", "name", "total", "outcome", "hands", "points", "best_hand", "canastas", "red_threes",
+)  # fmt: skip
 
 
 HAND_FIGURES = ("hand_id", "match_id", "number", "scores", "totals", "minimums", "canastas", "red_threes", "detail")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence, Sized
 from contextlib import suppress
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from itertools import islice
 from typing import Any
 
 from sqlite_utils import Database
@@ -142,10 +144,10 @@ MATCH_TABLES = ("access", "match_players", "side_figures", "match_summaries", "h
 
 def save_import(
     db: Database,
-    new: Sequence[tuple[canasta.Match, MatchInfo]],
+    new: Iterable[tuple[canasta.Match, MatchInfo]],
     already: Sequence[tuple[canasta.Match, MatchInfo]] = (),
     progress: Progress | None = None,
-    browser: str | None = None,
+    browser: str | Callable[[], str] | None = None,
 ) -> int:
     """Write the new matches of a checked import; returns how many were added. All or nothing.
 
@@ -153,8 +155,13 @@ def save_import(
     the tables go on meanwhile; each carries the import's id in ``pending``, which hides it from
     every list, page and sum. The last transaction clears that id, so every match of the file
     appears at once; if anything fails before, the rows written so far are deleted again.
-    A match whose id was taken meanwhile is stored under a fresh id. With ``browser``, every
-    match of the file (``new`` and ``already`` here) joins that browser's list.
+    A match whose id was taken meanwhile is stored under a fresh id. With ``browser`` (or what
+    it returns, asked at the end), every match of the file (``new`` and ``already`` here, as it
+    is once ``new`` has been gone through) joins that browser's list.
+
+    ``new`` may be read as it is written (``backups.import_file``): a batch of
+    :data:`IMPORT_BATCH_MATCHES` is taken from it before each write transaction, never inside
+    one, and an error it raises (a problem further in the file) removes what was written.
     """
     remove_abandoned_imports(db)
     # Starts with its time (an abandoned one is found by age) and names its process (a killed
@@ -163,6 +170,8 @@ def save_import(
     try:
         added = _save_pending(db, new, import_id, progress)
         with writing(db):
+            if callable(browser):
+                browser = browser()
             if browser:
                 db.execute(
                     "insert or ignore into access (browser, match_id, how, created) "
@@ -181,22 +190,28 @@ def save_import(
 
 
 def _save_pending(
-    db: Database, new: Sequence[tuple[canasta.Match, MatchInfo]], import_id: str, progress: Progress | None
+    db: Database, new: Iterable[tuple[canasta.Match, MatchInfo]], import_id: str, progress: Progress | None
 ) -> int:
     """Write ``new`` out of sight under ``import_id``, a short transaction at a time; returns how many."""
+    count = len(new) if isinstance(new, Sized) else 0  # for progress; 0: unknown until the end
+    pairs = iter(new)
     done = 0
-    while done < len(new):
+    batch = deque(islice(pairs, IMPORT_BATCH_MATCHES))  # read before the write lock is taken
+    while batch:
         deadline = time.monotonic() + IMPORT_BATCH_SECONDS
         with writing(db):
-            for match, info in new[done : done + IMPORT_BATCH_MATCHES]:
+            while batch:
+                match, info = batch.popleft()
                 while not save_imported_match(db, match, info, pending=import_id):
                     info = replace(info, id=new_token())  # taken since the import was planned
                 done += 1
                 if progress:
-                    progress(done, len(new))
+                    progress(done, max(count, done))
                 if time.monotonic() > deadline:
                     break
-        if done < len(new):
+        if not batch:
+            batch.extend(islice(pairs, IMPORT_BATCH_MATCHES))
+        if batch:
             time.sleep(IMPORT_PAUSE_SECONDS)
     return done
 
