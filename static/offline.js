@@ -66,7 +66,7 @@
   function remember(match, version, hands, totals) {
     var all = seen();
     var known = all[match];
-    if (!match || !(version > 0) || (known && (known.version > version || (known.version === version && known.totals)))) return;
+    if (!match || !(version > 0) || (known && (known.version > version || (known.version === version && (known.totals || !totals))))) return;
     delete all[match]; // to the end: object keys keep their order (match ids are never array indices)
     all[match] = { version: version, hands: hands, totals: totals };
     Object.keys(all).slice(0, -SEEN_MATCHES).forEach(function (old) { delete all[old]; });
@@ -523,9 +523,9 @@
   function showOnSheet(match) {
     var sheet = document.querySelector("#sheet[data-version]");
     if (!sheet) return;
-    var own = stateOf(sheet);
     var hands = Number(sheet.dataset.hands);
-    if (own) remember(match, own.version, hands, own.totals);
+    var own = stateOf(sheet) || { version: Number(sheet.dataset.version), hands: hands, totals: null }; // a copy kept before totals were drawn
+    remember(match, own.version, hands, own.totals);
     sheet.querySelectorAll(".queued-hands, tr.queued, tr.queued-note, .queued-totals").forEach(function (node) { node.remove(); });
     var links = chain(match, own, null);
     var enter = sheet.querySelector(".actions a[href$='/hands/new']");

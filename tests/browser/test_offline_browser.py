@@ -679,3 +679,84 @@ def test_hands_waiting_on_the_phone_show_the_servers_scores_totals_and_minimums(
     assert to_open(page) == ["to open: 120", "to open: 50"]
     expect(page.locator("#sheet .queued-totals")).to_have_count(0)
     assert queue(page) == []
+
+
+def open_sheet(page, url):
+    """A sheet opened once the service worker runs, so this phone keeps a copy (as ``sheet`` does)."""
+    page.goto(url)
+    controlled(page)
+    page.reload()
+    expect(page.locator("#next-hand #preview")).to_be_attached()
+    settled(page)
+
+
+# Two stored hands: We 900 melded + two natural canastas 1000 + going out 100 = 2000 each; They 200.
+NEAR_THE_END = [
+    {"entries": [{"melded_points": 900, "canastas": {"natural": 2}, "went_out": True}, {"melded_points": 200}]}
+] * 2
+
+
+@pytest.mark.slow
+def test_a_waiting_hand_that_reaches_the_target_says_the_game_may_be_over(
+    page, context, live_app, live_server, violations
+):
+    """We stand at 4000: hand 3 (We 1620, They -145) takes We to 5620, past classic's 5000."""
+    match_id = add_match(live_app, NEAR_THE_END)
+    open_sheet(page, f"{live_server}/matches/{match_id}")
+    assert totals(page) == [4000, 400]
+    fill_hand(page, HAND_ONE)
+    expect(page.locator("#preview")).to_contain_text("This hand ends the game.")
+    go_offline(page, context)
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#sheet tr.queued")).to_have_count(1)
+    assert queued_rows(page) == [["3", "1620", "5620", "-145", "255"]]
+    expect(page.locator("#sheet tr.queued-note")).to_contain_text(
+        "The game may be over once it is sent: the server decides."
+    )
+    assert totals(page) == [5620, 255]
+
+    context.set_offline(False)  # the server decides: the game is over, We won by 5620 - 255 = 5365
+    expect(page.locator("#sheet .outcome")).to_contain_text("We won by 5365", timeout=REPLAY)
+    expect(page.locator("#sheet tr.queued, #sheet .queued-totals")).to_have_count(0)
+    assert totals(page) == [5620, 255]
+
+
+# Every htmx request the page was about to configure, and whether offline.js held it back.
+CONFIGURED = """window.scorepadConfigured = [];
+  window.addEventListener("htmx:configRequest", (event) => window.scorepadConfigured.push(
+    [event.detail.path, event.defaultPrevented]));"""
+
+
+# The server answers the saves 503 for a while: Chromium logs each of those answers.
+@pytest.mark.slow
+@pytest.mark.console_allows(r"status of 503 \(Service Unavailable\)")
+def test_behind_a_hand_typed_offline_nothing_is_scored_until_it_is_sent(page, context, live_app, sheet, match_id):
+    """Hand 1 had no preview: hand 2, typed while the server answers again, is not previewed
+    from the wrong totals, and its form says its minimum is not known yet."""
+    expect(page.locator("#next-hand #preview")).to_be_attached()
+    go_offline(page, context)
+    fill_hand(page, HAND_ONE)
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.locator("#sheet tr.queued td")).to_contain_text("Its score will show when it is sent.")
+
+    page.route("**/matches/*/hands", lambda route: route.fulfill(status=503, body="Service Unavailable"))
+    context.set_offline(False)
+    expect(page.locator("#queue-status")).to_contain_text("The server had a problem (503)", timeout=REPLAY)
+    page.evaluate(CONFIGURED)
+    fill_hand(page, HAND_TWO)
+    wait_until(page, "window.scorepadConfigured.some(([path]) => path.endsWith('/hands/preview'))")
+    assert {held for path, held in page.evaluate("window.scorepadConfigured") if path.endswith("/preview")} == {True}
+    expect(page.locator("#preview")).to_be_empty()
+    assert to_open(page) == ["to open: known once the hands before it are sent"] * 2
+    assert totals(page) == [0, 0]
+    page.get_by_role("button", name="Save hand").click()  # behind hand 1: it waits too
+    expect(page.locator("#sheet tr.queued th")).to_have_text(["1", "2"])
+    expect(page.locator("#sheet tr.queued td")).to_contain_text(["Its score will show when it is sent."] * 2)
+
+    page.unroute("**/matches/*/hands")
+    page.get_by_role("button", name="Send now").click()
+    expect(page.locator("#queue-status")).to_contain_text(
+        "Hand 2 (We v They), saved on this phone, has been sent", timeout=REPLAY
+    )
+    assert totals(page) == [3210, 455]
+    assert needs(page) == ["120", "50"]
