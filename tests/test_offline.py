@@ -7,6 +7,8 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_matches import add, new_match, totals
 
 from scorepad import create_app
@@ -195,3 +197,21 @@ def test_the_sheet_and_a_new_hands_form_say_where_the_server_stands(client):
     assert 'data-to-open="50"' in form and "<small>to open: 50</small>" in form
     correction = client.get(f"{url}/hands/1/edit").get_data(as_text=True)
     assert "data-totals" not in correction
+
+
+@settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    hand=st.one_of(st.none(), st.text(max_size=12), st.integers().map(str)),
+    start=st.one_of(
+        st.none(), st.text(max_size=40), st.lists(st.integers(), max_size=3).map(lambda t: " ".join(map(str, t)))
+    ),
+)
+def test_any_preview_start_is_answered_or_refused_never_an_error(client, hand, start):
+    """Whatever a page (or anyone) sends as the start, the preview answers 200 or 400."""
+    client.match_url = getattr(client, "match_url", None) or new_match(client)  # one match for every example
+    data = dict(WE_OUT)
+    if hand is not None:
+        data["hand"] = hand
+    if start is not None:
+        data["totals_before"] = start
+    assert client.post(f"{client.match_url}/hands/preview", data=data).status_code in (200, 400)
