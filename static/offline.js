@@ -176,7 +176,7 @@
       put(total, last ? last.text.totals[index] : null);
       if (total) total.hidden = !last && (!start || !total.dataset.server);
       put(open, null);
-      if (!start || last) open.textContent = last ? open.dataset.server.replace(side.dataset.toOpen, last.text.needs[index]) : words("openLater");
+      if (open && (!start || last)) open.textContent = last ? open.dataset.server.replace(side.dataset.toOpen, last.text.needs[index]) : words("openLater");
     });
   }
 
