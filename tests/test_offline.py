@@ -79,7 +79,7 @@ def test_behind_a_proxy_the_prefix_it_names_is_the_pages_root(tmp_path):
 
 
 # --- what a new hand's preview tells the phone's queue (issue #28, item 3) --------------------
-# The figures are worked out by hand from the rules (RULES.md, classic): canastas natural 500,
+# The figures are worked out by hand from docs/rules.md ("Presets", classic; "Scoring a hand"): canastas natural 500,
 # mixed 300; going out 100; each red three 100; melded points minus the points left in hand.
 # Initial-meld minimum by the total at the start of a hand: below 0, 15; 0-1495, 50;
 # 1500-2995, 90; 3000 and up, 120.

@@ -599,7 +599,7 @@ def fill_hand(page, sides):
                 page.fill(f"#sides-{index}-{name}", str(value))
 
 
-# Worked out from the rules (RULES.md, classic), not from the app:
+# Worked out from docs/rules.md ("Presets", classic; "Scoring a hand"), not from the app:
 # Hand 1. We: natural canasta 500 + mixed 300 + a red three 100 + going out 100 + 620 melded = 1620.
 #         They: nothing melded, 145 in hand = -145.
 #   Totals 1620 / -145. Next minimums: 1620 is in 1500-2995, so 90; -145 is below 0, so 15.
