@@ -41,13 +41,13 @@ def chart_for(match: Match, info: MatchInfo) -> formats.Chart | None:
     """
     if not match.results:
         return None
-    svg = formats.progress_svg(match, i18n.shown_sides(info, match.variant.key), translations(), i18n.thousands)
+    svg = formats.progress_svg(match, i18n.shown_sides(info, match.variant.key), translations(), i18n.number)
     return formats.Chart(Markup(svg), match.variant.target)  # escaped in formats.py
 
 
 def _share_text(match: Match, info: MatchInfo) -> str:
     """The share line in the page's language, its figures written as the language writes them."""
-    return formats.share_text(match, i18n.shown_sides(info, match.variant.key), translations(), i18n.thousands)
+    return formats.share_text(match, i18n.shown_sides(info, match.variant.key), translations(), i18n.number)
 
 
 def download(body: str, mimetype: str, filename: str) -> Response:

@@ -254,7 +254,9 @@ def test_export_then_import_elsewhere_then_again(app, client, other_app, match_i
     target = other_app.test_client()
     response = upload(target, backup)
     assert response.status_code == 303 and response.headers["Location"] == "/import"
-    assert "Imported 2 matches." in target.get("/import").data.decode()
+    said = target.get("/import").data.decode()
+    assert said.count("Imported 2 matches.") == 1, "the message is said once, where the import form is"
+    assert '<p class="import-done" role="status">Imported 2 matches.</p>' in said
     assert [match_document(*pair) for pair in stored(other_app)] == [match_document(*pair) for pair in stored(app)]
     again = upload(target, backup)
     assert again.status_code == 303

@@ -24,7 +24,7 @@ TYPED = {"en": ("Ann and Bob", "The Smiths"), "es": ("Ana y Luis", "Los Pérez")
 PRESET = {"en": ("We", "They"), "es": ("Nosotros", "Ellos"), "pt_BR": ("Nós", "Eles"), "de": ("Wir", "Sie")}
 
 WINNER_LINE = {
-    "en": "<b>{winner}</b> won by 5055",
+    "en": "<b>{winner}</b> won by 5,055",
     "es": "Ganadores: <b>{winner}</b> · por 5.055",
     "pt_BR": "Vencedores: <b>{winner}</b> · por 5.055",
     "de": "Sieger: <b>{winner}</b> · mit 5.055 Vorsprung",

@@ -315,7 +315,7 @@ def test_a_typical_classic_hand_takes_at_most_eight_taps(page, live_server):
     expect(page.locator("#sheet")).to_be_visible()
     # We: 450 + 500 + 100 = 1050; They: 180 + 300 - 65 = 415.
     # The saved hand's page may still be on its way: wait until the sheet shows these totals.
-    expect(page.locator("#sheet [data-total]")).to_have_text(["1050", "415"])
+    expect(page.locator("#sheet [data-total]")).to_have_text(["1,050", "415"])
     assert taps.count <= 8
 
 
@@ -471,7 +471,7 @@ def test_every_swap_leaves_the_sheet_at_phone_scale_with_the_result_in_view(page
     correct_hand_1(other, "520")
     other.close()
     # We 520 + 500 + 100 = 1120 after hand 1 (1170 with 570 melded), and no hand 2.
-    expect(page.locator("#sheet [data-total]").first).to_have_text("1120", timeout=10_000)
+    expect(page.locator("#sheet [data-total]").first).to_have_text("1,120", timeout=10_000)
     settled(page)
     assert phone_scale(page) == {"width": 390, "viewport": True, "mains": 1, "sheet": 362}
     # We 1120 after the corrected hand 1; 1000 + 500 + 300 + 100 = 1900 takes We to 3020, past 3000.

@@ -182,7 +182,7 @@ def test_without_javascript_a_saved_hand_lands_on_the_next_and_a_refusal_is_on_s
     page.locator(".hand-form .save button").click()
     # We 600 + 500 + 100 = 1200; They 500 melded. The sheet opens where hand 2 starts.
     assert page.url.endswith("#next-hand")
-    assert page.locator("#sheet [data-total]").all_inner_texts() == ["1200", "500"]
+    assert page.locator("#sheet [data-total]").all_inner_texts() == ["1,200", "500"]
     assert page.evaluate("scrollY") > 0 and on_screen(page, "#next-hand .next-hand-title")
 
 

@@ -208,7 +208,7 @@ def test_nothing_is_asked_in_the_background_while_offline(page, context, sheet):
 
     context.set_offline(False)  # back online, the preview is asked for again and answered
     page.fill("#sides-1-melded_points", "265")
-    expect(page.locator("#preview")).to_contain_text("1620")
+    expect(page.locator("#preview")).to_contain_text("1,620")
 
 
 # The server cannot be reached while the phone believes it is online: htmx logs that one poll.
@@ -260,7 +260,7 @@ def test_a_save_whose_answer_was_lost_is_not_saved_twice(page, live_app, sheet, 
     expect(page.locator("#preview")).to_be_attached()
     settled(page)
     type_hand(page)
-    expect(page.locator("#preview")).to_contain_text("1620")
+    expect(page.locator("#preview")).to_contain_text("1,620")
 
     def lost_answer(route):
         route.fetch()  # the server saves the hand ...
@@ -457,7 +457,7 @@ def test_a_save_that_cannot_reach_the_server_waits_on_the_phone_too(page, live_a
     settled(page)
     page.route("**/matches/*/hands", lambda route: route.abort("connectionrefused"))
     type_hand(page)
-    expect(page.locator("#preview")).to_contain_text("1620")
+    expect(page.locator("#preview")).to_contain_text("1,620")
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#queue-status")).to_contain_text(WAITING)
     assert stored_hands(live_app, match_id) == ()
