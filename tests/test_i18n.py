@@ -144,7 +144,7 @@ def catalogue(code: str):
 def test_extraction_finds_templates_forms_and_views():
     ids = {message for _context, message in extracted()}
     assert {"New match", "Jokers (%(value)s)", "Meld these?", "Hand %(number)s undone."} <= ids
-    assert "needs <b>%(minimum)s</b>" in ids  # a {% trans %} block
+    assert "to open: <b>%(minimum)s</b>" in ids  # a {% trans %} block
     assert ("count", "two") in extracted()  # the core's number word, extracted with its context
 
 

@@ -86,7 +86,7 @@ def test_new_match_starting_totals_checked_by_the_core(client):
 def test_resume_a_paper_game(client):
     url = new_match(client, start_0="1500", start_1="-200")
     assert totals(client, url) == [1500, -200]
-    assert "needs <b>90</b>" in client.get(url).get_data(as_text=True)
+    assert "to open: <b>90</b>" in client.get(url).get_data(as_text=True)
 
 
 def test_score_sheet_shows_hands_totals_minimums(client):
@@ -95,7 +95,7 @@ def test_score_sheet_shows_hands_totals_minimums(client):
     assert add(client, url, **{"sides-0-melded_points": "800"}).status_code == 303
     page = client.get(url).get_data(as_text=True)
     assert totals(client, url) == [2620, 330]
-    assert "need 50" in page and "needs <b>90</b>" in page
+    assert "need 50" in page and "to open: <b>90</b>" in page
     assert f'href="{url}/hands/2"' in page
 
 

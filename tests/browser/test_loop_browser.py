@@ -206,7 +206,7 @@ def test_a_refusal_from_the_server_is_shown_on_a_boosted_page(page, live_app, li
     client.post(f"/nights/{event_id}/rounds/1/start")
     match_id = re.search(r"/matches/([0-9a-f]{32})", client.get(f"/nights/{event_id}").get_data(as_text=True))[1]
     page.goto(f"{live_server}/matches/{match_id}")
-    page.locator("header.bar").get_by_role("link", name="Delete").click()
+    page.locator(".delete-match").get_by_role("link", name="Delete").click()
     with page.expect_response(lambda response: response.request.method == "POST") as answer:
         page.get_by_role("button", name="Delete the match").click()
     assert answer.value.status == 403

@@ -64,7 +64,7 @@ def test_a_whole_match(page, browser, live_server):
     match_url = page.url
     enter_classic_hand(page)  # We 500+300+100+100+620 = 1620; They 300+100+260-95 = 565
     assert totals(page) == [1620, 565]
-    expect(page.locator(".side-total").first).to_contain_text("needs 90")
+    expect(page.locator(".side-total").first).to_contain_text("to open: 90")
 
     # Hand 2 with the card counter: 1 joker, 4 aces, 14 high cards = 270 points melded.
     open_form(page, "Enter hand 2")
@@ -226,4 +226,4 @@ def test_can_i_from_the_score_sheet_uses_the_sides_total(page, live_server):
     assert totals(page)[0] == 1620
     page.get_by_role("link", name="Can We…?").click()
     expect(page).to_have_url(re.compile(r"/check\?match=\w+&side=0"))
-    expect(page.locator("#board")).to_contain_text("We: 1,620 · needs 90")
+    expect(page.locator("#board")).to_contain_text("We: 1,620 · to open: 90")
