@@ -21,6 +21,7 @@ from .assets import streamed
 from .canasta import InvalidError, Match, Violation
 from .db import connect, get_db
 from .documents import MatchInfo, match_document
+from .forms.hand import counted_in_words
 from .i18n import gettext as _
 from .i18n import ngettext, translations
 from .security import large_body
@@ -98,7 +99,7 @@ def print_sheet(match_id: str) -> str:
     """The score sheet laid out for paper: We/They columns, a page per thirty-odd hands."""
     match, info = writer_match(match_id)
     return render_template(
-        "exports/print.html", match=match, info=info, share=_share_text(match, info), counts=formats.card_counts_text
+        "exports/print.html", match=match, info=info, share=_share_text(match, info), counts=counted_in_words
     )
 
 
