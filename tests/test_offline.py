@@ -116,7 +116,8 @@ def test_a_new_hands_preview_carries_its_figures_for_the_queue(client):
         "totals": [1220, 165],
         "needs": [50, 50],  # 1220 and 165 are both in 0-1495
         "ends": False,
-        "text": {"scores": ["1220", "165"], "totals": ["1220", "165"], "needs": ["50", "50"]},
+        # As the page writes them in its language: English groups thousands (1,220), as everywhere.
+        "text": {"scores": ["1,220", "165"], "totals": ["1,220", "165"], "needs": ["50", "50"]},
     }
     assert add(client, url, WE_OUT).status_code == 303
     second = figures(client.post(f"{url}/hands/preview", data=WE_OUT))

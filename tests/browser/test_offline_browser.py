@@ -172,7 +172,7 @@ def test_hands_saved_offline_one_after_another_are_never_offered_twice(page, con
     expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible(timeout=REPLAY)
     # Said on the sheet reloaded from the server (the page before the reload, once both are
     # sent, shows no waiting row either).
-    expect(page.locator("#queue-status")).to_contain_text("Hand 2 (We v They), saved on this phone, has been sent")
+    expect(page.locator("#queue-status")).to_contain_text("Hand 2 (We – They), saved on this phone, has been sent")
     expect(page.locator("#sheet tr.queued")).to_have_count(0)
     # The sheet the last send reloads, once it is the one on screen (not the page it replaces).
     expect(page.locator("#sheet [data-total]")).to_have_text([re.compile(r"^2,?270$"), re.compile(r"^1,?065$")])
@@ -264,7 +264,7 @@ def test_a_hand_saved_offline_in_place_leaves_the_next_hands_form(page, context,
     expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible(timeout=REPLAY)
     # Said on the sheet reloaded from the server (the page before the reload, once both are
     # sent, shows no waiting row either).
-    expect(page.locator("#queue-status")).to_contain_text("Hand 2 (We v They), saved on this phone, has been sent")
+    expect(page.locator("#queue-status")).to_contain_text("Hand 2 (We – They), saved on this phone, has been sent")
     expect(page.locator("#sheet tr.queued")).to_have_count(0)
     # The sheet the last send reloads, once it is the one on screen (not the page it replaces).
     expect(page.locator("#sheet [data-total]")).to_have_text([re.compile(r"^2,?270$"), re.compile(r"^1,?065$")])
@@ -484,7 +484,7 @@ def test_a_save_that_cannot_reach_the_server_waits_on_the_phone_too(page, live_a
     page.get_by_role("link", name="Sheet", exact=True).click()
     expect(page.locator("#sheet tr.queued")).to_have_count(1)
     assert [row.locator("th, td").all_inner_texts() for row in page.locator("#sheet tr.queued").all()] == [
-        ["1", "1620", "1620", "565", "565"]
+        ["1", "1,620", "1,620", "565", "565"]
     ]
     expect(page.locator("#sheet tr.queued-note")).to_contain_text("saved on this phone, not sent yet")
     assert totals(page) == [1620, 565]
@@ -641,14 +641,14 @@ def test_hands_waiting_on_the_phone_show_the_servers_scores_totals_and_minimums(
     go_offline(page, context)
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#sheet tr.queued th")).to_have_text("1")
-    assert queued_rows(page) == [["1", "1620", "1620", "-145", "-145"]]
+    assert queued_rows(page) == [["1", "1,620", "1,620", "-145", "-145"]]
     expect(page.locator("#sheet tr.queued-note")).to_contain_text("saved on this phone, not sent yet")
     assert totals(page) == [1620, -145]
     assert needs(page) == ["90", "15"]
     expect(page.locator("#sheet .queued-totals")).to_contain_text("count the hands saved on this phone, not sent yet")
     expect(page.locator("#next-hand .next-hand-title")).to_have_text("Hand 2")
     assert to_open(page) == ["to open: 90", "to open: 15"]
-    expect(page.locator("#next-hand [data-side-total]")).to_have_text(["1620", "-145"])
+    expect(page.locator("#next-hand [data-side-total]")).to_have_text(["1,620", "-145"])
     # Undo would act on a hand the players no longer see last: not offered while a hand waits.
     expect(page.get_by_role("button", name=re.compile("^Undo"))).to_have_count(0)
 
@@ -656,11 +656,11 @@ def test_hands_waiting_on_the_phone_show_the_servers_scores_totals_and_minimums(
     context.set_offline(False)
     expect(page.locator("#queue-status")).to_contain_text("The server had a problem (503)", timeout=REPLAY)
     fill_hand(page, HAND_TWO)
-    expect(page.locator("#preview")).to_contain_text("3210")  # scored from hand 1's totals
+    expect(page.locator("#preview")).to_contain_text("3,210")  # scored from hand 1's totals
     go_offline(page, context)
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#sheet tr.queued th")).to_have_text(["1", "2"])
-    assert queued_rows(page) == [["1", "1620", "1620", "-145", "-145"], ["2", "1590", "3210", "600", "455"]]
+    assert queued_rows(page) == [["1", "1,620", "1,620", "-145", "-145"], ["2", "1,590", "3,210", "600", "455"]]
     assert totals(page) == [3210, 455]
     assert needs(page) == ["120", "50"]
     expect(page.locator("#next-hand .next-hand-title")).to_have_text("Hand 3")
@@ -672,12 +672,12 @@ def test_hands_waiting_on_the_phone_show_the_servers_scores_totals_and_minimums(
     expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible(timeout=REPLAY)
     # Said on the sheet reloaded from the server (the page before the reload, once both are
     # sent, shows no waiting row either).
-    expect(page.locator("#queue-status")).to_contain_text("Hand 2 (We v They), saved on this phone, has been sent")
+    expect(page.locator("#queue-status")).to_contain_text("Hand 2 (We – They), saved on this phone, has been sent")
     expect(page.locator("#sheet tr.queued")).to_have_count(0)
     # The server's own sheet: the same scores and totals, and the same minimums.
     rows = page.locator("#sheet table.hands tbody tr")
     expect(rows).to_have_count(2)
-    assert [row.locator("td.running").all_inner_texts() for row in rows.all()] == [["1620", "-145"], ["3210", "455"]]
+    assert [row.locator("td.running").all_inner_texts() for row in rows.all()] == [["1,620", "-145"], ["3,210", "455"]]
     assert totals(page) == [3210, 455]
     assert needs(page) == ["120", "50"]
     assert to_open(page) == ["to open: 120", "to open: 50"]
@@ -713,14 +713,14 @@ def test_a_waiting_hand_that_reaches_the_target_says_the_game_may_be_over(
     go_offline(page, context)
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#sheet tr.queued")).to_have_count(1)
-    assert queued_rows(page) == [["3", "1620", "5620", "-145", "255"]]
+    assert queued_rows(page) == [["3", "1,620", "5,620", "-145", "255"]]
     expect(page.locator("#sheet tr.queued-note")).to_contain_text(
         "The game may be over once it is sent: the server decides."
     )
     assert totals(page) == [5620, 255]
 
     context.set_offline(False)  # the server decides: the game is over, We won by 5620 - 255 = 5365
-    expect(page.locator("#sheet .outcome")).to_contain_text("We won by 5365", timeout=REPLAY)
+    expect(page.locator("#sheet .outcome")).to_contain_text("We won by 5,365", timeout=REPLAY)
     expect(page.locator("#sheet tr.queued, #sheet .queued-totals")).to_have_count(0)
     assert totals(page) == [5620, 255]
 
@@ -760,7 +760,7 @@ def test_behind_a_hand_typed_offline_nothing_is_scored_until_it_is_sent(page, co
     page.unroute("**/matches/*/hands")
     page.get_by_role("button", name="Send now").click()
     expect(page.locator("#queue-status")).to_contain_text(
-        "Hand 2 (We v They), saved on this phone, has been sent", timeout=REPLAY
+        "Hand 2 (We – They), saved on this phone, has been sent", timeout=REPLAY
     )
     assert totals(page) == [3210, 455]
     assert needs(page) == ["120", "50"]

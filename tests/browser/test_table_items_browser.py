@@ -1,7 +1,7 @@
 """The smaller things a table found (issue 29): the chart's legend, three sides at 360 px, names
 broken only between words, times in the phone's own time zone, nothing wider than a German phone.
 
-Scores are worked by hand (RULES.md): 400 melded + two natural canastas 1000 + a red three 100 +
+Scores are worked by hand (docs/rules.md, Scoring a hand): 400 melded + two natural canastas 1000 + a red three 100 +
 going out 100 = 1600; 300 melded - 30 in hand + a natural canasta 500 = 770; a joker, two twos and
 seven K-8 melded (50 + 40 + 70 = 160) + a mixed canasta 300 - a joker and two K-8 in hand (70) = 390.
 """
