@@ -16,9 +16,10 @@ from typing import Any
 from flask import Blueprint, g, render_template, request, url_for
 
 from . import canasta
-from .board import ASKS, N_, SUIT_SYMBOLS, Board, BoardProblem, board_fields, play_options
+from .board import ASKS, SUIT_SYMBOLS, Board, BoardProblem, board_fields, play_options
 from .canasta.cards import RED_SUITS, Card, parse_card
 from .canasta.plays import Position, Verdict, check
+from .canasta.text import N_
 from .canasta.violations import InvalidError
 from .i18n import gettext as _
 from .i18n import lazy_gettext, pgettext, side_name, text, thousands
