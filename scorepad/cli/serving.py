@@ -24,7 +24,7 @@ from .common import CommandError, data_help, open_app
 try:
     import resource
 except ImportError:  # Windows: no open-file limit to raise
-    resource = None
+    resource = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from flask import Flask
