@@ -9,9 +9,27 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template, request
+import platformdirs
+from flask import Flask, current_app, jsonify, render_template, request
 
-from . import security
+from . import (
+    access,
+    api,
+    assets,
+    checker,
+    db,
+    exports,
+    fragments,
+    i18n,
+    matches,
+    nights,
+    organiser,
+    polls,
+    security,
+    store,
+)
+from .i18n import gettext as _
+from .lock import hold_server_lock
 from .security import csrf
 
 __all__ = ["create_app", "csrf"]
@@ -37,8 +55,6 @@ def data_folder() -> Path:
     checkout = Path(__file__).resolve().parent.parent
     if (checkout / "pyproject.toml").is_file() and (checkout / "templates").is_dir():
         return checkout / "instance"
-    import platformdirs
-
     return platformdirs.user_data_path("scorepad", appauthor=False)
 
 
@@ -91,8 +107,6 @@ def _configure(app: Flask, config: Mapping[str, Any] | None, overrides: Mapping[
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         _make_private(folder, Path(app.config["DATABASE"]))
     if config is None:
-        from .lock import hold_server_lock
-
         hold_server_lock(app.config["DATABASE"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(folder)  # beside the database it signs for
@@ -113,8 +127,6 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
         static_folder=str(root / "static"),
     )
     _configure(app, config, overrides)
-
-    from . import access, api, assets, checker, db, exports, fragments, i18n, matches, nights, organiser, polls, store
 
     security.init_app(app)  # first: the body bound is set before anything reads a form
     db.init_app(app)
@@ -152,10 +164,6 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
 def not_written(error: sqlite3.OperationalError) -> Any:
     """The database could not be written (a full disk, a lock held too long): nothing of this
     request was saved, and the page says so and why, never a bare error page."""
-    from flask import current_app, jsonify
-
-    from .i18n import gettext as _
-
     full = "full" in str(error).lower()
     current_app.logger.warning("not saved (%s %s): %s", request.method, request.path, error)
     what = _("The hand was not saved.") if "hand" in (request.endpoint or "") else _("Nothing was saved.")

@@ -12,12 +12,14 @@ from importlib import resources
 from typing import Any
 
 import orjson
-from flask import Blueprint, Flask, Response, jsonify, request
+from flask import Blueprint, Flask, Response, abort, jsonify, request
 
-from . import canasta, i18n, limits
+from . import canasta, i18n, limits, store
 from .canasta import InvalidError, Violation
+from .canasta.plays import check_request
 from .canasta.text import t
-from .documents import score_document
+from .db import get_db
+from .documents import match_document, score_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 NOTHING_HERE = t("There is nothing at this address.")
@@ -181,12 +183,6 @@ def score() -> Response:
 @bp.get("/matches/<match_id>")
 def match(match_id: str) -> Response:
     """A stored match: its rules, sides, hands as ENTRY objects, and everything derived."""
-    from flask import abort
-
-    from . import store
-    from .db import get_db
-    from .documents import match_document
-
     try:
         stored_match, info = store.load_match(get_db(), match_id)
     except store.NotFoundError:
@@ -197,8 +193,6 @@ def match(match_id: str) -> Response:
 @bp.post("/check")
 def check() -> Response:
     """Rules check: may this player make this play, and which rules decide it (docs/api.md, "Rules check")."""
-    from .canasta.plays import check_request
-
     body = read_body()
     limits.count_cards(body)
     return jsonify(check_request(body).to_dict())

@@ -1,6 +1,6 @@
 """Backups in and out: what the pages and the ``scorepad export`` / ``scorepad import`` commands share.
 
-Between the file formats (``formats.py``) and storage (``store/``). A backup is the store's
+Between the file formats (``formats/``) and storage (``store/``). A backup is the store's
 rows for what a viewer sees, written by one format function: the download and the command
 call the same function here, so they write the same file. An import is read and checked by the
 formats, planned here against what is stored (which matches are new, under which ids, and which

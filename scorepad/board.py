@@ -18,6 +18,7 @@ from . import canasta, limits
 from .canasta.cards import CardError, parse_card
 from .canasta.plays import best_melds, lone_wilds, special_hand
 from .canasta.scoring import SPECIAL_HAND_LABELS
+from .canasta.text import N_
 from .canasta.violations import InvalidError
 
 # Which cards each question needs, so the page asks for them in order; the keys are the API's actions.
@@ -48,11 +49,6 @@ PLAY_OPTIONS = (
     "decks",
     "jokers_per_deck",
 )
-
-
-def N_(message: str) -> str:
-    """Mark a message for the catalogue (``pybabel extract``): the page words it in its language."""
-    return message
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,13 @@ from typing import Any
 
 from flask import Blueprint, g, render_template, request, url_for
 
-from . import canasta
-from .board import ASKS, N_, SUIT_SYMBOLS, Board, BoardProblem, board_fields, play_options
+from . import canasta, store
+from .board import ASKS, SUIT_SYMBOLS, Board, BoardProblem, board_fields, play_options
 from .canasta.cards import RED_SUITS, Card, parse_card
 from .canasta.plays import Position, Verdict, check
+from .canasta.text import N_
 from .canasta.violations import InvalidError
+from .db import get_db
 from .i18n import gettext as _
 from .i18n import lazy_gettext, number, pgettext, side_name, text
 from .security import csrf
@@ -192,11 +194,8 @@ def house_rules(board: Board, rules: canasta.Variant) -> list[HouseRule]:
 def _match_rules(board: Board) -> tuple[canasta.Variant, dict[str, Any]] | None:
     """A stored match's rules and the side's total; None when there is no such match."""
     try:
-        from . import store
-        from .db import get_db
-
         match, info = store.load_match(get_db(), board.match)
-    except (ImportError, LookupError):
+    except LookupError:
         return None
     side = board.side if 0 <= board.side < len(match.totals) else 0
     board.side, board.score, board.variant = side, match.totals[side], match.variant.key

@@ -6,8 +6,11 @@ knows the tables) to migrate and check a database; the store never imports it.
 
 from __future__ import annotations
 
+import os
+import sqlite3
 import threading
 from collections import OrderedDict
+from pathlib import Path
 
 from flask import Flask, current_app, g
 from sqlite_utils import Database
@@ -105,8 +108,6 @@ def migrate(path: str) -> None:
 
 def _create_private(path: str) -> None:
     """Create an empty file at ``path`` with mode 0600 unless something is there already."""
-    import os
-
     if path.startswith((":", "file:")):
         return  # an in-memory database or a URI: nothing to create here
     try:
@@ -123,10 +124,6 @@ def copy_database(source: str, target: str) -> None:
     into place whole, so a failed copy never leaves half a file; a ``target`` that is a live
     database (a restore) is written through SQLite instead, in one transaction.
     """
-    import os
-    import sqlite3
-    from pathlib import Path
-
     from_db = sqlite3.connect(Path(source).resolve().as_uri() + "?mode=ro", uri=True)
     try:
         if Path(target).is_file() and _is_database(target):
@@ -161,8 +158,6 @@ USER_VERSION = 0
 
 def unreadable_backup(path: str) -> str | None:
     """What makes ``path`` no database at all, or None when SQLite may read it."""
-    from pathlib import Path
-
     if not Path(path).is_file():
         return "does not exist"
     if not _is_database(path):
@@ -178,8 +173,6 @@ def backup_problem(copy: str) -> str | None:
     no migration unknown here, no higher ``user_version``), then brought up to this version and
     its tables compared with a new database's, column by column.
     """
-    import sqlite3
-
     db = sqlite3.connect(copy)
     try:
         if db.execute("pragma integrity_check").fetchone()[0] != "ok":

@@ -161,6 +161,18 @@ def tp(context: str, message: str, /, **params: Any) -> Text:
     return Text(message, params, context=context)
 
 
+def N_(message: str) -> str:
+    """Mark a message for the catalogue (``pybabel extract``) that its reader translates later, as it is.
+
+    For the layers around the core that word a message with the reader's own ``gettext`` when it
+    is shown (the checker's board, the share text); the core's own messages are :func:`t`'s.
+
+    >>> N_("Tap the cards in your hand.")
+    'Tap the cards in your hand.'
+    """
+    return message
+
+
 def fold(items: Sequence[Any], join: Callable[[Any, Any], Text]) -> Any:
     """Join items from the right with ``join(first, rest)``: the shape of every list pattern.
 

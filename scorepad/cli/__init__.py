@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as installed
 from typing import Any
 
 from .common import CommandError, checked_database, data_help, default_database, progress
@@ -60,9 +62,6 @@ def describe(subparsers: Any) -> None:
 
 
 def version() -> str:
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
-
     try:
         return installed("scorepad")
     except PackageNotFoundError:  # run from a checkout that was never installed

@@ -13,6 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .. import create_app
+from .. import default_database as app_database
+from ..db import migrate
+
 if TYPE_CHECKING:
     from flask import Flask
 
@@ -35,8 +39,6 @@ def checked_database(path: str, must_exist: bool) -> str:
             raise CommandError(f"there is no database at {path}; check the name (nothing was created).")
         if not file.parent.is_dir():
             raise CommandError(f"cannot create the database {path}: the folder {file.parent} does not exist.")
-    from ..db import migrate
-
     try:
         migrate(path)
     except sqlite3.DatabaseError as error:
@@ -54,8 +56,6 @@ def open_app(args: argparse.Namespace | None = None, **overrides: Any) -> Flask:
 
     :raises CommandError: when the database cannot be created or opened.
     """
-    from .. import create_app
-
     configured = configured_database(args)
     if configured:
         checked_database(configured, must_exist=False)
@@ -91,9 +91,7 @@ def database_path(args: argparse.Namespace, must_exist: bool) -> str:
 
 def default_database() -> str:
     """The database every command and the server use when none is configured (one source: the app's)."""
-    from .. import default_database as where
-
-    return str(where())
+    return str(app_database())
 
 
 def progress(label: str, out: TextIO) -> Callable[[int, int], None]:
@@ -117,9 +115,7 @@ def existing_database(args: argparse.Namespace) -> str:
 
     :raises CommandError: when there is no such file (nothing is created).
     """
-    from .. import default_database
-
-    path = configured_database(args) or str(default_database())
+    path = configured_database(args) or str(app_database())
     if not Path(path).is_file():
         raise CommandError(f"there is no database at {path}; check the name (nothing was created).")
     return path
@@ -127,8 +123,6 @@ def existing_database(args: argparse.Namespace) -> str:
 
 def data_help() -> str:
     """Where the data is, for the end of each command's help."""
-    from .. import default_database
-
     configured = os.environ.get("FLASK_DATABASE")
-    where = f"{configured} (from FLASK_DATABASE)" if configured else str(default_database())
+    where = f"{configured} (from FLASK_DATABASE)" if configured else str(app_database())
     return f"\nThe database is {where}; the secret key sits beside it.\n"

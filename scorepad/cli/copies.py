@@ -13,14 +13,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from .. import backups, default_database, formats, store
+from ..canasta import InvalidError
+from ..db import backup_problem, connect, copy_database, unreadable_backup
+from ..lock import ServerRunning, no_server
 from .common import CommandError, configured_database, data_help, database_path, existing_database, matches, progress
 
 
 def export_command(args: argparse.Namespace) -> int:
     """Write every match to a file (or standard output): the JSON backup or the results CSV."""
-    from .. import backups
-    from ..db import connect
-
     db = connect(database_path(args, must_exist=True))
     try:
         # The server's owner exports every match: the same files as the pages' downloads,
@@ -52,12 +53,6 @@ def import_command(args: argparse.Namespace) -> int:
     creates one. The matches are written a short transaction at a time (a running server's
     saves go on meanwhile) and appear together at the end.
     """
-    from pathlib import Path
-
-    from .. import backups, formats
-    from ..canasta import InvalidError
-    from ..db import connect
-
     try:
         raw = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     except OSError as error:
@@ -99,9 +94,6 @@ def add_backups(subparsers: Any) -> None:
 # --- stored figures (issue 9) -------------------------------------------------------------
 def rescore_command(args: argparse.Namespace) -> int:
     """Score every stored match again from its hands and rewrite the stored figures."""
-    from .. import store
-    from ..db import connect
-
     db = connect(database_path(args, must_exist=True))
     try:
         rescored, refused = store.rescore(db, progress("Rescored", sys.stderr))
@@ -121,8 +113,6 @@ def add_rescore(subparsers: Any) -> None:
 
 def backup_command(args: argparse.Namespace) -> int:
     """Copy the database, consistent to one moment, with SQLite's online backup; the server may run."""
-    from ..db import copy_database
-
     source = existing_database(args)
     target = Path(args.file)
     if target.exists() and target.resolve() == Path(source).resolve():
@@ -145,10 +135,6 @@ def restore_command(args: argparse.Namespace) -> int:
     (``<database>.before-restore``, then ``.before-restore.2``, ...), and the copy put in place.
     Restoring the kept file undoes the restore, and keeps the undone database in turn.
     """
-    from .. import default_database
-    from ..db import backup_problem, copy_database, unreadable_backup
-    from ..lock import ServerRunning, no_server
-
     database = configured_database(args) or str(default_database())
     if not Path(database).parent.is_dir():
         raise CommandError(f"cannot restore into {database}: the folder {Path(database).parent} does not exist.")
@@ -188,8 +174,6 @@ def _keep_aside(database: str) -> str | None:
     ``<database>.before-restore`` first, then ``.before-restore.2``, ``.3``, ...: an earlier
     keep is never overwritten, so undoing a restore (restoring its keep) loses nothing either.
     """
-    from ..db import copy_database
-
     if not Path(database).is_file():
         return None
     kept = database + ".before-restore"

@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import segno
 
+from .. import access, store
+from ..db import connect
 from .common import CommandError, data_help, open_app
+
+try:
+    import resource
+except ImportError:  # Windows: no open-file limit to raise
+    resource = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -87,9 +94,6 @@ def unlisted_notice(app: Any) -> str | None:
     """A line for the server's owner when some matches are on no phone's list and nobody can be
     the organiser: matches stored before scorepad kept track of who sees what (or imported here on
     the command line) would otherwise seem to have vanished."""
-    from .. import access, store
-    from ..db import connect
-
     with app.app_context():
         if access.passphrase() is not None:
             return None
@@ -177,9 +181,7 @@ def largest_body(app: Flask) -> int:
 def room_for_connections(limit: int) -> int:
     """Raise this process's open-file limit to fit ``limit`` connections if the system allows;
     returns the connection limit that fits (never more than asked)."""
-    try:
-        import resource
-    except ImportError:  # Windows: no such limit to raise
+    if resource is None:  # Windows: no such limit to raise
         return limit
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = limit + 64  # the database, the listening socket, the log...
@@ -210,7 +212,7 @@ def fewer_malloc_arenas() -> None:
 
 def serve(args: argparse.Namespace) -> int:
     """Serve the app with waitress, a production WSGI server, once its port and database are ready."""
-    import waitress
+    import waitress  # noqa: PLC0415  (only `serve` runs a server: every other command starts without it)
 
     fewer_malloc_arenas()  # before waitress starts its threads
     if args.proxy_hops is None:

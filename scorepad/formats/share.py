@@ -6,14 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..canasta import Match
+from ..canasta.text import N_
 from ..documents import MatchInfo
 from .common import ENGLISH, rendered, thousands
-
-
-def N_(message: str) -> str:
-    """Mark a message for the catalogue (``pybabel extract``) where it is translated later."""
-    return message
-
 
 # Pronouns read better than names in a sentence: "We win", not "We wins".
 # A side called "We" (or "They", "You", "Me") wins or leads in the first person, as the table says it;
