@@ -591,6 +591,24 @@ def test_either_sides_phone_may_call_the_director(app, organiser):
     assert re.search(r'id="table-1">.*?Disputed.*?Our canasta is missing', board, re.S)
 
 
+def test_a_table_disputed_after_both_sides_confirmed_is_not_final(app, organiser):
+    """Found by the night's model (test_night_model.py): the dashboard said Disputed, the standings were final."""
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event, rounds, cards = night_rows(app, event_id)
+    play(app.test_client(), rounds[0].tables[0].match_id, HAND)
+    for side, entrant in enumerate("AB"):
+        phone = pair_phone(app, organiser, event_id, entrant)
+        assert phone.post(f"/tables/{cards[1]}/confirm", data={"side": str(side), "version": "2"}).status_code == 303
+    assert 'class="provisional"' not in organiser.get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    pair_phone(app, organiser, event_id, "B").post(f"/tables/{cards[1]}/dispute", data={"note": "We had 100 more"})
+    assert 'class="provisional"' in organiser.get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/accept")  # the director settles it
+    assert 'class="provisional"' not in organiser.get(f"/standings/{event.standings_token}").get_data(as_text=True)
+
+
 def test_a_correction_says_who_made_it(app, organiser, elsewhere):
     event_id = new_night(organiser, rounds="1")
     enter(organiser, event_id, "A", "B")

@@ -623,7 +623,8 @@ def results(played: Sequence[Round]) -> list[TableResult]:
     """What each table of each started round reports, for the standings (a bye reports no totals).
 
     A table is finished once its match is, both sides confirmed it, the director accepted it,
-    or its round closed; until then the standings are provisional.
+    or its round closed; until then the standings are provisional. A dispute unsettles it (as the
+    dashboard's *Disputed* says) until a side confirms again, the director accepts it or the round closes.
     """
     found = []
     for each in played:
@@ -637,7 +638,8 @@ def results(played: Sequence[Round]) -> list[TableResult]:
             elif table.no_show is not None:
                 found.append(TableResult(each.number, table.number, table.entrants, no_show=table.no_show))
             elif table.totals is not None and len(table.totals) == 2:
-                done = table.is_finished or table.is_confirmed or each.closed is not None
+                settled = (table.is_finished or table.is_confirmed) and not table.disputed
+                done = settled or each.closed is not None
                 found.append(TableResult(each.number, table.number, table.entrants, table.totals, finished=done))
     return found
 
