@@ -257,6 +257,17 @@ def list_events(db: Database) -> list[Event]:
     return [_event(row) for row in _rows(db, "select * from club_events order by date desc, created desc")]
 
 
+def players_elsewhere(db: Database, event_id: str) -> list[str]:
+    """Every player entered on the club's other nights, oldest night first: a pair's players, or a name alone."""
+    rows = _rows(
+        db,
+        "select n.name, n.players from club_entrants n join club_events e on e.id = n.event_id"
+        " where n.event_id != ? order by e.date, e.created, n.position",
+        [event_id],
+    )
+    return [player for row in rows for player in (json.loads(row["players"]) or [row["name"]])]
+
+
 def touch(db: Database, event_id: str) -> None:
     """Something of the night changed: its version moves on (the standings' ETag)."""
     db.execute("update club_events set version = version + 1, updated = ? where id = ?", [now(), event_id])
