@@ -231,6 +231,8 @@ class NightModel(RuleBasedStateMachine):
             token = clubstore.cards(db, self.event_id)[table.number]
         finally:
             db.close()
+        if self.entrants.get(table.entrants[side]):
+            return  # withdrawn: their pair card is void (a phone that scanned it before still confirms)
         phone = self.pair_phone(table.entrants[side])
         answer = phone.post(f"/tables/{token}/confirm", data={"side": str(side), "version": str(table.version)})
         assert answer.status_code == 303
@@ -251,6 +253,8 @@ class NightModel(RuleBasedStateMachine):
             token = clubstore.cards(db, self.event_id)[table.number]
         finally:
             db.close()
+        if self.entrants.get(table.entrants[side]):
+            return  # withdrawn: their pair card is void
         answer = self.pair_phone(table.entrants[side]).post(
             f"/tables/{token}/dispute", data={"note": "hand 2 is wrong"}
         )
