@@ -30,12 +30,13 @@ from flask import (
 
 from . import access, canasta, conditional, i18n, meanwhile, sheets, store
 from .assets import SHELL, asset_url
-from .canasta.match import game_ends, play_hand, settlement_for
+from .canasta.match import game_ends, play_hand, settlement_for, standing
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
 from .htmx import wants_fragment
 from .i18n import gettext as _
 from .i18n import lazy_gettext
+from .limits import ITEMS
 from .security import form_checks_token
 
 bp = Blueprint("matches", __name__)
@@ -263,6 +264,7 @@ def _head_hand_context(head: store.MatchHead, hand_number: int | None) -> dict[s
         "needs": needs,
         # The totals so far beside each side's name: in view where a save lands, with the next hand.
         "totals": head.summary.totals if hand_number is None and head.summary.played else None,
+        **({"server_totals": head.summary.totals} if hand_number is None else {}),
         "next_hand": head.summary.played + 1,
     }
 
@@ -349,23 +351,80 @@ def add_hand(match_id: str) -> Any:
     return render_template("matches/hand.html", form=form, **_head_hand_context(head, None))
 
 
+# A hand typed behind hands that wait on the phone is previewed from their totals (offline.js
+# sends them): far beyond any game, so a number typed into the request cannot cost anything.
+WAITING_TOTAL = 10**9
+
+
+def _waiting_start(head: store.MatchHead) -> tuple[int, tuple[int, ...]] | None:
+    """The hand number and the totals before it that the page previews a waiting hand from.
+
+    offline.js sends ``hand`` and ``totals_before`` (one total per side, space-separated) when
+    the hand follows hands that wait on the phone and are not on the sheet yet: the core then
+    scores it as the server will once those hands are sent. None when neither is sent; a
+    malformed pair is refused (400), never read as the stored totals.
+    """
+    hand, totals = request.form.get("hand"), request.form.get("totals_before")
+    if hand is None and totals is None:
+        return None
+    try:
+        number = int(hand or "")
+        before = tuple(int(total) for total in (totals or "").split())
+    except ValueError:
+        abort(400)
+    played = head.summary.played
+    if not played < number <= played + ITEMS or len(before) != len(head.summary.totals):
+        abort(400)
+    if any(abs(total) > WAITING_TOTAL for total in before):
+        abort(400)
+    return number, before
+
+
+def _figures(head: store.MatchHead, result: Any, before: tuple[int, ...], ends_game: bool) -> dict[str, Any]:
+    """What the phone keeps of a new hand's preview, should the hand wait on it (offline.js).
+
+    The core's figures (its scores, the totals after it and the next minimums from those
+    totals), each also as the page's language writes it: the queue shows them and adds nothing.
+    """
+    after = standing(head.variant, result.totals, result.number)
+    scores = tuple(side.score for side in result.sides)
+    return {
+        "hand": result.number,
+        "before": list(before),
+        "scores": list(scores),
+        "totals": list(result.totals),
+        "needs": list(after.next_minimums),
+        "ends": ends_game,
+        "text": {
+            "scores": [i18n.number(score) for score in scores],
+            "totals": [i18n.number(total) for total in result.totals],
+            "needs": [i18n.number(need) for need in after.next_minimums],
+        },
+    }
+
+
 @bp.post("/matches/<match_id>/hands/preview")
 @form_checks_token
 def preview_hand(match_id: str) -> str:
     """The live preview fragment: this hand's scores and new totals, or what is wrong.
 
     Scored from the stored totals before the hand, like a save: typing costs the same at hand 300.
+    A new hand's preview also carries its figures for the phone's queue (``data-figures``), and
+    a hand behind hands waiting on the phone is scored from their totals (:func:`_waiting_start`).
     """
     head = _writable_head(match_id)
     number = request.args.get("number", type=int)
     played = head.summary.played
     if number is not None and not 1 <= number <= played:
         abort(404)
+    waiting = _waiting_start(head) if number is None else None
     form = _hand_form(head)
     hand = _checked_hand(form, head, number)
-    result, ends_game, low = None, False, []
+    result, ends_game, low, figures = None, False, [], None
     if hand is not None:
-        if number is None or number == played + 1:
+        if waiting is not None:
+            at, before = waiting
+        elif number is None or number == played + 1:
             before, at = head.summary.totals, played + 1
         else:
             before, at = store.totals_before(get_db(), head, number), number
@@ -374,10 +433,13 @@ def preview_hand(match_id: str) -> str:
         result = play_hand(named, at, before, hand)
         ends_game = at >= played and game_ends(head.variant, result.totals, at)
         low = low_melds(hand, result.minimums, head)  # the minimums this hand was played under
+        if number is None:
+            figures = _figures(head, result, tuple(before), ends_game)
     return render_template(
         "matches/_preview.html",
         form=form,
         result=result,
+        figures=figures,
         preview=hand,
         ends_game=ends_game,
         low_melds=low,

@@ -63,11 +63,12 @@
   // Keep the newest version a page of this match showed, with its number of hands, for the
   // SEEN_MATCHES matches shown last (a club phone opens new matches every week for years).
   var SEEN_MATCHES = 100;
-  function remember(match, version, hands) {
+  function remember(match, version, hands, totals) {
     var all = seen();
-    if (!match || !(version > 0) || (all[match] && all[match].version >= version)) return;
+    var known = all[match];
+    if (!match || !(version > 0) || (known && (known.version > version || (known.version === version && (known.totals || !totals))))) return;
     delete all[match]; // to the end: object keys keep their order (match ids are never array indices)
-    all[match] = { version: version, hands: hands };
+    all[match] = { version: version, hands: hands, totals: totals };
     Object.keys(all).slice(0, -SEEN_MATCHES).forEach(function (old) { delete all[old]; });
     try { localStorage.setItem(SEEN, JSON.stringify(all)); } catch (error) { /* only a hint */ }
   }
@@ -100,6 +101,85 @@
     return item.version || Number(field && field[1]) || 0;
   }
 
+  // --- hands that wait show the server's figures: no rule is worked out here -----------------
+  // A new hand's preview carries what the core made of it (data-figures: scores, totals after it,
+  // next minimums, game end); a hand saved offline keeps the figures of the preview answered for
+  // exactly what it holds. A hand behind waiting hands is previewed from their totals (`hand`,
+  // `totals_before`); behind one without figures (typed offline), nothing is known until it is sent.
+  function same(one, other) { return JSON.stringify(one) === JSON.stringify(other); }
+
+  // The match as a sheet or a new hand's form shows it (data-version, -hands, -totals).
+  function stateOf(page) {
+    var data = page && page.dataset;
+    return data && data.totals ? { version: Number(data.version), hands: Number(data.hands), totals: JSON.parse(data.totals) } : null;
+  }
+
+  // The match's new hands waiting after the server's last, each with its figures while each one's
+  // start is where the one before it ends (a waiting correction moves every total: none known).
+  function chain(match, server, except) {
+    var ahead = waitingFor(match, except);
+    var totals = server && !ahead.some(function (item) { return !item.number; }) && server.totals;
+    return ahead.filter(function (item) { return server && item.number > server.hands; }).map(function (item) {
+      var figures = item.figures;
+      var known = totals && figures && figures.hand === item.number && same(figures.before, totals) ? figures : null;
+      totals = known && known.totals;
+      return { item: item, figures: known };
+    });
+  }
+
+  // Where new hand `number` starts: { hand, totals, last } (`last`: the figures of the waiting hand
+  // before it; none waits: no totals, the server's are right), or null when that is not known here.
+  function startOf(form, number) {
+    var match = matchOf(new URL(form.action, location.href).pathname);
+    if (!waitingFor(match, form.dataset.queued).length) return { hand: number, totals: null, last: null };
+    var known = seen()[match];
+    var server = stateOf(form);
+    if (known && known.totals && (!server || known.version > server.version)) server = known;
+    var links = chain(match, server, form.dataset.queued).filter(function (link) { return link.item.number < number; });
+    var last = links.length && links[links.length - 1].figures;
+    if (!last || links.length !== number - server.hands - 1) return null;
+    return { hand: number, totals: last.totals, last: last };
+  }
+
+  // What a preview is asked for: the hand's boxes as typed, and where it starts.
+  var UNSCORED = ["csrf_token", "version", "submission", "low_melds_confirmed"];
+  function askedFor(form, start) {
+    var pairs = [];
+    new FormData(form).forEach(function (value, name) { if (UNSCORED.indexOf(name) < 0) pairs.push([name, value]); });
+    return JSON.stringify([start.hand, start.totals, pairs]);
+  }
+
+  // The figures of the preview answered for what the form holds now, as hand `number`; else null.
+  function figuresOf(form, number) {
+    var table = form.querySelector("#preview [data-figures]");
+    var start = startOf(form, number);
+    if (!table || !start || table.dataset.asked !== askedFor(form, start)) return null;
+    var figures = JSON.parse(table.dataset.figures);
+    return figures.hand === number ? figures : null;
+  }
+
+  // Show `text` in `node` instead of what the server drew there (null: what it drew).
+  function put(node, text) {
+    if (!node) return;
+    if (node.dataset.server === undefined) node.dataset.server = node.textContent;
+    node.textContent = text === null ? node.dataset.server : text;
+  }
+
+  // A new hand's form: each side's total and minimum to open after the hands waiting before it.
+  function showOnForm(form) {
+    if (!form || form.dataset.correction !== undefined || !form.dataset.totals) return;
+    var start = startOf(form, Number(form.dataset.hand));
+    var last = start && start.last;
+    form.querySelectorAll("fieldset.side").forEach(function (side, index) {
+      var total = side.querySelector("[data-side-total]");
+      var open = side.querySelector("legend small");
+      put(total, last ? last.text.totals[index] : null);
+      if (total) total.hidden = !last && (!start || !total.dataset.server);
+      put(open, null);
+      if (open && (!start || last)) open.textContent = last ? open.dataset.server.replace(side.dataset.toOpen, last.text.needs[index]) : words("openLater");
+    });
+  }
+
   function newKey() {
     var bytes = new Uint8Array(16);
     crypto.getRandomValues(bytes);
@@ -123,6 +203,7 @@
       heading.textContent = heading.textContent.replace(form.dataset.hand, next.number);
       form.dataset.hand = next.number;
     }
+    showOnForm(form);
   }
 
   // The heading that says which hand a form is: the page's, or the in-place form's under the sheet.
@@ -168,6 +249,7 @@
     });
     var heading = title(form).textContent.trim();
     if (!correction && !before) heading = heading.replace(form.dataset.hand, next.number);
+    var figures = correction ? null : figuresOf(form, next.number);
     var item = {
       id: before ? before.id : Date.now().toString(36) + Math.random().toString(36).slice(2, 8),
       match: match,
@@ -179,7 +261,8 @@
       key: key,
       fields: fields,
       saved: new Date().toISOString(),
-      state: "waiting"
+      state: "waiting",
+      figures: figures
     };
     try {
       var items = load();
@@ -425,7 +508,8 @@
       box.lastChild.append(element("button", words("sendNow"), "send"));
     }
     if (offline) showOffline(offline);
-    showOnSheet(match, items);
+    showOnSheet(match);
+    showOnForm(main.querySelector("form[data-queue]"));
     if (!box.childNodes.length) return;
     var save = main.querySelector("form[data-queued] .save"); // next to the button just tapped
     var flashes = main.querySelector(".flashes");
@@ -434,42 +518,77 @@
     else main.prepend(box);
   }
 
-  // The sheet shows the hands this phone holds as rows of their own, and offers the hand after them.
-  function showOnSheet(match, items) {
+  // The sheet shows the hands this phone holds as rows of their own, with the figures their
+  // previews answered, and offers the hand after them.
+  function showOnSheet(match) {
     var sheet = document.querySelector("#sheet[data-version]");
     if (!sheet) return;
     var hands = Number(sheet.dataset.hands);
-    remember(match, Number(sheet.dataset.version), hands);
-    sheet.querySelectorAll(".queued-hands, tr.queued").forEach(function (node) { node.remove(); });
-    var held = items.filter(function (item) { return item.state === "waiting" && item.number > hands; });
+    var own = stateOf(sheet) || { version: Number(sheet.dataset.version), hands: hands, totals: null }; // a copy kept before totals were drawn
+    remember(match, own.version, hands, own.totals);
+    sheet.querySelectorAll(".queued-hands, tr.queued, tr.queued-note, .queued-totals").forEach(function (node) { node.remove(); });
+    var links = chain(match, own, null);
     var enter = sheet.querySelector(".actions a[href$='/hands/new']");
     if (enter) { // "Enter hand 8" in any language: the number moves past the hands held here
       enter.dataset.text = enter.dataset.text || enter.textContent;
-      enter.textContent = enter.dataset.text.replace(String(hands + 1), String(hands + held.length + 1));
+      enter.textContent = enter.dataset.text.replace(String(hands + 1), String(hands + links.length + 1));
     }
     // Undo and Put back act on the server's last hand: while hands wait on this phone they would
     // undo (or put back behind) a hand that is not the last one the players see, so none is offered.
     sheet.querySelectorAll(".actions form[action$='/hands/undo'], .actions form[action$='/hands/restore']")
-      .forEach(function (form) { form.hidden = held.length > 0; });
-    if (!held.length) return;
-    var body = sheet.querySelector("table.hands tbody");
-    if (!body) {
-      var table = element("table");
-      table.className = "hands queued-hands";
-      body = table.appendChild(element("tbody"));
-      (sheet.querySelector(".empty") || sheet.lastElementChild).before(table);
-    }
-    var columns = sheet.querySelectorAll("table.hands > thead th").length || 1;
-    held.forEach(function (item) {
-      var row = element("tr");
-      row.className = "queued";
-      var number = row.appendChild(element("th", String(item.number)));
-      number.scope = "row";
-      var time = new Date(item.saved).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" });
-      var note = row.appendChild(element("td", words("waitingRow", { time: time })));
-      note.colSpan = Math.max(1, (columns - 1) * 2);
-      body.append(row);
+      .forEach(function (form) { form.hidden = links.length > 0; });
+    // The big totals and "needs" after the last waiting hand with figures, with a line saying so.
+    var known = links.filter(function (link) { return link.figures; });
+    var last = known.length && known[known.length - 1].figures;
+    var unknown = links[known.length];
+    sheet.querySelectorAll(".scoreboard .side-total").forEach(function (card, index) {
+      put(card.querySelector("[data-total]"), last ? last.text.totals[index] : null);
+      put(card.querySelector(".need b"), last ? last.text.needs[index] : null);
+      card.classList.toggle("waiting", links.length > 0);
     });
+    var empty = sheet.querySelector(".empty");
+    if (empty) empty.hidden = links.length > 0;
+    if (!links.length) return;
+    var line = element("p", unknown ? words("totalsBefore", { number: unknown.item.number }) : words("totalsWaiting"));
+    line.className = "queued-totals";
+    sheet.querySelector(".scoreboard").after(line);
+    var body = sheet.querySelector("table.hands tbody") || queuedTable(sheet);
+    var sides = sheet.querySelectorAll(".scoreboard .side-total").length;
+    links.forEach(function (link) {
+      var figures = link.figures;
+      var time = new Date(link.item.saved).toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" });
+      var row = body.appendChild(element("tr"));
+      row.className = "queued";
+      row.appendChild(element("th", String(link.item.number))).scope = "row";
+      var note = element("td", words("waitingRow", { time: time }) + " " + (figures ? (figures.ends ? words("mayEnd") : "") : words("scoreLater")));
+      note.colSpan = sides * 2;
+      if (!figures) return row.append(note);
+      figures.text.scores.forEach(function (score, side) {
+        row.appendChild(element("td", score)).className = "score";
+        row.appendChild(element("td", figures.text.totals[side])).className = "running";
+      });
+      var below = body.appendChild(element("tr"));
+      below.className = "queued-note";
+      below.appendChild(note).colSpan = 1 + sides * 2;
+    });
+  }
+
+  // A sheet with no hands yet gets a table for the hands waiting on the phone, headed as its own is.
+  function queuedTable(sheet) {
+    var scroll = element("div");
+    scroll.className = "hands-scroll queued-hands";
+    var table = scroll.appendChild(element("table"));
+    var head = table.appendChild(element("thead")).appendChild(element("tr"));
+    var names = sheet.querySelectorAll(".scoreboard .side-name");
+    table.className = "hands sides-" + names.length;
+    head.appendChild(element("th", "#")).scope = "col";
+    names.forEach(function (name) {
+      var th = head.appendChild(element("th", name.textContent));
+      th.scope = "col";
+      th.colSpan = 2;
+    });
+    (sheet.querySelector(".empty") || sheet.lastElementChild).before(scroll);
+    return table.appendChild(element("tbody"));
   }
 
   // The "You're offline" page lists what the phone still has; its script loads only there.
@@ -499,6 +618,33 @@
     queue(form);
     if (navigator.onLine) flush();
   }, true);
+
+  // A new hand's preview behind hands that wait on the phone is asked from their totals, and not
+  // at all while their scores are not known here (it would be scored from the wrong totals). The
+  // answer is marked with what it was asked for, so a hand saved offline keeps only its own figures.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var detail = event.detail;
+    var form = detail.elt && detail.elt.closest && detail.elt.closest("form[data-queue]");
+    if (!form || form.dataset.correction !== undefined || !/\/hands\/preview$/.test(detail.path)) return;
+    var start = startOf(form, Number(form.dataset.hand));
+    if (!start) {
+      event.preventDefault();
+      var preview = form.querySelector("#preview");
+      if (preview) preview.textContent = "";
+      return;
+    }
+    if (start.totals) {
+      detail.parameters.hand = String(start.hand);
+      detail.parameters.totals_before = start.totals.join(" ");
+    }
+    form.dataset.asked = askedFor(form, start);
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    var form = target && target.id === "preview" && target.closest("form[data-queue]");
+    var table = form && target.querySelector("[data-figures]");
+    if (table) table.dataset.asked = form.dataset.asked || "";
+  });
 
   // Offline (navigator.onLine), htmx asks for pages only (the worker has copies; saves queue).
   // Cut off from the server, nothing is asked in the background (poll, preview) for a while.
@@ -553,6 +699,7 @@
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.detail.target !== document.body) { // not a new page: perhaps the sheet, refreshed
+      if (event.detail.target.id === "next-hand") adjust(event.detail.target.querySelector("form[data-queue]"));
       if (document.getElementById("sheet")) render();
       return;
     }

@@ -194,10 +194,11 @@ def test_the_score_sheet_loads_under_45_kb(page, live_server):
     )
     fresh.close()
     print(f"score sheet first load: {transferred} bytes transferred")
-    # The sheet, every file it links and the next hand's form in place (issue 20). 47 KB: 43.1 KB
+    # The sheet, every file it links and the next hand's form in place (issue 20). 49.5 KB: 43.1 KB
     # on e716259; issue 29 added 2.4 KB (scorepad.js: landing on the next hand, refusals in view,
-    # what is typed on a slow network; the hand form's refusal slot).
-    assert 0 < transferred < 47_000
+    # what is typed on a slow network; the hand form's refusal slot); issue 28 added 2.4 KB
+    # (offline.js and the scripts' words: hands waiting on the phone show their previews' figures).
+    assert 0 < transferred < 49_500
 
 
 def test_no_javascript_flow(no_js_page, live_server):
