@@ -21,7 +21,7 @@ from .canasta.cards import RED_SUITS, Card, parse_card
 from .canasta.plays import Position, Verdict, check
 from .canasta.violations import InvalidError
 from .i18n import gettext as _
-from .i18n import lazy_gettext, pgettext, side_name, text, thousands
+from .i18n import lazy_gettext, number, pgettext, side_name, text
 from .security import csrf
 
 bp = Blueprint("checker", __name__)
@@ -98,7 +98,7 @@ def answer(board: Board, rules: canasta.Variant | None) -> Answer:
 
 def worded(problem: BoardProblem) -> str:
     """A problem of the board in the page's language, its numbers written as the language writes them."""
-    values = {name: thousands(value) if isinstance(value, int) else value for name, value in problem.values}
+    values = {name: number(value) if isinstance(value, int) else value for name, value in problem.values}
     return _(problem.message, **values)
 
 

@@ -21,6 +21,7 @@ from .assets import streamed
 from .canasta import InvalidError, Match, Violation
 from .db import connect, get_db
 from .documents import MatchInfo, match_document
+from .forms.hand import counted_in_words
 from .i18n import gettext as _
 from .i18n import ngettext, translations
 from .security import large_body
@@ -41,13 +42,13 @@ def chart_for(match: Match, info: MatchInfo) -> formats.Chart | None:
     """
     if not match.results:
         return None
-    svg = formats.progress_svg(match, i18n.shown_sides(info, match.variant.key), translations(), i18n.thousands)
+    svg = formats.progress_svg(match, i18n.shown_sides(info, match.variant.key), translations(), i18n.number)
     return formats.Chart(Markup(svg), match.variant.target)  # escaped in formats.py
 
 
 def _share_text(match: Match, info: MatchInfo) -> str:
     """The share line in the page's language, its figures written as the language writes them."""
-    return formats.share_text(match, i18n.shown_sides(info, match.variant.key), translations(), i18n.thousands)
+    return formats.share_text(match, i18n.shown_sides(info, match.variant.key), translations(), i18n.number)
 
 
 def download(body: str, mimetype: str, filename: str) -> Response:
@@ -98,7 +99,7 @@ def print_sheet(match_id: str) -> str:
     """The score sheet laid out for paper: We/They columns, a page per thirty-odd hands."""
     match, info = writer_match(match_id)
     return render_template(
-        "exports/print.html", match=match, info=info, share=_share_text(match, info), counts=formats.card_counts_text
+        "exports/print.html", match=match, info=info, share=_share_text(match, info), counts=counted_in_words
     )
 
 

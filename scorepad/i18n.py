@@ -243,17 +243,14 @@ class JSONProvider(DefaultJSONProvider):
 
 # --- numbers and dates ---------------------------------------------------------------------------
 def number(value: Any) -> str:
-    """A score as the page's language writes it; English keeps the paper sheet's plain ``5120``.
+    """A score as the page's language writes it: ``5,120``, ``5.120`` (German, Portuguese), ``5120`` (Spanish).
 
-    Only for text on the page, never for an input's value (a number box wants ``5120``).
+    The one number style of every page, the chart, the printed sheet and the share text, so a
+    total reads the same wherever it is shown. Only for text, never for an input's value (a
+    number box wants ``5120``); anything but a whole number is shown as it is.
     """
-    if not isinstance(value, int) or is_english():
+    if not isinstance(value, int) or isinstance(value, bool):
         return str(value)
-    return format_decimal(value)
-
-
-def thousands(value: int) -> str:
-    """A larger figure grouped as the language groups it: ``5,120``, ``5.120`` (Portuguese)."""
     if is_english():
         return f"{value:,}"
     return format_decimal(value)
@@ -369,7 +366,6 @@ def init_app(app: Flask) -> None:
     )
     app.jinja_env.filters.update(
         number=number,
-        thousands=thousands,
         day=day,
         moment=moment,
         message=text,

@@ -107,7 +107,7 @@ def _chart(head: store.MatchHead, rows: list[store.HandFigures]) -> str:
         [row.totals for row in rows],
         i18n.shown_sides(head.info, head.variant_key),
         i18n.translations(),
-        i18n.thousands,
+        i18n.number,
     )
     chart = formats.Chart(Markup(svg), target)  # built from escaped text in formats.py
     return render_template("exports/_progress.html", chart=chart, info=head.info)

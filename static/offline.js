@@ -255,7 +255,7 @@
       match: match,
       action: action,
       page: form.dataset.queue,
-      label: heading + " (" + names.join(" v ") + ")",
+      label: heading + " (" + names.join(" – ") + ")",
       number: correction ? null : next.number,
       version: next.version,
       key: key,

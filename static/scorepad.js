@@ -61,6 +61,22 @@
   document.addEventListener("DOMContentLoaded", reveal);
   document.addEventListener("htmx:afterSettle", reveal);
 
+  // A stored time in the phone's own time zone and the page's language. The server writes it in
+  // UTC and says so ("2026-11-28 14:39 UTC"), which is what a phone without JavaScript shows.
+  function localTimes() {
+    document.querySelectorAll("time[data-local]").forEach(function (time) {
+      var when = new Date(time.getAttribute("datetime"));
+      if (isNaN(when.getTime())) return;
+      try {
+        time.textContent = when.toLocaleString(document.documentElement.lang || undefined,
+          { dateStyle: "medium", timeStyle: "short" });
+      } catch (error) { /* a browser without Intl's styles keeps the server's UTC text */ }
+      time.removeAttribute("data-local");
+    });
+  }
+  document.addEventListener("DOMContentLoaded", localTimes);
+  document.addEventListener("htmx:afterSettle", localTimes);
+
   function say(button, message) {
     var status = button.parentElement.querySelector(".share-status");
     if (status) { status.textContent = message; } else { button.textContent = message; }

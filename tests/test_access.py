@@ -228,7 +228,7 @@ def test_nothing_a_watcher_can_reach_carries_the_write_id(app, writer, watcher):
         assert response.status_code < 500, url
         said = text_of(response)
         assert match_id not in said and other_id not in said, f"{url} gave a watcher a write id"
-    assert "1220" in reached[watch].get_data(as_text=True), "the watched sheet itself is shown"
+    assert "1,220" in reached[watch].get_data(as_text=True), "the watched sheet itself is shown"
     assert listed_ids(watcher) == [] and exported_ids(watcher) == []
 
 

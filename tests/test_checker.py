@@ -129,7 +129,7 @@ def test_a_stored_match_supplies_rules_and_total(app, client):
         match_id = store.create_match(get_db(), rules, [Side("Anna"), Side("Ben")], starting_totals=[0, 1600])
     html = client.get(f"/check?match={match_id}&side=1").get_data(as_text=True)
     assert "Back to the match" in html and f"/matches/{match_id}" in html
-    assert "Ben: 1600" in html and "needs <b>90</b>" in html
+    assert "Ben: 1,600" in html and "to open: <b>90</b>" in html
     data = {"match": match_id, "side": "1", "action": "pickup", "hand": "K 2C Q", "table": "9 9 9", "top": "K"}
     html = client.post("/check", data={**data, "op": "check"}).get_data(as_text=True)
     assert "do not take the pile at your table" in html

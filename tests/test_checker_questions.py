@@ -127,7 +127,7 @@ def test_the_language_switch_after_a_tap_comes_back_to_the_same_cards(client):
     page = client.get(back.headers["Location"]).get_data(as_text=True)
     assert hidden(page, "hand") == "7 7 JK" and '<option value="samba" selected>' in page
     assert re.search(r'name="opt.max_wilds"[^>]*>\s*<option value="2">[^<]*</option><option value="3" selected>', page)
-    assert "Die erste Auslage zählt <b>60</b>; deine Seite braucht <b>90</b>." in page  # 5 + 5 + 50, at 1500
+    assert "Die erste Auslage zählt <b>60</b>; deine Partei braucht <b>90</b>." in page  # 5 + 5 + 50, at 1500
 
 
 def test_a_card_tapped_both_in_hand_and_as_the_discard_is_the_discard(client):

@@ -77,7 +77,7 @@ def test_the_standings_and_the_projector_answer_304_until_something_changes(app,
     play(app.test_client(), rounds[0].tables[0].match_id, HAND)
     for page, tag in before.items():
         changed = phone.get(page, headers={"If-None-Match": tag})
-        assert changed.status_code == 200 and "1220 : 165" in changed.get_data(as_text=True)
+        assert changed.status_code == 200 and "1,220 : 165" in changed.get_data(as_text=True)
 
 
 def test_the_standings_polls_are_204_while_nothing_changes(app, organiser):

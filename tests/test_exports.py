@@ -120,7 +120,13 @@ def test_counted_groups_export_and_print_as_counted_and_import_back(app, client,
     counted = [{"melded_cards": {"joker": 1, "2": 2, "K-8": 5, "7-4": 6}}, {"hand_cards": {"A": 1, "K-8": 3, "7-4": 3}}]
     match_id = add_match(app, [{"entries": counted}])
     page = client.get(f"/matches/{match_id}/print").data.decode()
-    assert "Melded cards: joker:1 2:2 K-8:5 7-4:6" in page and "Cards in hand: A:1 K-8:3 7-4:3" in page
+    # The printed sheet says them as the hand form's counter does, in the reader's language.
+    assert "Melded cards: Jokers (50) × 1, Twos (20) × 2, K Q J 10 9 8 (10) × 5, 7 6 5 4 (5) × 6" in page
+    assert "Cards in hand: Aces (20) × 1, K Q J 10 9 8 (10) × 3, 7 6 5 4 (5) × 3" in page and "K-8:" not in page
+    client.set_cookie("scorepad_language", "de")
+    german = client.get(f"/matches/{match_id}/print").data.decode()
+    assert "Ausgelegte Karten: Joker (50) × 1, Zweien (20) × 2, K D B 10 9 8 (10) × 5, 7 6 5 4 (5) × 6" in german
+    client.delete_cookie("scorepad_language")
     rows = list(csv.DictReader(io.StringIO(client.get(f"/matches/{match_id}/export.csv").data.decode())))
     assert rows[0]["We melded_cards"] == "joker:1 2:2 K-8:5 7-4:6" and rows[0]["They hand score"] == "-65"
     document = client.get(f"/matches/{match_id}/export.json").get_json()
@@ -254,7 +260,9 @@ def test_export_then_import_elsewhere_then_again(app, client, other_app, match_i
     target = other_app.test_client()
     response = upload(target, backup)
     assert response.status_code == 303 and response.headers["Location"] == "/import"
-    assert "Imported 2 matches." in target.get("/import").data.decode()
+    said = target.get("/import").data.decode()
+    assert said.count("Imported 2 matches.") == 1, "the message is said once, where the import form is"
+    assert '<p class="import-done" role="status">Imported 2 matches.</p>' in said
     assert [match_document(*pair) for pair in stored(other_app)] == [match_document(*pair) for pair in stored(app)]
     again = upload(target, backup)
     assert again.status_code == 303

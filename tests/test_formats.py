@@ -9,7 +9,9 @@ import importlib
 import io
 import json
 import pkgutil
+import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pytest
 
@@ -285,6 +287,33 @@ def test_progress_svg_has_a_line_per_side_a_target_and_a_title(finished):
     assert all(len(line.get("points").split()) == 8 for line in lines), "the start and each of 7 hands"
     texts = [t.text for t in svg.iter(f"{SVG}text")]
     assert "Target 5,000" in texts and "We 5,120" in texts and "They 3,870" in texts
+
+
+def test_the_legend_takes_a_row_per_side_where_one_row_would_not_hold_them(finished):
+    match, match_info = finished
+    # Two short labels ("We 5,120", "They 3,870": 8 and 10 letters) share the top row.
+    two = parse_svg(formats.progress_svg(match, match_info))
+    assert {t.get("y") for t in two.iter(f"{SVG}text") if t.get("class") == "legend"} == {"18"}
+    # Three long names: a row each, the chart 2 rows (36) taller, the plot moved down under them.
+    long = ["Maria Fernanda Albuquerque", "Bartholomew Winterbottom", "José Íñigo"]
+    info = replace(match_info, sides=tuple(Side(name) for name in long))
+    svg = formats.progress_chart("Classic canasta for three", 5000, (0, 0, 0), [(1600, 770, 390)], info)
+    root = parse_svg(svg)
+    legend = [t for t in root.iter(f"{SVG}text") if t.get("class") == "legend"]
+    assert [(t.get("y"), t.text) for t in legend] == [
+        ("18", "Maria Fernanda Albuquerque 1,600"),
+        ("36", "Bartholomew Winterbottom 770"),
+        ("54", "José Íñigo 390"),
+    ]
+    assert root.get("viewBox") == "0 0 360 286"
+    # The plot's top (the target, 5,000, the highest tick) is 36 lower than with one row (40).
+    assert re.search(r'<line x1="46" x2="348" y1="76.0" y2="76.0"[^>]*stroke-dasharray="4 3"', svg)
+    # A 60-letter name is shortened to fit its row (the description keeps it whole).
+    info = replace(match_info, sides=(Side("W" * 60), Side("B"), Side("C")))
+    root = parse_svg(formats.progress_chart("Classic", 5000, (0, 0, 0), [(1600, 770, 390)], info))
+    first = next(t.text for t in root.iter(f"{SVG}text") if t.get("class") == "legend")
+    assert first.endswith("… 1,600") and len(first) * 7.8 <= 360 - 16 - 28
+    assert "W" * 60 in root.find(f"{SVG}desc").text
 
 
 def test_progress_svg_climbs_as_totals_grow(finished):

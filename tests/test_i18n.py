@@ -144,7 +144,7 @@ def catalogue(code: str):
 def test_extraction_finds_templates_forms_and_views():
     ids = {message for _context, message in extracted()}
     assert {"New match", "Jokers (%(value)s)", "Meld these?", "Hand %(number)s undone."} <= ids
-    assert "needs <b>%(minimum)s</b>" in ids  # a {% trans %} block
+    assert "to open: <b>%(minimum)s</b>" in ids  # a {% trans %} block
     assert ("count", "two") in extracted()  # the core's number word, extracted with its context
 
 
@@ -406,12 +406,31 @@ def starting_cells(html: str) -> list[str]:
 
 def test_scores_are_written_as_each_language_writes_them(client):
     url = new_match(client, start_0="1500", start_1="-200")
-    assert "1500" in client.get(url).get_data(as_text=True)  # English: as on the paper sheet
+    assert "data-total>1,500<" in client.get(url).get_data(as_text=True)  # English groups with ",", as the chart does
     client.set_cookie(i18n.COOKIE, "pt_BR")
     html = client.get(url).get_data(as_text=True)
     assert "data-total>1.500<" in html and "data-total>-200<" in html  # Brazil groups thousands with "."
     client.set_cookie(i18n.COOKIE, "es")
     assert "data-total>1.500<" in client.get(url).get_data(as_text=True)  # and so does Spanish
+
+
+@pytest.mark.parametrize(("code", "written"), [("en", "5,105"), ("de", "5.105"), ("pt_BR", "5.105")])
+def test_one_number_style_on_the_sheet_the_chart_the_printed_sheet_and_the_share_text(client, code, written):
+    # From 3885, the hand of support.HAND (620 melded, a natural canasta 500, went out 100) ends
+    # the game at 3885 + 1220 = 5105: every place that shows the total writes it the same way.
+    url = new_match(client, start_0="3885")
+    form = client.get(f"{url}/hands/new").get_data(as_text=True)
+    data = {**HAND, "version": re.search(r'name="version" (?:type="hidden" )?value="(\d+)"', form)[1]}
+    assert client.post(f"{url}/hands", data=data).status_code == 303
+    client.set_cookie(i18n.COOKIE, code)
+    sheet = client.get(url).get_data(as_text=True)
+    assert f"data-total>{written}<" in sheet  # the scoreboard
+    assert f'<td class="running">{written}</td>' in sheet  # the table of hands
+    assert re.search(rf"<desc [^>]*>[^<]*{re.escape(written)}", sheet)  # the chart
+    assert f'<td class="paper-total">{written}</td>' in client.get(f"{url}/print").get_data(as_text=True)
+    result = client.get(f"{url}/result").get_data(as_text=True)
+    assert written in re.search(r"<textarea[^>]*>(.*?)</textarea>", result, re.S)[1]  # the share text
+    assert "5105" not in sheet.replace('value="5105"', "")
 
 
 def test_the_cached_hand_rows_are_kept_per_language(client):
@@ -420,7 +439,7 @@ def test_the_cached_hand_rows_are_kept_per_language(client):
     data = {**HAND, "version": re.search(r'name="version" (?:type="hidden" )?value="(\d+)"', form)[1]}
     assert client.post(f"{url}/hands", data=data).status_code == 303
     english = starting_cells(client.get(url).get_data(as_text=True))
-    total = int(english[-2])  # cells: start 1500 and 0, then hand 1's totals; side 1's is over 1500
+    total = int(english[-2].replace(",", ""))  # cells: start 1500 and 0, then hand 1's totals; side 1's is over 1500
     assert total > 1500
     client.set_cookie(i18n.COOKIE, "pt_BR")
     brazilian = starting_cells(client.get(url).get_data(as_text=True))

@@ -150,7 +150,7 @@ def hand_entries(draw: st.DrawFn) -> tuple[Entry, Entry]:
 
 
 # --- reading what the player sees ---------------------------------------------------------
-NUMBER = r"(-?\d+)"
+NUMBER = r"(-?[\d,]+)"  # as English writes a score: 1,220
 ROW = re.compile(
     r'<tr>\s*<th scope="row">.*?>(\d+)</a></th>(.*?)</tr>',
     re.S,
@@ -175,19 +175,23 @@ class Seen:
     enter: int | None
 
 
+def whole(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
 def read_sheet(html: str) -> Seen:
     version = int(re.search(r'id="sheet"[^>]*data-version="(\d+)"', html).group(1))
-    totals = tuple(int(n) for n in re.findall(r'<span class="total" data-total>' + NUMBER + "</span>", html))
-    needs = tuple(int(n) for n in re.findall(r'<span class="need">needs <b>' + NUMBER + "</b></span>", html))
+    totals = tuple(whole(n) for n in re.findall(r'<span class="total" data-total>' + NUMBER + "</span>", html))
+    needs = tuple(whole(n) for n in re.findall(r'<span class="need">to open: <b>' + NUMBER + "</b></span>", html))
     rows = []
     for number, cells in ROW.findall(html):
         found = CELL.findall(cells)
         rows.append(
             Row(
                 int(number),
-                tuple(int(score) for _, score, _ in found),
-                tuple(int(need) for need, _, _ in found if need),
-                tuple(int(total) for _, _, total in found),
+                tuple(whole(score) for _, score, _ in found),
+                tuple(whole(need) for need, _, _ in found if need),
+                tuple(whole(total) for _, _, total in found),
             )
         )
     winner = re.search(r'<p class="winner-line">(.*?)</p>', html, re.S)
@@ -463,7 +467,7 @@ class MatchLifecycle(RuleBasedStateMachine):
                 assert seen.winner == "A tie at the top"
             else:
                 winner = winners[totals.index(top)]
-                assert seen.winner == f"{winner} won by {abs(totals[0] - totals[1])}"
+                assert seen.winner == f"{winner} won by {abs(totals[0] - totals[1]):,}"
         else:
             assert seen.winner is None
         assert seen.enter == (None if finished else len(self.hands) + 1)

@@ -27,7 +27,8 @@ def add(client, url, hand=HAND, **overrides):
 
 
 def totals(client, url):
-    return [int(t) for t in re.findall(r"data-total>(-?\d+)<", client.get(url).get_data(as_text=True))]
+    found = re.findall(r"data-total>(-?[\d,]+)<", client.get(url).get_data(as_text=True))
+    return [int(t.replace(",", "")) for t in found]
 
 
 def errors(response):
@@ -39,7 +40,7 @@ def test_home_lists_matches(client):
     url = new_match(client, title="Friday")
     add(client, url)
     page = client.get("/").get_data(as_text=True)
-    assert "Friday" in page and "1220" in page and "Classic canasta" in page and "in play" in page
+    assert "Friday" in page and "1,220" in page and "Classic canasta" in page and "in play" in page
 
 
 def test_choose_lists_every_preset_with_its_summary(client):
@@ -85,7 +86,7 @@ def test_new_match_starting_totals_checked_by_the_core(client):
 def test_resume_a_paper_game(client):
     url = new_match(client, start_0="1500", start_1="-200")
     assert totals(client, url) == [1500, -200]
-    assert "needs <b>90</b>" in client.get(url).get_data(as_text=True)
+    assert "to open: <b>90</b>" in client.get(url).get_data(as_text=True)
 
 
 def test_score_sheet_shows_hands_totals_minimums(client):
@@ -94,7 +95,7 @@ def test_score_sheet_shows_hands_totals_minimums(client):
     assert add(client, url, **{"sides-0-melded_points": "800"}).status_code == 303
     page = client.get(url).get_data(as_text=True)
     assert totals(client, url) == [2620, 330]
-    assert "need 50" in page and "needs <b>90</b>" in page
+    assert "need 50" in page and "to open: <b>90</b>" in page
     assert f'href="{url}/hands/2"' in page
 
 
@@ -186,7 +187,7 @@ def test_preview_fragment(client):
     response = client.post(f"{url}/hands/preview", data={**HAND, "version": "1"}, headers={"HX-Request": "true"})
     page = response.get_data(as_text=True)
     assert response.status_code == 200 and "<html" not in page
-    assert "<b>1220</b>" in page and 'hx-swap-oob="true"' in page
+    assert "<b>1,220</b>" in page and 'hx-swap-oob="true"' in page
     bad = client.post(f"{url}/hands/preview", data={**HAND, "version": "1", "sides-1-red_threes": "9"})
     assert "Only 4 red threes" in bad.get_data(as_text=True) and "Not saved yet" in bad.get_data(as_text=True)
 
@@ -196,7 +197,7 @@ def test_preview_of_a_correction_uses_its_place(client):
     add(client, url)
     add(client, url)
     response = client.post(f"{url}/hands/preview?number=1", data={**HAND, "version": "3", "sides-1-hand_points": "0"})
-    assert "<td>1220</td><td>260</td>" in response.get_data(as_text=True)  # totals after hand 1, not hand 3
+    assert "<td>1,220</td><td>260</td>" in response.get_data(as_text=True)  # totals after hand 1, not hand 3
 
 
 def test_hand_breakdown_and_edit(client):
@@ -210,7 +211,7 @@ def test_hand_breakdown_and_edit(client):
     assert response.status_code == 303
     assert totals(client, url) == [1320, 165]
     history = client.get(f"{url}/hands/1").get_data(as_text=True)
-    assert "Entered" in history and "Corrected" in history and "We 1220" in history
+    assert "Entered" in history and "Corrected" in history and "We 1,220" in history
 
 
 def test_edit_invalid_stays_on_the_edit_form(client):
@@ -224,7 +225,7 @@ def test_correction_finishes_and_reopens_the_game(client):
     url = new_match(client, start_0="4000")
     add(client, url)
     page = client.get(url).get_data(as_text=True)
-    assert "We</b> won by 5055" in page and "We 5200, They 200" in page and "margin 5000" in page
+    assert "We</b> won by 5,055" in page and "We 5,200, They 200" in page and "margin 5,000" in page
     assert "Enter hand" not in page
     assert client.get(f"{url}/hands/new").status_code == 303
     small = {"sides-0-melded_points": "50", "version": "2"}
@@ -282,7 +283,7 @@ def test_watch_link_is_read_only(client):
     )[1]
     add(client, url)
     page = client.get(watch).get_data(as_text=True)
-    assert "1220" in page and match_id not in page and "Enter hand" not in page and "<form" not in page
+    assert "1,220" in page and match_id not in page and "Enter hand" not in page and "<form" not in page
     assert 'http-equiv="refresh"' in page  # without JavaScript it reloads itself
 
 
@@ -294,7 +295,7 @@ def test_sheet_refresh_answers_204_until_something_changes(client):
     assert client.get(f"{watch}/sheet?since=1", headers={"HX-Request": "true"}).status_code == 204
     add(client, url)
     fresh = client.get(f"{watch}/sheet?since=1", headers={"HX-Request": "true"})
-    assert fresh.status_code == 200 and b"1220" in fresh.data and b"since=2" in fresh.data
+    assert fresh.status_code == 200 and b"1,220" in fresh.data and b"since=2" in fresh.data
     assert client.get(f"{url}/sheet?since=2").status_code == 204
 
 
@@ -503,10 +504,10 @@ def test_preview_scores_from_the_stored_totals_and_says_when_a_hand_ends_the_gam
     url = new_match(client, option_target="1500")
     first = client.post(f"{url}/hands/preview", data=HAND).get_data(as_text=True)
     # We 620 + natural canasta 500 + going out 100 = 1220, under the 1500 target; They 260 - 95 = 165.
-    assert "<b>1220</b>" in first and "<td>165</td>" in first and "ends the game" not in first
+    assert "<b>1,220</b>" in first and "<td>165</td>" in first and "ends the game" not in first
     assert add(client, url).status_code == 303
     second = client.post(f"{url}/hands/preview", data=HAND).get_data(as_text=True)
-    assert "<td>2440</td>" in second and "This hand ends the game." in second
+    assert "<td>2,440</td>" in second and "This hand ends the game." in second
     # Correcting hand 1 with hand 2 after it moves its total only: no end in sight.
     assert (
         add(
@@ -515,7 +516,7 @@ def test_preview_scores_from_the_stored_totals_and_says_when_a_hand_ends_the_gam
         == 303
     )
     fix = client.post(f"{url}/hands/preview?number=1", data=HAND).get_data(as_text=True)
-    assert "<td>1220</td>" in fix and "ends the game" not in fix
+    assert "<td>1,220</td>" in fix and "ends the game" not in fix
 
 
 def test_new_match_offers_a_house_rule_in_words_and_stores_its_code(client):

@@ -517,7 +517,7 @@ def test_a_tables_phone_cannot_delete_its_match_and_each_entrant_has_a_history(a
     refused = app.test_client().post(f"/matches/{match_id}/delete", data={"version": "2"})
     assert refused.status_code == 403 and "only the organiser can delete it" in refused.get_data(as_text=True)
     page = app.test_client().get(f"/standings/{event.standings_token}").get_data(as_text=True)
-    assert "against B, 1220 to 165 → <b>15</b>" in page and "Bye → <b>12</b>" in page
+    assert "against B, 1,220 to 165 → <b>15</b>" in page and "Bye → <b>12</b>" in page
 
 
 def test_hostile_names_stay_text_everywhere(app, organiser):
@@ -663,8 +663,8 @@ def test_the_printed_seating_and_results_sheet(app, organiser):
     results = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", organiser.get(f"/nights/{event_id}/print/results").text))
     # Table 1: 1220 - 165, 15 - 5; table 2: 165 - 1220, 5 - 15. B's penalty: 5 - 1 = 4. A and D
     # are level on 15, one win and +1055 each and never met: they share first.
-    assert "1 A B 1220 : 165 15 – 5" in results and "2 C D 165 : 1220 5 – 15" in results
-    assert "=1 A 15 1 1055 15 =1 D 15 1 1055 15 3 C 5 0 -1055 5 4 B 4 0 -1055 5 -1" in results
+    assert "1 A B 1,220 : 165 15 – 5" in results and "2 C D 165 : 1,220 5 – 15" in results
+    assert "=1 A 15 1 1,055 15 =1 D 15 1 1,055 15 3 C 5 0 -1,055 5 4 B 4 0 -1,055 5 -1" in results
     assert "Round 1, B: -1 — Late to the table" in results
     # The table in force and the time rule are printed with the results.
     assert "1,005 – 1,300 15 – 5" in results and "over 3,000 20 – 0" in results
@@ -718,10 +718,10 @@ def set_times(app, event_id, ends, match_id, *created):
     [
         # Hand 2 was in progress at time: played to its end it counts, hand 3 (a new hand) does not.
         # A 1220 + 165 = 1385, B 165 + 1220 = 1385: level, 10-10 (with hand 3 it would be 2605 v 1550, 15-5).
-        ("finish_hand", "1385 : 1385", "10 – 10", "1 hand saved after time is not counted."),
-        ("score_as_it_stands", "1385 : 1385", "10 – 10", "1 hand saved after time is not counted."),
+        ("finish_hand", "1,385 : 1,385", "10 – 10", "1 hand saved after time is not counted."),
+        ("score_as_it_stands", "1,385 : 1,385", "10 – 10", "1 hand saved after time is not counted."),
         # Dropped, hand 2 does not count either: 1220 v 165, a difference of 1055, 15-5.
-        ("drop_hand", "1220 : 165", "15 – 5", "2 hands saved after time are not counted."),
+        ("drop_hand", "1,220 : 165", "15 – 5", "2 hands saved after time are not counted."),
     ],
 )
 def test_the_time_rule_decides_which_hands_count(app, organiser, rule, totals, score, not_counted):
@@ -1081,10 +1081,10 @@ def test_a_negative_total_reads_as_a_score_and_a_no_show_table_says_so(app, orga
     play(organiser, rounds[0].tables[0].match_id, hand)
     organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[1].id}/no-show", data={"entrant": "D"})
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
-    assert re.search(r'id="table-1">.*?<td>1220 : −195</td>', board, re.S) and "– -195" not in board
-    assert "1220 : −195" in app.test_client().get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert re.search(r'id="table-1">.*?<td>1,220 : −195</td>', board, re.S) and "– -195" not in board
+    assert "1,220 : −195" in app.test_client().get(f"/tables/{cards[1]}/result").get_data(as_text=True)
     standings = app.test_client().get(f"/standings/{event.standings_token}").get_data(as_text=True)
-    assert "Table 1: A – B: 1220 : −195" in standings
+    assert "Table 1: A – B: 1,220 : −195" in standings
     assert "Table 2: C – D: D did not come" in standings and "0 : 0" not in standings
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from scorepad.canasta import VARIANTS, InvalidError
 from scorepad.canasta.plays import Position, check, check_request, describe, take
+from scorepad.canasta.plays.going_out import MAYBE_CONCEALED
 
 
 def judge(variant="classic", options=None, **body):
@@ -291,6 +292,28 @@ def test_going_out_concealed_needs_no_minimum():
     assert any("concealed" in reason for reason in verdict.reasons)
     verdict = judge(action="go_out", hand=hand, melds=[["4"] * 7], discard="5", score=3000, took_pile=True)
     assert codes_of(verdict) == {"below-minimum"}
+
+
+def test_the_concealed_note_needs_a_canasta_of_this_turns_own_melds():
+    """Classic, four players: the partner's natural canasta of queens is on the table.
+
+    Melding K K K and 5 5 5 and discarding the 9 goes out (the side has the queens' canasta), but
+    not concealed: a player going out concealed melds a canasta of their own in that turn, and
+    these six cards make none. Seven kings and 5 5 5 do make one: then it may be concealed.
+    """
+    partner = [["Q"] * 7]
+    short = judge(
+        action="go_out",
+        hand=["K", "K", "K", "5", "5", "5", "9"],
+        melds=[["K"] * 3, ["5"] * 3],
+        discard="9",
+        table=partner,
+    )
+    assert short.legal and not any("concealed" in reason for reason in short.reasons)
+    kings = judge(
+        action="go_out", hand=["K"] * 7 + ["5", "5", "5", "9"], melds=[["K"] * 7, ["5"] * 3], discard="9", table=partner
+    )
+    assert kings.legal and MAYBE_CONCEALED in kings.reasons
 
 
 def test_going_out_leaves_no_card_behind():

@@ -155,7 +155,7 @@ def test_watchers_poll_gets_304_until_a_hand_is_saved(app, client, statements):
     statements.clear()
     changed = client.get(watch, headers={"HX-Request": "true", "If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["ETag"] != tag
-    assert b">2440<" in changed.data  # two hands of 1220
+    assert b">2,440<" in changed.data  # two hands of 1220
     assert not reads(statements, "hands"), "the sheet reads stored figures, not the hands"
 
 
@@ -163,8 +163,8 @@ def test_sheet_shows_stored_figures(app, client):
     url = f"/matches/{add_match(app, [HAND, HAND])}"
     page = client.get(url).get_data(as_text=True)
     # Hand 2: We need 50 (1220 < 1500), They need 50; totals 2440 and 330. Next: We need 90.
-    assert re.findall(r"data-total>(-?\d+)<", page) == ["2440", "330"]
-    assert "needs <b>90</b>" in page and "needs <b>50</b>" in page
+    assert re.findall(r"data-total>(-?[\d,]+)<", page) == ["2,440", "330"]
+    assert "to open: <b>90</b>" in page and "to open: <b>50</b>" in page
     assert page.count('<td class="running">') == 4
 
 
@@ -243,14 +243,14 @@ def test_the_sheet_after_a_write_shows_the_new_hand(app, client):
     # The same version: the same page (but the next hand's form's fresh submission key, issue 29).
     key = re.compile(r'(name="submission" type="hidden" value=")[^"]*"')
     assert key.sub(r"\1", first) == key.sub(r"\1", client.get(url).get_data(as_text=True))
-    assert re.findall(r"data-total>(-?\d+)<", first) == ["1220", "165"] and first.count('<td class="running">') == 2
+    assert re.findall(r"data-total>(-?[\d,]+)<", first) == ["1,220", "165"] and first.count('<td class="running">') == 2
     client.post(f"{url}/hands", data={**FORM_HAND, "version": version_of(first)})
     changed = client.get(url).get_data(as_text=True)
     # Hand 2 as the form sent it: We 1220 + 1220 = 2440; They 165 + 165 = 330 (see FORM_HAND).
-    assert re.findall(r"data-total>(-?\d+)<", changed) == ["2440", "330"]
+    assert re.findall(r"data-total>(-?[\d,]+)<", changed) == ["2,440", "330"]
     assert changed.count('<td class="running">') == 4 and "Enter hand 3" in changed
     watcher = client.get(f"/matches/{url.rsplit('/', 1)[1]}/sheet", headers={"HX-Request": "true"})
-    assert ">2440<" in watcher.get_data(as_text=True)
+    assert ">2,440<" in watcher.get_data(as_text=True)
 
 
 def test_the_list_after_a_write_shows_the_new_hand_on_that_line_only(app, client):
@@ -262,7 +262,7 @@ def test_the_list_after_a_write_shows_the_new_hand_on_that_line_only(app, client
     client.post(f"/matches/{first}/hands", data={**FORM_HAND, "version": version})
     page = client.get("/").get_data(as_text=True)
     line = re.search(rf'href="/matches/{first}".*?</li>', page, re.S)[0]
-    assert "2 hands" in line and "<b>2440</b>" in line
+    assert "2 hands" in line and "<b>2,440</b>" in line
     assert page.count("1 hand ·") == 1
 
 

@@ -24,14 +24,14 @@ TYPED = {"en": ("Ann and Bob", "The Smiths"), "es": ("Ana y Luis", "Los Pérez")
 PRESET = {"en": ("We", "They"), "es": ("Nosotros", "Ellos"), "pt_BR": ("Nós", "Eles"), "de": ("Wir", "Sie")}
 
 WINNER_LINE = {
-    "en": "<b>{winner}</b> won by 5055",
-    "es": "Ganadores: <b>{winner}</b> · por 5.055",
+    "en": "<b>{winner}</b> won by 5,055",
+    "es": "Ganaron <b>{winner}</b> por 5.055",
     "pt_BR": "Vencedores: <b>{winner}</b> · por 5.055",
     "de": "Sieger: <b>{winner}</b> · mit 5.055 Vorsprung",
 }
 SHARED_WIN = {  # the share text: the preset "We" speaks in the first person, a typed name is a label
     "en": ("We win by 5,055.", "Winner: Ann and Bob, by 5,055."),
-    "es": ("Ganamos por 5.055.", "Ganadores: Ana y Luis, por 5.055."),
+    "es": ("Ganamos por 5.055.", "Ganaron Ana y Luis por 5.055."),
     "pt_BR": ("Nós ganhamos por 5.055.", "Vencedores: Ana e Luís, por 5.055."),
     "de": ("Wir gewinnen mit 5.055 Vorsprung.", "Sieger: Anna und Ben, mit 5.055 Vorsprung."),
 }
@@ -116,7 +116,7 @@ BOTH_WENT_OUT = {
     "en": "Only one player goes out in a hand, but two sides say they went out: {first} and {second}.",
     "es": "En una mano cierra un solo jugador, pero dos equipos tienen marcado «Cerró»: {first} y {second}.",
     "pt_BR": "Só um jogador bate em cada mão, mas duas duplas marcaram “Bateu”: {first} e {second}.",
-    "de": "In einer Runde macht nur ein Spieler aus, aber bei zwei Seiten ist „Ausgemacht“ angekreuzt: "
+    "de": "In einer Runde macht nur ein Spieler aus, aber bei zwei Parteien ist „Ausgemacht“ angekreuzt: "
     "{first} und {second}.",
 }
 
@@ -173,7 +173,7 @@ TOO_MANY_COUNTED = {
     "en": "2 decks hold 48 cards from king to eight; 49 were counted across both sides.",
     "es": "2 barajas tienen 48 cartas del rey al ocho; se contaron 49 entre los dos equipos.",
     "pt_BR": "2 baralhos têm 48 cartas do rei ao oito; a contagem somando as duas duplas deu 49.",
-    "de": "2 Kartenspiele haben 48 Karten von König bis Acht; über beide Seiten wurden 49 gezählt.",
+    "de": "2 Kartenspiele haben 48 Karten von König bis Acht; über beide Parteien wurden 49 gezählt.",
 }
 
 
@@ -185,3 +185,44 @@ def test_too_many_cards_counted_reads_as_a_count(client, code):
     page = text(client.post(f"{url}/hands", data=counted))
     under = re.search(r'<span class="errors" id="sides-1-hand_high-error">(.*?)</span>', page, re.S)[1]
     assert TOO_MANY_COUNTED[code] in under
+
+
+def catalogue(code):
+    from babel.messages.pofile import read_po
+
+    with open(f"scorepad/translations/{code}/LC_MESSAGES/messages.po", "rb") as file:
+        return read_po(file)
+
+
+def test_german_writes_das_canasta_and_a_side_is_a_partei():
+    """German rulebooks write "ein reines Canasta" (or "der Canasta"), never "eine reine Canasta",
+    and call a team "Partei"; "Seite" is left to the web page (docs/translating.md's glossary)."""
+    german = catalogue("de")
+    said = {message.id: message.string for message in german if message.id}
+    assert said["a natural canasta"] == "ein reines Canasta" and said["a mixed canasta"] == "ein gemischtes Canasta"
+    assert said["Going out needs two canastas, or one natural canasta."] == (
+        "Zum Ausmachen braucht es zwei Canastas oder ein reines Canasta."
+    )
+    assert said["Side %(number)s"] == "Partei %(number)s" and said["both sides"] == "beide Parteien"
+    feminine = re.compile(
+        r"\b(eine|keine|die|einer|jede)\s+(\w+e[nr]?\s+)?Canasta\b(?!s)|\b(Reine|Gemischte|Wilde) Canasta\b(?!s)"
+    )
+    wrong = []
+    for message in german:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        english = " ".join(ids)
+        for string in strings:
+            if feminine.search(string or ""):
+                wrong.append(string)
+            if re.search(r"\bsides?\b", english, re.I) and not re.search(r"\bpages?\b", english):
+                if re.search(r"\bSeiten?\b", string or ""):
+                    wrong.append(string)
+    assert not wrong
+
+
+def test_brazil_shares_and_spain_says_who_won_as_a_sentence():
+    assert {m.id: m.string for m in catalogue("pt_BR") if m.id}["Share"] == "Compartilhar"
+    spanish = {m.id: m.string for m in catalogue("es") if m.id}
+    assert spanish["<b>%(winner)s</b> won by %(margin)s"] == "Ganaron <b>%(winner)s</b> por %(margin)s"
+    assert "Ganadores" not in " ".join(s for s in spanish.values() if isinstance(s, str))

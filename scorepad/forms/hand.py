@@ -288,6 +288,23 @@ def _side_field_name(path: str, form: Form) -> str | None:
     return name if name in form._fields else None
 
 
+def counted_in_words(counts: Mapping[str, int]) -> str:
+    """Counted cards in the reader's words, as the hand form's counter names them, in its order.
+
+    For the printed sheet: ``Jokers (50) × 1, Twos (20) × 2, K Q J 10 9 8 (10) × 7`` (German
+    ``Joker (50) × 1, Zweien (20) × 2, K D B 10 9 8 (10) × 7``), never the file formats' codes.
+    A single rank counted elsewhere (the API's ``K``) joins its group's line.
+    """
+    totals: dict[str, int] = {}
+    for card_class, count in counts.items():
+        key = next((key for key, _label, classes in COUNTER_CLASSES if card_class in classes), card_class)
+        totals[key] = totals.get(key, 0) + count
+    labels = {key: str(label) for key, label, _classes in COUNTER_CLASSES}
+    order = [key for key, _label, _classes in COUNTER_CLASSES]
+    ranked = sorted(totals, key=lambda key: order.index(key) if key in order else len(order))
+    return ", ".join(f"{labels.get(key, key)} × {totals[key]}" for key in ranked if totals[key])
+
+
 def _counter_box(pile: str, card_class: str) -> str | None:
     """The counter box a card class is counted in ("melded_cards", "K-8" -> "melded_high")."""
     key = next((key for key, _label, classes in COUNTER_CLASSES if card_class in classes), None)

@@ -247,8 +247,9 @@ def test_the_last_hand_and_the_next_minimums_read_at_a_metre(browser, live_serve
     # the scores and the minimums for the next hand are what is read at a metre.
     last = page.evaluate(CONTRAST, ".hands tbody tr:last-child td, .side-total .need")
     texts = [item["text"] for item in last]
-    assert "need 50\n1220" in texts and "165" in " ".join(texts)
-    assert any("needs 50" in text for text in texts)  # 1220 is under 1500: still 50 (docs/rules.md)
+    assert "need 50
+1,220" in texts and "165" in " ".join(texts)
+    assert any("to open: 50" in text for text in texts)  # 1220 is under 1500: still 50 (docs/rules.md)
     small = [item for item in last if item["size"] < 20 or item["contrast"] < 7]
     context.close()
     assert not small
@@ -319,7 +320,7 @@ def test_a_typical_classic_hand_takes_at_most_eight_taps(page, live_server):
     expect(page.locator("#sheet")).to_be_visible()
     # We: 450 + 500 + 100 = 1050; They: 180 + 300 - 65 = 415.
     # The saved hand's page may still be on its way: wait until the sheet shows these totals.
-    expect(page.locator("#sheet [data-total]")).to_have_text(["1050", "415"])
+    expect(page.locator("#sheet [data-total]")).to_have_text(["1,050", "415"])
     assert taps.count <= 8
 
 
@@ -475,7 +476,7 @@ def test_every_swap_leaves_the_sheet_at_phone_scale_with_the_result_in_view(page
     correct_hand_1(other, "520")
     other.close()
     # We 520 + 500 + 100 = 1120 after hand 1 (1170 with 570 melded), and no hand 2.
-    expect(page.locator("#sheet [data-total]").first).to_have_text("1120", timeout=10_000)
+    expect(page.locator("#sheet [data-total]").first).to_have_text("1,120", timeout=10_000)
     settled(page)
     assert phone_scale(page) == {"width": 390, "viewport": True, "mains": 1, "sheet": 362}
     # We 1120 after the corrected hand 1; 1000 + 500 + 300 + 100 = 1900 takes We to 3020, past 3000.

@@ -278,6 +278,9 @@ def test_a_hand_saved_offline_is_reported_in_the_language(page, context, live_se
     submit(page, "form.hand-form")
     expect(page.locator("#queue-status button[data-queue-action='send']")).to_be_visible()
     reader.read("hand waiting on the phone")
+    # The waiting hand is named by its sides, with no English " v " between their names.
+    waiting = page.locator("#queue-status").inner_text()
+    assert " v " not in waiting and " – " in waiting, waiting
     context.set_offline(False)  # the phone sends the hand itself as the connection returns
     expect(page.locator("#sheet [data-total]").first).to_have_text("650", timeout=15_000)
     expect(page.locator("#queue-status")).to_be_visible()

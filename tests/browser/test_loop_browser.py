@@ -182,7 +182,7 @@ def test_without_javascript_a_saved_hand_lands_on_the_next_and_a_refusal_is_on_s
     page.locator(".hand-form .save button").click()
     # We 600 + 500 + 100 = 1200; They 500 melded. The sheet opens where hand 2 starts.
     assert page.url.endswith("#next-hand")
-    assert page.locator("#sheet [data-total]").all_inner_texts() == ["1200", "500"]
+    assert page.locator("#sheet [data-total]").all_inner_texts() == ["1,200", "500"]
     assert page.evaluate("scrollY") > 0 and on_screen(page, "#next-hand .next-hand-title")
 
 
@@ -206,7 +206,7 @@ def test_a_refusal_from_the_server_is_shown_on_a_boosted_page(page, live_app, li
     client.post(f"/nights/{event_id}/rounds/1/start")
     match_id = re.search(r"/matches/([0-9a-f]{32})", client.get(f"/nights/{event_id}").get_data(as_text=True))[1]
     page.goto(f"{live_server}/matches/{match_id}")
-    page.locator("header.bar").get_by_role("link", name="Delete").click()
+    page.locator(".delete-match").get_by_role("link", name="Delete").click()
     with page.expect_response(lambda response: response.request.method == "POST") as answer:
         page.get_by_role("button", name="Delete the match").click()
     assert answer.value.status == 403

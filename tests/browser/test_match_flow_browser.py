@@ -8,7 +8,7 @@ from browser.waiting import wait_until
 
 
 def totals(page):
-    return [int(t) for t in page.locator("#sheet [data-total]").all_inner_texts()]
+    return [int(t.replace(",", "")) for t in page.locator("#sheet [data-total]").all_inner_texts()]
 
 
 def start_match(page, live_server, target="3000"):
@@ -64,7 +64,7 @@ def test_a_whole_match(page, browser, live_server):
     match_url = page.url
     enter_classic_hand(page)  # We 500+300+100+100+620 = 1620; They 300+100+260-95 = 565
     assert totals(page) == [1620, 565]
-    expect(page.locator(".side-total").first).to_contain_text("needs 90")
+    expect(page.locator(".side-total").first).to_contain_text("to open: 90")
 
     # Hand 2 with the card counter: 1 joker, 4 aces, 14 high cards = 270 points melded.
     open_form(page, "Enter hand 2")
@@ -91,14 +91,14 @@ def test_a_whole_match(page, browser, live_server):
     watcher_context = browser.new_context(viewport={"width": 390, "height": 844})
     watcher = watcher_context.new_page()
     watcher.goto(watch_url)
-    expect(watcher.locator("#sheet [data-total]").first).to_have_text("2290")
+    expect(watcher.locator("#sheet [data-total]").first).to_have_text("2,290")
     assert watcher.get_by_role("link", name=re.compile("Enter hand")).count() == 0
     page.goto(match_url)
 
     # Hand 3 reaches the target; the watching phone follows within seconds.
     enter_classic_hand(page, we_melded="300")
     assert totals(page) == [3590, 1190]  # past the target of 3000: over, for now
-    expect(watcher.locator("#sheet [data-total]").nth(1)).to_have_text("1190", timeout=8000)
+    expect(watcher.locator("#sheet [data-total]").nth(1)).to_have_text("1,190", timeout=8000)
 
     # Undo hand 3: the game is open again.
     page.once("dialog", lambda dialog: dialog.accept())
@@ -111,11 +111,11 @@ def test_a_whole_match(page, browser, live_server):
     expect(page.locator(".breakdown").first).to_contain_text("Natural canasta × 1 (at 500)")
     open_form(page, "Correct this hand")
     page.fill("#sides-0-melded_points", "520")
-    expect(page.locator("#preview")).to_contain_text("1520")
+    expect(page.locator("#preview")).to_contain_text("1,520")
     page.get_by_role("button", name="Save correction").click()
     expect(page.locator(".flash")).to_contain_text("Hand 1 corrected.")
     assert totals(page) == [2190, 625]
-    expect(watcher.locator("#sheet [data-total]").first).to_have_text("2190", timeout=8000)
+    expect(watcher.locator("#sheet [data-total]").first).to_have_text("2,190", timeout=8000)
 
     # A problem shows next to its box while typing, before saving.
     open_form(page, "Enter hand 3")
@@ -227,4 +227,4 @@ def test_can_i_from_the_score_sheet_uses_the_sides_total(page, live_server):
     assert totals(page)[0] == 1620
     page.get_by_role("link", name="Can We…?").click()
     expect(page).to_have_url(re.compile(r"/check\?match=\w+&side=0"))
-    expect(page.locator("#board")).to_contain_text("We: 1620 · needs 90")
+    expect(page.locator("#board")).to_contain_text("We: 1,620 · to open: 90")

@@ -30,7 +30,7 @@ def stored_hands(app, match_id):
 
 
 def totals(page):
-    return [int(t) for t in page.locator("#sheet [data-total]").all_inner_texts()]
+    return [int(t.replace(",", "")) for t in page.locator("#sheet [data-total]").all_inner_texts()]
 
 
 def queue(page):
@@ -126,7 +126,7 @@ def test_a_hand_saved_offline_is_sent_when_the_connection_returns(page, context,
     type_hand_offline(page, context)
     assert stored_hands(live_app, match_id) == ()
     assert [item["state"] for item in queue(page)] == ["waiting"]
-    expect(page.locator("#queue-status")).to_contain_text("Hand 1 (We v They)")
+    expect(page.locator("#queue-status")).to_contain_text("Hand 1 (We – They)")
 
     # The sheet this phone kept says the hand waits on the phone, in its row, and offers the next.
     page.get_by_role("link", name="Sheet", exact=True).click()
@@ -156,7 +156,7 @@ def test_hands_saved_offline_one_after_another_are_never_offered_twice(page, con
     page.fill("#sides-0-melded_points", "650")
     page.fill("#sides-1-melded_points", "500")
     page.get_by_role("button", name="Save hand").click()
-    expect(page.locator("#queue-status")).to_contain_text("Hand 2 (We v They)")
+    expect(page.locator("#queue-status")).to_contain_text("Hand 2 (We – They)")
     waiting = queue(page)
     assert [(item["number"], item["version"]) for item in waiting] == [(1, 1), (2, 2)]
     assert len({item["key"] for item in waiting}) == 2
@@ -213,7 +213,7 @@ def test_nothing_is_asked_in_the_background_while_offline(page, context, sheet):
 
     context.set_offline(False)  # back online, the preview is asked for again and answered
     page.fill("#sides-1-melded_points", "265")
-    expect(page.locator("#preview")).to_contain_text("1620")
+    expect(page.locator("#preview")).to_contain_text("1,620")
 
 
 # The server cannot be reached while the phone believes it is online: htmx logs that one poll.
@@ -257,7 +257,7 @@ def test_a_hand_saved_offline_in_place_leaves_the_next_hands_form(page, context,
     expect(page.locator("#sheet tr.queued th")).to_have_text(["1", "2"])
     waiting = queue(page)
     assert [(item["number"], item["version"]) for item in waiting] == [(1, 1), (2, 2)]
-    assert [item["label"] for item in waiting] == ["Hand 1 (We v They)", "Hand 2 (We v They)"]
+    assert [item["label"] for item in waiting] == ["Hand 1 (We – They)", "Hand 2 (We – They)"]
     assert len({item["key"] for item in waiting}) == 2
 
     context.set_offline(False)
@@ -279,7 +279,7 @@ def test_a_save_whose_answer_was_lost_is_not_saved_twice(page, live_app, sheet, 
     expect(page.locator("#preview")).to_be_attached()
     settled(page)
     type_hand(page)
-    expect(page.locator("#preview")).to_contain_text("1620")
+    expect(page.locator("#preview")).to_contain_text("1,620")
 
     def lost_answer(route):
         route.fetch()  # the server saves the hand ...
@@ -353,7 +353,7 @@ def test_a_refusal_waits_as_reasons_while_another_hand_is_typed(page, context, l
         db.close()
 
     context.set_offline(False)
-    expect(page.locator("#queue-status")).to_contain_text("The server did not take Hand 1 (We v They).", timeout=REPLAY)
+    expect(page.locator("#queue-status")).to_contain_text("The server did not take Hand 1 (We – They).", timeout=REPLAY)
     [item] = queue(page)
     assert item["state"] == "refused" and "answer" not in item
     assert "Someone else saved hand 1 meanwhile: We 650, They 500." in item["reasons"]
@@ -392,7 +392,7 @@ def test_a_refusal_keeps_a_bounded_number_of_reasons_each_bounded(page, context,
 
     page.route("**/matches/*/hands", long_answer)
     context.set_offline(False)
-    expect(page.locator("#queue-status")).to_contain_text("The server did not take Hand 1 (We v They).", timeout=REPLAY)
+    expect(page.locator("#queue-status")).to_contain_text("The server did not take Hand 1 (We – They).", timeout=REPLAY)
     [item] = queue(page)
     assert item["reasons"][0] == "Someone else saved hand 1 meanwhile: We 650, They 500."
     assert len(item["reasons"]) == 20
@@ -420,7 +420,7 @@ def test_a_refused_page_an_older_phone_kept_becomes_its_reasons(page, context, s
         )
     )
     page.reload()  # offline: the copy this phone kept, with today's offline.js
-    expect(page.locator("#queue-status")).to_contain_text("The server did not take Hand 1 (We v They).")
+    expect(page.locator("#queue-status")).to_contain_text("The server did not take Hand 1 (We – They).")
     [item] = queue(page)
     assert "answer" not in item and item["state"] == "refused"
     assert item["reasons"] == ["Someone else saved hand 1 meanwhile: We 650, They 500."]
@@ -457,7 +457,7 @@ def test_a_page_this_phone_never_kept_says_you_are_offline(page, context, sheet,
     expect(page.locator("[data-offline-pages]")).to_contain_text("Hand 1")  # the form this phone kept
     waiting = page.locator("[data-offline-queue]")
     expect(waiting).to_be_visible()
-    expect(waiting).to_contain_text("Hand 1 (We v They)")
+    expect(waiting).to_contain_text("Hand 1 (We – They)")
     expect(waiting).to_contain_text(WAITING)
 
     # A boosted link to a page this phone never kept says the same, with the right title.
@@ -476,7 +476,7 @@ def test_a_save_that_cannot_reach_the_server_waits_on_the_phone_too(page, live_a
     settled(page)
     page.route("**/matches/*/hands", lambda route: route.abort("connectionrefused"))
     type_hand(page)
-    expect(page.locator("#preview")).to_contain_text("1620")
+    expect(page.locator("#preview")).to_contain_text("1,620")
     page.get_by_role("button", name="Save hand").click()
     expect(page.locator("#queue-status")).to_contain_text(WAITING)
     assert stored_hands(live_app, match_id) == ()
@@ -512,7 +512,7 @@ def test_a_hand_the_server_cannot_take_stays_on_the_phone(page, context, live_ap
     context.set_offline(False)
     status = page.locator("#queue-status")
     expect(status).to_contain_text(
-        "Hand 1 (We v They) is kept on this phone. The server did not take it: Not found.", timeout=REPLAY
+        "Hand 1 (We – They) is kept on this phone. The server did not take it: Not found.", timeout=REPLAY
     )
     assert [item["state"] for item in queue(page)] == ["stuck"]
 

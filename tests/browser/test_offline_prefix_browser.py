@@ -99,7 +99,7 @@ def test_under_a_prefix_a_hand_is_saved_and_one_saved_offline_is_sent_later(page
     page.goto(f"{sheet}/share")
     expect(page.get_by_role("heading", name="You're offline")).to_be_visible()
     waiting = page.locator("[data-offline-queue] li a")
-    expect(waiting).to_have_text("Hand 2 (We v They)")
+    expect(waiting).to_have_text("Hand 2 (We – They)")
     assert waiting.get_attribute("href") == f"{PREFIX}/matches/{match_id}"
     kept = page.locator("[data-offline-pages] li a")
     expect(kept.first).to_have_attribute("href", f"{PREFIX}/")

@@ -110,7 +110,7 @@ def test_a_rows_minimum_is_quieter_than_its_score(browser, live_server, sheets, 
     context.close()
     # The start row has no minimum; hand 1: We 1500 needs 90 (docs/rules.md: 1500-2995), They -1495 needs 15.
     hands = [row for row in rows if row["need"]]
-    assert [row["number"] for row in hands] == ["1220", "165", "1220", "165"]
+    assert [row["number"] for row in hands] == ["1,220", "165", "1,220", "165"]
     assert [row["need"] for row in hands] == ["need 90", "need 15", "need 90", "need 15"]
     for row in hands:
         assert row["needSize"] < row["scoreSize"] and row["needWeight"] <= row["scoreWeight"], row
@@ -164,9 +164,9 @@ def test_a_typical_hand_is_entered_in_place_in_at_most_nine_interactions(page, l
     act.tap(page.get_by_role("button", name="Save hand"))
     # docs/rules.md: We 600 + natural 500 + mixed 300 + going out 100 = 1500;
     # They 180 + mixed 300 + one red three 100 - 65 in hand = 515.
-    expect(page.locator("#sheet [data-total]").first).to_have_text("1500")
+    expect(page.locator("#sheet [data-total]").first).to_have_text("1,500")
     # The saved hand's page may still be on its way: wait until the sheet shows these totals.
-    expect(page.locator("#sheet [data-total]")).to_have_text(["1500", "515"])
+    expect(page.locator("#sheet [data-total]")).to_have_text(["1,500", "515"])
     assert act.count <= 9
     assert page.url == sheet_url
     # The form for the hand after it is open in place again.

@@ -16,7 +16,7 @@ def rows(page):
     for row in page.locator("#sheet table.hands tbody tr:not(.start)").all():
         number = row.locator("th").inner_text().strip()
         score = row.locator("td.score").first.inner_text().split("\n")[-1].strip()
-        found.append((int(number), int(re.sub(r"need \d+", "", score).strip())))
+        found.append((int(number), int(re.sub(r"need \d+", "", score).strip().replace(",", ""))))
     return found
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from ..cards import Card, cards_value
 from ..text import t
 from ..variants import PlayRules, Variant
-from .checks import canasta_findings, turn_melds
+from .checks import canasta_count, canasta_findings, turn_melds
 from .initial import minimum_findings
 from .meld import melds_findings
 from .melds import Laid, Turn, take
@@ -147,8 +147,15 @@ def _concealed_notes(going: _GoingOut, findings: list[Finding]) -> list[Finding]
             points=rules.going_out,
         )
         return [Finding("concealed", text, None)]
-    # playing alone (two players), melds on the table are your own
-    if position.has_opened and rules.players > 2 and all(m.is_new for m in going.touched):
+    # Playing alone (two players), melds on the table are your own. With a partner, going out
+    # concealed means melding every card in this one turn without touching the partner's melds:
+    # the canastas it needs are then among this turn's own melds, never the partner's.
+    if (
+        position.has_opened
+        and rules.players > 2
+        and all(m.is_new for m in going.touched)
+        and canasta_count(rules, going.touched)[0]
+    ):
         return [Finding("maybe-concealed", MAYBE_CONCEALED, None)]
     return []
 
