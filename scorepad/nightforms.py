@@ -206,9 +206,19 @@ class EntrantForm(PageForm):
 
     name = StringField(lazy_gettext("Name (a pair's or a player's)"), [InputRequired(), Length(max=NAME), one_line])
     players = StringField(lazy_gettext("Players, separated by commas"), [Optional(), Length(max=NAME * 3), one_line])
+    # The page shows one box per player (as many as a side seats), each offering the club's known players.
+    player_1 = StringField(lazy_gettext("Player %(number)s", number=1), [Optional(), Length(max=NAME), one_line])
+    player_2 = StringField(lazy_gettext("Player %(number)s", number=2), [Optional(), Length(max=NAME), one_line])
+    player_3 = StringField(lazy_gettext("Player %(number)s", number=3), [Optional(), Length(max=NAME), one_line])
+
+    def player_boxes(self, size: int) -> list[Any]:
+        """The boxes the page shows for a side of ``size`` players: none when each plays alone (the name is theirs)."""
+        return [self.player_1, self.player_2, self.player_3][:size] if size > 1 else []
 
     def player_names(self) -> tuple[str, ...]:
-        return tuple(p.strip() for p in (self.players.data or "").split(",") if p.strip())
+        """The players as typed in their boxes, or (a client that sends the older field) separated by commas."""
+        boxes = [box.data.strip() for box in (self.player_1, self.player_2, self.player_3) if (box.data or "").strip()]
+        return tuple(boxes) or tuple(p.strip() for p in (self.players.data or "").split(",") if p.strip())
 
 
 class RenameForm(PageForm):

@@ -99,3 +99,32 @@ def test_level_season_totals_share_a_place():
     nights = [NightPoints("1 Oct", {"Ana": 3, "Ben": 3, "Cy": 1}), NightPoints("8 Oct", {"Dee": 2})]
     table = season_table(nights, SeasonRules())
     assert [(line.place, line.player) for line in table] == [("=1", "Ana"), ("=1", "Ben"), ("3", "Dee"), ("4", "Cy")]
+
+
+def test_a_player_is_one_player_whatever_the_case_spaces_or_unicode_form():
+    # Night 1: P 3150 - 2640 Q is 13 - 7 (a 510 margin); R has the bye, 12. Places: P 1st (3 points of 3),
+    # R 2nd (2), Q 3rd (1). Night 2: X and Y draw 2500 - 2500, 10 each: they share places 1 and 2 (2 + 1), 3/2 each.
+    # Night 3: Z beats W 3150 - 2640: Z 2, W 1.
+    decomposed, composed = "Conceic\u0327a\u0303o", "Concei\u00e7\u00e3o"
+    one = standings("PQR", [TableResult(1, 1, ("P", "Q"), (3150, 2640)), TableResult(1, 2, (None, "R"))], NIGHT)
+    two = standings("XY", [TableResult(1, 1, ("X", "Y"), (2500, 2500))], NIGHT)
+    three = standings("ZW", [TableResult(1, 1, ("Z", "W"), (3150, 2640))], NIGHT)
+    rules = SeasonRules(best=None)
+    nights = [
+        night_points("1", one, rules, {"P": ("Ana  Souza", "Ben"), "Q": ("Cy", "Di"), "R": ("Eva",)}),
+        night_points("2", two, rules, {"X": ("ana souza", "Cy"), "Y": ("Ben ", decomposed)}),
+        night_points("3", three, rules, {"Z": (" ANA SOUZA", "Eva"), "W": ("Di", composed)}),
+    ]
+    # Ana Souza 3 + 3/2 + 2 = 13/2; Ben 3 + 3/2 = 9/2; Eva 2 + 2 = 4; Cy 1 + 3/2 = 5/2 and Conceição
+    # 3/2 + 1 = 5/2 share 4th; Di 1 + 1 = 2. Each is named as first written.
+    assert [(line.place, line.player, line.total) for line in season_table(nights, rules)] == [
+        ("1", "Ana  Souza", Fraction(13, 2)),
+        ("2", "Ben", Fraction(9, 2)),
+        ("3", "Eva", 4),
+        ("=4", decomposed, Fraction(5, 2)),
+        ("=4", "Cy", Fraction(5, 2)),
+        ("6", "Di", 2),
+    ]
+    # Best 2 of Ana Souza's 3 nights: 3 and 2 count, 5.
+    (ana, *_) = season_table(nights, SeasonRules(best=2))
+    assert (ana.player, ana.total, [night.counted for night in ana.history]) == ("Ana  Souza", 5, [True, False, True])

@@ -67,6 +67,8 @@ class NightModel(RuleBasedStateMachine):
         self.no_shows: dict[tuple[int, int], str] = {}
         self.adjustments: list[Adjustment] = []
         self.confirmed: dict[tuple[int, int], set[int]] = {}  # the sides that confirmed the sheet as it stands
+        self.disputed: set[tuple[int, int]] = set()  # tables a side disputed, not confirmed since
+        self.corrections: list[tuple[int, int, str, str]] = []  # round, table, reason, who made it
         self.settings: EventSettings = self.night()[0].settings
 
     # --- reading the night as stored -----------------------------------------------------
@@ -119,6 +121,15 @@ class NightModel(RuleBasedStateMachine):
         if name not in self.entrants and not full:
             self.entrants[name] = False
 
+    @precondition(lambda self: len(self.entrants) < 6 and self.playing() is not None)
+    @rule(name=st.sampled_from(NAMES))
+    def late_arrival(self, name):
+        """A pair comes while a round is playing: they sit at no table of it, and are seated from the next."""
+        new = name not in self.entrants
+        self.enter(name)
+        if new and name in self.entrants:
+            assert name not in self.playing().seating.entrants
+
     @rule(data=st.data())
     def rename(self, data):
         fresh = [n for n in self.entrants if not self.played(n)]
@@ -153,6 +164,20 @@ class NightModel(RuleBasedStateMachine):
     @rule()
     def seat(self):
         self.post("/rounds", {"override": "yes"})
+
+    @precondition(lambda self: self.upcoming() is not None)
+    @rule(data=st.data())
+    def swap(self, data):
+        """The director swaps two entrants' seats before the round starts; every other seat stays."""
+        upcoming = self.upcoming()
+        seated = [name for name in upcoming.seating.entrants if name] if upcoming else []
+        if len(seated) < 2:
+            return
+        first, second = data.draw(st.lists(st.sampled_from(seated), min_size=2, max_size=2, unique=True))
+        self.post(f"/rounds/{upcoming.number}/swap", {"first": first, "second": second})
+        change = {first: second, second: first}
+        expected = [tuple(change.get(n, n) for n in table.entrants) for table in upcoming.tables]
+        assert [table.entrants for table in self.upcoming().tables] == expected
 
     @rule(seat_first=st.booleans())
     def start(self, seat_first):
@@ -206,10 +231,56 @@ class NightModel(RuleBasedStateMachine):
             token = clubstore.cards(db, self.event_id)[table.number]
         finally:
             db.close()
+        if self.entrants.get(table.entrants[side]):
+            return  # withdrawn: their pair card is void (a phone that scanned it before still confirms)
         phone = self.pair_phone(table.entrants[side])
         answer = phone.post(f"/tables/{token}/confirm", data={"side": str(side), "version": str(table.version)})
         assert answer.status_code == 303
         self.confirmed.setdefault((playing.number, table.number), set()).add(side)
+        self.disputed.discard((playing.number, table.number))  # a confirmation settles the table's dispute
+
+    @precondition(lambda self: self.playing() is not None)
+    @rule(data=st.data(), side=st.sampled_from([0, 1]))
+    def dispute(self, data, side):
+        """A side's phone disputes its table's result: not finished until a side confirms again or the round closes."""
+        playing = self.playing()
+        tables = [t for t in playing.tables if t.match_id] if playing else []
+        if not tables:
+            return
+        table = data.draw(st.sampled_from(tables))
+        db = connect(self.app.config["DATABASE"])
+        try:
+            token = clubstore.cards(db, self.event_id)[table.number]
+        finally:
+            db.close()
+        if self.entrants.get(table.entrants[side]):
+            return  # withdrawn: their pair card is void
+        answer = self.pair_phone(table.entrants[side]).post(
+            f"/tables/{token}/dispute", data={"note": "hand 2 is wrong"}
+        )
+        assert answer.status_code == 303
+        self.disputed.add((playing.number, table.number))
+
+    @precondition(lambda self: any(r.closed for r in self.rounds()))
+    @rule(data=st.data(), by=st.sampled_from(["", "Rui"]))
+    def correct(self, data, by):
+        """The director corrects a hand of a closed round's table on its sheet, then notes why and who made it."""
+        tables = [(r.number, t) for r in self.rounds() if r.closed for t in r.tables
+                  if t.match_id and self.hands.get((r.number, t.number))]  # fmt: skip
+        if not tables:
+            return
+        number, table = data.draw(st.sampled_from(tables))
+        saved = self.hands[(number, table.number)]
+        index = data.draw(st.integers(0, len(saved) - 1))
+        answer = self.client.post(
+            f"/matches/{table.match_id}/hands/{index + 1}",
+            data={**(HAND_EW if saved[index] == 0 else HAND), "version": str(table.version)},
+        )
+        assert answer.status_code == 303, answer.get_data(as_text=True)[-1500:]
+        saved[index] = 1 - saved[index]
+        self.post("/corrections", {"correction-round": str(number), "correction-table": str(table.number),
+                                   "correction-text": "wrong winner", "correction-by": by})  # fmt: skip
+        self.corrections.append((number, table.number, "wrong winner", by or clubstore.ORGANISER))
 
     @precondition(lambda self: self.playing() is not None)
     @rule(data=st.data())
@@ -270,20 +341,33 @@ class NightModel(RuleBasedStateMachine):
                 else:
                     won = self.hands.get(key, [])
                     totals = (sum(WON if w == 0 else LOST for w in won), sum(LOST if w == 0 else WON for w in won))
-                    done = each.closed is not None or self.confirmed.get(key) == {0, 1}
+                    settled = self.confirmed.get(key) == {0, 1} and key not in self.disputed
+                    done = each.closed is not None or settled
                     results.append(TableResult(each.number, table.number, table.entrants, totals, finished=done))
         expected = standings(list(self.entrants), results, self.settings, self.adjustments)
         page = self.client.get(f"/standings/{self.night()[0].standings_token}").get_data(as_text=True)
         assert ('class="provisional"' in page) == expected.provisional
-        shown = self.client.get(f"/nights/{self.event_id}/export.json").get_json()["standings"]
-        assert [(r["entrant"], r["score"], r["point_balance"]) for r in shown] == [
+        exported = self.client.get(f"/nights/{self.event_id}/export.json").get_json()
+        assert [(r["entrant"], r["score"], r["point_balance"]) for r in exported["standings"]] == [
             (r.entrant, r.score, r.point_balance) for r in expected.rows
         ]
+        noted = [(c["round"], c["table"], c["text"], c["by"]) for c in exported["corrections"]]
+        assert noted == self.corrections, "every correction is kept with its author"
+
+
+def run_model(app, examples, steps):
+    NightModel.app = app
+    runner = NightModel.TestCase
+    runner.settings = settings(max_examples=examples, stateful_step_count=steps, deadline=None,
+                               suppress_health_check=list(HealthCheck))  # fmt: skip
+    runner("runTest").runTest()
 
 
 def test_a_night_behaves_as_its_model(app):
-    NightModel.app = app
-    runner = NightModel.TestCase
-    runner.settings = settings(max_examples=12, stateful_step_count=25, deadline=None,
-                               suppress_health_check=list(HealthCheck))  # fmt: skip
-    runner("runTest").runTest()
+    run_model(app, examples=12, steps=25)
+
+
+@pytest.mark.slow
+def test_many_nights_behave_as_their_model(app):
+    """The same model over many more nights and longer ones (CI runs it; a few minutes on two cores)."""
+    run_model(app, examples=150, steps=40)

@@ -43,7 +43,7 @@ from .rounds import (
     score_table,
     time_rule,
 )
-from .season import NightPoints, SeasonLine, night_points, placement_points, season_table
+from .season import NightPoints, SeasonLine, night_points, placement_points, player_key, season_table
 from .settings import ByeRule, EventSettings, RoundLength, SeasonRules, VictoryPoints
 from .standings import Standing, Standings, standings
 
@@ -52,6 +52,6 @@ __all__ = [
     "SeasonLine", "SeasonRules", "Seating", "Standing", "Standings", "Table", "TableResult", "VictoryPoints",
     "bye_score", "hands_counted", "late_arrival", "meetings", "mitchell", "next_mitchell_round", "night_points",
     "placement_points", "plan_problems", "random_draw", "round_robin", "round_score", "score_rounds", "score_table",
-    "season_table", "seat_first_round", "seat_in_order", "seat_next_round", "standings", "swiss",
+    "player_key", "season_table", "seat_first_round", "seat_in_order", "seat_next_round", "standings", "swiss",
     "time_rule", "withdraw",
 ]  # fmt: skip

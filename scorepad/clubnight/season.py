@@ -14,6 +14,7 @@ thirds, so points are exact fractions; the pages print them as they like.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -88,13 +89,32 @@ def night_points(
     return NightPoints(night, points)
 
 
+def player_key(name: str) -> str:
+    """Who a player name means across nights: the same letters whatever the case, spaces or Unicode form.
+
+    >>> player_key("  Ana   Souza ") == player_key("ana souza")
+    True
+    """
+    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
+
+
 def season_table(nights: Sequence[NightPoints], rules: SeasonRules) -> tuple[SeasonLine, ...]:
-    """The season so far: each player's best nights summed, ranked, level totals sharing a place."""
-    history: dict[str, list[tuple[int, NightPoints]]] = {}
+    """The season so far: each player's best nights summed, ranked, level totals sharing a place.
+
+    ``nights`` come in the order played. A player is known by :func:`player_key` (so "Ana  Souza"
+    and "ana souza" are one player) and named as first written.
+    """
+    history: dict[str, list[tuple[int, str, Fraction]]] = {}
+    written: dict[str, str] = {}
     for index, night in enumerate(nights):
-        for player in night.points:
-            history.setdefault(player, []).append((index, night))
-    lines = [_line(player, played, rules) for player, played in history.items()]
+        for player, value in night.points.items():
+            key = player_key(player)
+            played = history.setdefault(key, [])
+            if played and played[-1][0] == index:
+                continue  # one player once a night (a name written twice the same night counts once)
+            written.setdefault(key, player)
+            played.append((index, night.night, Fraction(value)))
+    lines = [_line(written[key], played, rules) for key, played in history.items()]
     lines.sort(key=lambda line: (-line.total, line.player))
     level = Counter(line.total for line in lines)
     ranked, rank = [], 1
@@ -105,11 +125,9 @@ def season_table(nights: Sequence[NightPoints], rules: SeasonRules) -> tuple[Sea
     return tuple(ranked)
 
 
-def _line(player: str, played: list[tuple[int, NightPoints]], rules: SeasonRules) -> SeasonLine:
+def _line(player: str, played: list[tuple[int, str, Fraction]], rules: SeasonRules) -> SeasonLine:
     """One player's nights, the best ``rules.best`` marked as counted (the earlier night first on equal points)."""
-    best = sorted(played, key=lambda item: (-Fraction(item[1].points[player]), item[0]))
-    counted = {index for index, _ in (best if rules.best is None else best[: rules.best])}
-    nights = tuple(
-        SeasonNight(night.night, Fraction(night.points[player]), index in counted) for index, night in played
-    )
+    best = sorted(played, key=lambda item: (-item[2], item[0]))
+    counted = {index for index, _, _ in (best if rules.best is None else best[: rules.best])}
+    nights = tuple(SeasonNight(night, points, index in counted) for index, night, points in played)
     return SeasonLine(0, False, player, sum((night.points for night in nights if night.counted), Fraction(0)), nights)

@@ -18,6 +18,7 @@ from ..clubnight import (
     Seating,
     late_arrival,
     plan_problems,
+    player_key,
     random_draw,
     round_robin,
     seat_in_order,
@@ -140,7 +141,16 @@ def _dashboard(night: Night, **forms: Any) -> str:
         announcements=clubstore.announcements(get_db(), night.event.id),
         cards=clubstore.cards(get_db(), night.event.id),
         played={name for r in night.rounds if r.started for name in r.seating.entrants},
+        club_players=club_players(night),
     )
+
+
+def club_players(night: Night) -> list[str]:
+    """The club's known players for the entrant form: each player of another night once, as first written."""
+    known: dict[str, str] = {}
+    for player in clubstore.players_elsewhere(get_db(), night.event.id):
+        known.setdefault(player_key(player), player)
+    return sorted(known.values(), key=player_key)
 
 
 def _seen() -> int | None:

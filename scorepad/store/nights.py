@@ -257,6 +257,17 @@ def list_events(db: Database) -> list[Event]:
     return [_event(row) for row in _rows(db, "select * from club_events order by date desc, created desc")]
 
 
+def players_elsewhere(db: Database, event_id: str) -> list[str]:
+    """Every player entered on the club's other nights, oldest night first: a pair's players, or a name alone."""
+    rows = _rows(
+        db,
+        "select n.name, n.players from club_entrants n join club_events e on e.id = n.event_id"
+        " where n.event_id != ? order by e.date, e.created, n.position",
+        [event_id],
+    )
+    return [player for row in rows for player in (json.loads(row["players"]) or [row["name"]])]
+
+
 def touch(db: Database, event_id: str) -> None:
     """Something of the night changed: its version moves on (the standings' ETag)."""
     db.execute("update club_events set version = version + 1, updated = ? where id = ?", [now(), event_id])
@@ -623,7 +634,8 @@ def results(played: Sequence[Round]) -> list[TableResult]:
     """What each table of each started round reports, for the standings (a bye reports no totals).
 
     A table is finished once its match is, both sides confirmed it, the director accepted it,
-    or its round closed; until then the standings are provisional.
+    or its round closed; until then the standings are provisional. A dispute unsettles it (as the
+    dashboard's *Disputed* says) until a side confirms again, the director accepts it or the round closes.
     """
     found = []
     for each in played:
@@ -637,7 +649,8 @@ def results(played: Sequence[Round]) -> list[TableResult]:
             elif table.no_show is not None:
                 found.append(TableResult(each.number, table.number, table.entrants, no_show=table.no_show))
             elif table.totals is not None and len(table.totals) == 2:
-                done = table.is_finished or table.is_confirmed or each.closed is not None
+                settled = (table.is_finished or table.is_confirmed) and not table.disputed
+                done = settled or each.closed is not None
                 found.append(TableResult(each.number, table.number, table.entrants, table.totals, finished=done))
     return found
 
