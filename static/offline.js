@@ -698,8 +698,9 @@
     flush();
   });
   document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.detail.target !== document.body) { // not a new page: perhaps the sheet, refreshed
-      if (event.detail.target.id === "next-hand") adjust(event.detail.target.querySelector("form[data-queue]"));
+    var target = event.detail.target; // none for some swaps (a dashboard's out-of-band parts)
+    if (target !== document.body) { // not a new page: perhaps the sheet, refreshed
+      if (target && target.id === "next-hand") adjust(target.querySelector("form[data-queue]"));
       if (document.getElementById("sheet")) render();
       return;
     }

@@ -25,19 +25,6 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # and the servers and commands 
 LONG = ("tests/browser/", "tests/test_match_lifecycle.py", "tests/test_night_races.py", "tests/test_night_model.py")
 
 
-def pytest_xdist_auto_num_workers(config):
-    """``-n auto``: for the quick run, two test processes a core; for a run with the slow tests, one.
-
-    Much of a quick run is waiting (a browser drawing a page, a loopback server answering), so a
-    core with one worker sits idle for part of the time: on two cores the quick run used 1.2 of
-    them. The slow part's stress tests keep their cores busy and time real servers, so they get one each,
-    as does a machine of more than four cores (where idle time is spread thinly already).
-    """
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    quick = "not slow" in (config.getoption("markexpr") or "")
-    return 2 * cores if quick and cores <= 4 else cores
-
-
 def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: not item.nodeid.startswith(LONG))  # stable: each file's order is kept
 

@@ -76,7 +76,7 @@ def test_the_next_hand_typed_while_a_save_is_on_its_way_is_kept(page, live_serve
     page.fill("#sides-0-melded_points", "450")
     page.fill("#sides-1-melded_points", "200")
     # Hand 1 as sent: We 600 + natural 500 + going out 100 = 1200; They 180.
-    expect(page.locator("#sheet [data-total]")).to_have_text(["1200", "180"], timeout=10_000)
+    expect(page.locator("#sheet [data-total]")).to_have_text(["1,200", "180"], timeout=10_000)
     expect(page.locator("#next-hand .next-hand-title")).to_have_text("Hand 2")
     expect(page.locator("#sides-0-melded_points")).to_have_value("450")
     expect(page.locator("#sides-1-melded_points")).to_have_value("200")
