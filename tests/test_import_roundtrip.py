@@ -109,7 +109,7 @@ def test_export_then_import_reproduces_every_match(played):
 
 
 @pytest.mark.slow
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(matches(), min_size=1, max_size=4))
 def test_export_then_import_reproduces_every_match_over_many_more_files(played):
     reproduces_every_match(played)

@@ -490,12 +490,12 @@ class SlowMatchLifecycle(MatchLifecycle):
 
 
 SlowMatchLifecycle.TestCase.settings = settings(
-    max_examples=1000,
+    max_examples=400,
     stateful_step_count=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-test_match_lifecycle_thousands = pytest.mark.slow(SlowMatchLifecycle.TestCase)
+test_match_lifecycle_longer_run = pytest.mark.slow(SlowMatchLifecycle.TestCase)
 
 
 def test_a_submission_key_used_in_another_match_saves_the_hand_without_an_error(client):

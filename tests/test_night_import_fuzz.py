@@ -149,7 +149,7 @@ def test_every_leaf_of_a_night_export_mutated_is_refused_or_works_everywhere(app
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_many_more_mutated_night_exports_are_refused_or_work_everywhere(app, organiser, exported, data):
     mutated_leaf_is_refused_or_works(app, organiser, exported, data)

@@ -370,4 +370,4 @@ def test_a_night_behaves_as_its_model(app):
 @pytest.mark.slow
 def test_many_nights_behave_as_their_model(app):
     """The same model over many more nights and longer ones (CI runs it; a few minutes on two cores)."""
-    run_model(app, examples=150, steps=40)
+    run_model(app, examples=60, steps=40)
