@@ -217,22 +217,31 @@ class NightModel(RuleBasedStateMachine):
             saved.append(0 if north_south_wins else 1)
             self.confirmed.pop((playing.number, table.number), None)  # a later change asks again
 
+    def table_card(self, data, side):
+        """A table of the round being played, drawn, and its card's token; None when no table has a
+        match, or when that side's pair has withdrawn (their pair card is void; a phone that scanned it
+        before still confirms)."""
+        tables = [t for t in self.playing().tables if t.match_id]
+        if not tables:
+            return None
+        table = data.draw(st.sampled_from(tables))
+        if self.entrants.get(table.entrants[side]):
+            return None
+        db = connect(self.app.config["DATABASE"])
+        try:
+            return table, clubstore.cards(db, self.event_id)[table.number]
+        finally:
+            db.close()
+
     @precondition(lambda self: self.playing() is not None)
     @rule(data=st.data(), side=st.sampled_from([0, 1]))
     def confirm(self, data, side):
         """A side's own phone (a fresh one each time, that scanned its pair card) confirms the sheet as it stands."""
         playing = self.playing()
-        tables = [t for t in playing.tables if t.match_id]
-        if not tables:
+        drawn = self.table_card(data, side)
+        if drawn is None:
             return
-        table = data.draw(st.sampled_from(tables))
-        db = connect(self.app.config["DATABASE"])
-        try:
-            token = clubstore.cards(db, self.event_id)[table.number]
-        finally:
-            db.close()
-        if self.entrants.get(table.entrants[side]):
-            return  # withdrawn: their pair card is void (a phone that scanned it before still confirms)
+        table, token = drawn
         phone = self.pair_phone(table.entrants[side])
         answer = phone.post(f"/tables/{token}/confirm", data={"side": str(side), "version": str(table.version)})
         assert answer.status_code == 303
@@ -244,17 +253,10 @@ class NightModel(RuleBasedStateMachine):
     def dispute(self, data, side):
         """A side's phone disputes its table's result: not finished until a side confirms again or the round closes."""
         playing = self.playing()
-        tables = [t for t in playing.tables if t.match_id] if playing else []
-        if not tables:
+        drawn = self.table_card(data, side)
+        if drawn is None:
             return
-        table = data.draw(st.sampled_from(tables))
-        db = connect(self.app.config["DATABASE"])
-        try:
-            token = clubstore.cards(db, self.event_id)[table.number]
-        finally:
-            db.close()
-        if self.entrants.get(table.entrants[side]):
-            return  # withdrawn: their pair card is void
+        table, token = drawn
         answer = self.pair_phone(table.entrants[side]).post(
             f"/tables/{token}/dispute", data={"note": "hand 2 is wrong"}
         )
