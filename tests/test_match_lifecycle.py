@@ -476,7 +476,7 @@ class MatchLifecycle(RuleBasedStateMachine):
 
 
 MatchLifecycle.TestCase.settings = settings(
-    max_examples=100,
+    max_examples=200,
     stateful_step_count=15,
     deadline=None,
     report_multiple_bugs=False,
