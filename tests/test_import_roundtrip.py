@@ -102,14 +102,14 @@ def import_text(db, text):
     return backups.save_import(db, plan), len(plan.already)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(matches(), min_size=1, max_size=4))
 def test_export_then_import_reproduces_every_match(played):
     reproduces_every_match(played)
 
 
 @pytest.mark.slow
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=90, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(matches(), min_size=1, max_size=4))
 def test_export_then_import_reproduces_every_match_over_many_more_files(played):
     reproduces_every_match(played)

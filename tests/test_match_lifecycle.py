@@ -476,7 +476,7 @@ class MatchLifecycle(RuleBasedStateMachine):
 
 
 MatchLifecycle.TestCase.settings = settings(
-    max_examples=200,
+    max_examples=100,
     stateful_step_count=15,
     deadline=None,
     report_multiple_bugs=False,
@@ -490,7 +490,7 @@ class SlowMatchLifecycle(MatchLifecycle):
 
 
 SlowMatchLifecycle.TestCase.settings = settings(
-    max_examples=400,
+    max_examples=500,
     stateful_step_count=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

@@ -313,14 +313,17 @@ def number_boxes(html):
     return re.findall(r'<input[^>]*id="([^"]+)"[^>]*name="([^"]+)"[^>]*type="number"', html)
 
 
-@pytest.mark.parametrize("huge", HUGE, ids=["310 digits", "negative 400 digits", "5001 digits", "10^9 + 1"])
 @pytest.mark.parametrize("variant", ["classic", "samba", "classic-3p", "bolivia"])
-def test_a_huge_number_in_any_hand_box_is_a_message_on_that_box(app, client, variant, huge):
+def test_a_huge_number_in_any_hand_box_is_a_message_on_that_box(app, client, variant):
+    """Every box of every variant's hand form gets a huge number, the four kinds taking turns along
+    the boxes (every box is read by the same reader: a page for every box times every kind cost
+    four times this test and tried nothing more)."""
     match_id = add_match(app, [], variant=variant, sides=None if variant != "classic-3p" else _three())
     html = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
     boxes = number_boxes(html)
     assert len(boxes) > 20
-    for box_id, name in boxes:
+    for turn, (box_id, name) in enumerate(boxes):
+        huge = HUGE[turn % len(HUGE)]
         response = client.post(f"/matches/{match_id}/hands", data={name: huge, "version": "1"})
         body = response.get_data(as_text=True)
         assert response.status_code == 200, name

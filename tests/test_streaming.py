@@ -163,6 +163,7 @@ def test_a_gzipped_download_is_the_same_file(app, organiser):
 # --- the cost -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_2000_match_download_costs_a_batch_not_the_file(app, organiser):
     """Short matches keep tracemalloc's sevenfold slowdown affordable; the 36 MB file of 2,000
     matches of 20 hands is measured on a real server below (its RSS)."""
