@@ -35,3 +35,25 @@ def open_links(client, *match_ids):
     """Open each match's write link in this test client's browser, which lists it from then on."""
     for match_id in match_ids:
         assert client.get(f"/matches/{match_id}").status_code == 200
+
+
+def matrix(values, quick, ids=None):
+    """Parameters for a test repeated over a matrix (languages, colour schemes, widths, sizes).
+
+    The quick run tries the ``quick`` ones, chosen as the hardest case of the matrix (German's long
+    words, the narrowest phone, the largest field); the others are marked ``slow``, so CI's slow part
+    tries every one. ``ids`` names each value as ``pytest.mark.parametrize``'s ``ids`` would.
+    """
+    import pytest
+
+    names = list(ids) if ids is not None else [None] * len(values)
+    unknown = [value for value in quick if value not in values]
+    assert not unknown, f"{unknown} is not in the matrix {values}"
+    return [
+        pytest.param(
+            *(value if isinstance(value, tuple) else (value,)),
+            id=name,
+            marks=() if value in quick else pytest.mark.slow,
+        )
+        for value, name in zip(values, names, strict=True)
+    ]

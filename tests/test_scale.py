@@ -242,7 +242,9 @@ def test_the_sheet_after_a_write_shows_the_new_hand(app, client):
     first = client.get(url).get_data(as_text=True)
     # The same version: the same page (but the next hand's form's fresh submission key, issue 29,
     # and the form token, which carries the second it was signed in: two reads a second apart differ).
-    key = re.compile(r'((?:name="(?:submission|csrf_token)" type="hidden"|type="hidden" name="csrf_token") value=")[^"]*"')
+    key = re.compile(
+        r'((?:name="(?:submission|csrf_token)" type="hidden"|type="hidden" name="csrf_token") value=")[^"]*"'
+    )
     assert len(key.findall(first)) >= 2, "the submission key and the form token are where this test looks"
     assert key.sub(r"\1", first) == key.sub(r"\1", client.get(url).get_data(as_text=True))
     assert re.findall(r"data-total>(-?[\d,]+)<", first) == ["1,220", "165"] and first.count('<td class="running">') == 2

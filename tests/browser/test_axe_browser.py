@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from support import matrix
 
 from browser.test_frictions_browser import settled
 from browser.test_pages_browser import pages  # noqa: F401  (the seeded pages, a fixture)
@@ -32,7 +33,7 @@ def axe_script():
     return AXE
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scheme", matrix(["light", "dark"], quick=["dark"]))
 def test_no_axe_violations_on_the_pages_players_use(browser, live_server, pages, axe_script, scheme):  # noqa: F811
     # The pages' policy allows no inline script; axe is injected as one, so this context bypasses it.
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, bypass_csp=True)

@@ -29,7 +29,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from support import HAND
+from support import HAND, matrix
 
 from browser.test_axe_browser import axe_script, axe_violations  # noqa: F401  (axe_script is a fixture)
 from browser.test_match_flow_browser import open_form, settled
@@ -355,7 +355,7 @@ def seeded_night(live_app, live_server):
     }
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", matrix(LANGUAGES, quick=["de"]))
 def test_every_club_page_fits_a_phone_and_a_projector_in_every_language(browser, live_server, seeded_night, language):
     problems = []
     for viewport in (PHONE_VIEWPORT, LAPTOP):
@@ -383,7 +383,7 @@ def sign_in_quietly(page, live_server):
     expect(page.locator(".flash")).to_be_visible()
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scheme", matrix(["light", "dark"], quick=["dark"]))
 def test_no_axe_violations_on_the_club_pages(browser, live_server, seeded_night, axe_script, scheme):  # noqa: F811
     # The pages' policy allows no inline script; axe is injected as one, so this context bypasses it.
     context = browser.new_context(viewport=PHONE_VIEWPORT, color_scheme=scheme, bypass_csp=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from support import HAND
+from support import HAND, matrix
 
 from browser.test_clubnight_browser import LAPTOP, PASSPHRASE, live_app  # noqa: F401  (the organiser's app)
 from browser.test_match_flow_browser import settled
@@ -65,8 +65,14 @@ ROWS = """[...document.querySelectorAll('table.standings tbody tr')].map(r => {
   const box = r.getBoundingClientRect(); return [box.top, box.bottom, box.height]; })"""
 
 
-@pytest.mark.parametrize("between_rounds", [False, True], ids=["playing", "between-rounds"])
-@pytest.mark.parametrize("count", [2, 12, 16, 17, 40])
+@pytest.mark.parametrize(
+    ("count", "between_rounds"),
+    matrix(
+        [(count, between) for between in (False, True) for count in (2, 12, 16, 17, 40)],
+        quick=[(2, True), (17, False), (40, True)],
+        ids=[f"{count}-{label}" for label in ("playing", "between-rounds") for count in (2, 12, 16, 17, 40)],
+    ),
+)
 def test_the_projector_fits_or_rolls_every_row(browser, live_app, live_server, count, between_rounds):
     token = night_of(live_app, count, between_rounds)
     context = browser.new_context(viewport=LAPTOP)

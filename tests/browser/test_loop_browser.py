@@ -11,6 +11,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+from support import matrix
 
 from browser.test_frictions_browser import settled, start_match
 from browser.waiting import wait_until
@@ -92,7 +93,14 @@ def lands_on_the_next_hand(page, number):
 
 # German's longer labels ("Ausgelegte Punkte", "Gemischte Canasta") push the other side's first
 # boxes under the Save bar at 360 px: there the hand takes one swipe (README says so).
-@pytest.mark.parametrize(("width", "language"), [(360, "en"), (390, "en"), (360, "es"), (360, "pt-BR"), (390, "de")])
+@pytest.mark.parametrize(
+    ("width", "language"),
+    matrix(
+        [(360, "en"), (390, "en"), (360, "es"), (360, "pt-BR"), (390, "de")],
+        quick=[(360, "en"), (390, "de")],
+        ids=["360-en", "390-en", "360-es", "360-pt-BR", "390-de"],
+    ),
+)
 def test_a_typical_hand_takes_seven_interactions_and_no_swipe(browser, live_server, width, language):
     context = browser.new_context(viewport=PHONES[width], is_mobile=True, has_touch=True, locale=language)
     page = context.new_page()

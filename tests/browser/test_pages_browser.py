@@ -6,6 +6,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+from support import matrix
 
 from scorepad import create_app
 
@@ -111,8 +112,14 @@ def pages(live_app, live_server):
     }
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize(
+    ("javascript", "scheme"),
+    matrix(
+        [(True, "light"), (True, "dark"), (False, "light"), (False, "dark")],
+        quick=[(True, "light"), (False, "dark")],
+        ids=["js-light", "js-dark", "no-js-light", "no-js-dark"],
+    ),
+)
 @pytest.mark.console_allows(r"/matches/nope: Failed to load resource: .* 404")
 def test_every_page_fits_a_phone(browser, live_server, pages, scheme, javascript):
     context = browser.new_context(viewport=PHONE, color_scheme=scheme, java_script_enabled=javascript)

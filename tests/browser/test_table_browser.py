@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 from support import DEFAULTS as CLASSIC
 from support import HAND as WE_WENT_OUT  # We 1220, They 165 (docs/rules.md)
+from support import matrix
 
 from browser.test_frictions_browser import Taps, settled
 from scorepad import create_app
@@ -72,7 +73,7 @@ OFF_THE_PHONE = """() => {
 }"""
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", matrix(LANGUAGES, quick=["de"]))
 def test_every_score_and_total_is_on_the_phone_in_every_language(browser, live_server, sheets, language):
     problems = {}
     for width in WIDTHS:
@@ -182,7 +183,7 @@ def test_without_javascript_the_sheet_has_the_next_hand_and_links_to_the_hand_pa
     assert no_js_page.locator("h2.side-heading").all_inner_texts() == ["We", "They"]
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("language", matrix(LANGUAGES, quick=["de"]))
 def test_the_sticky_bar_over_the_sheet_is_one_line(browser, live_server, sheets, language):
     """Two lines of bar ("Compartir Borrar" above "ES") would take 117px of every screen of the sheet."""
     rows = {}
