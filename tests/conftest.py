@@ -4,6 +4,7 @@ Every app a test builds (with these fixtures or with ``create_app`` itself) star
 one migrated database and shares compiled URL builders and templates (``sharing.py``).
 """
 
+import itertools
 import os
 import sys
 
@@ -36,21 +37,39 @@ def shared_compilation(tmp_path_factory):
         yield
 
 
-def fresh_app(folder):
-    """The app the web tests use: testing, CSRF off, on a fresh database in ``folder``."""
+def fresh_app(folder, **config):
+    """The app the web tests use: testing, CSRF off, on a fresh database in ``folder``.
+
+    ``config`` changes what a test needs changed (say ``ORGANISER_PASSPHRASE``, or
+    ``TESTING=False, WTF_CSRF_ENABLED=True`` for the app as a phone meets it).
+    """
     return create_app(
         {
             "TESTING": True,
             "DATABASE": str(folder / "test.db"),
             "SECRET_KEY": "test-only",
             "WTF_CSRF_ENABLED": False,
+            **config,
         }
     )
 
 
 @pytest.fixture
-def app(tmp_path):
-    return fresh_app(tmp_path)
+def make_app(tmp_path):
+    """Build apps for this test, each on a fresh database of its own: ``make_app(**config)``."""
+    made = itertools.count()
+
+    def make(**config):
+        folder = tmp_path / f"app-{next(made)}"
+        folder.mkdir()
+        return fresh_app(folder, **config)
+
+    return make
+
+
+@pytest.fixture
+def app(make_app):
+    return make_app()
 
 
 @pytest.fixture(scope="module")

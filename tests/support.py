@@ -4,6 +4,10 @@ from scorepad import canasta, store
 from scorepad.db import connect
 from scorepad.documents import Side
 
+# The app as a server runs it for a phone (``make_app(**AS_SERVED)``): form tokens checked, and a
+# view's error answered as the server would answer it, not raised into the test.
+AS_SERVED = {"TESTING": False, "WTF_CSRF_ENABLED": True, "SECRET_KEY": "browser-tests"}
+
 # The new-match form's house rules left at the classic defaults.
 DEFAULTS = {"option_target": "5000", "option_canastas_to_go_out": "1", "option_restore_pile_penalty": "0"}
 # A classic hand through the form. docs/rules.md: We 620 + natural canasta 500 + going out 100 = 1220;

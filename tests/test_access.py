@@ -25,16 +25,8 @@ LINK = re.compile(r'(?:href|src|hx-get|data-sw)="([^"]+)"')
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "access.db"),
-            "SECRET_KEY": "test-only",
-            "WTF_CSRF_ENABLED": False,
-            "ORGANISER_PASSPHRASE": PASSPHRASE,
-        }
-    )
+def app(make_app):
+    return make_app(ORGANISER_PASSPHRASE=PASSPHRASE)
 
 
 @pytest.fixture

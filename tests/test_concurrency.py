@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import pytest
 
-from scorepad import backups, canasta, create_app, store
+from scorepad import backups, canasta, store
 from scorepad.db import connect
 from scorepad.documents import MatchInfo, Side, match_document
 
@@ -101,9 +101,9 @@ class Run:
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(make_app):
     # TESTING would re-raise a view's exception in the client; off, a failure is the 500 a phone gets.
-    return create_app({"DATABASE": str(tmp_path / "busy.db"), "SECRET_KEY": "test-only", "WTF_CSRF_ENABLED": False})
+    return make_app(TESTING=False)
 
 
 def new_match(app, hands: int) -> str:

@@ -68,11 +68,9 @@ def match_id(app):
 
 
 @pytest.fixture
-def other_app(tmp_path):
+def other_app(make_app):
     """A second scorepad on its own database, to import into."""
-    return create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "other.db"), "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False}
-    )
+    return make_app()
 
 
 # --- one match ---------------------------------------------------------------------------

@@ -451,16 +451,9 @@ def test_a_piece_larger_than_the_cache_is_drawn_and_not_kept(app, client):
 
 
 @pytest.fixture
-def quiet_app(tmp_path):
+def quiet_app(make_app):
     """An app whose errors become answers (as a real server's), so a 500 is seen as one."""
-    return create_app(
-        {
-            "DATABASE": str(tmp_path / "quiet.db"),
-            "SECRET_KEY": "test-only",
-            "WTF_CSRF_ENABLED": False,
-            "PROPAGATE_EXCEPTIONS": False,
-        }
-    )
+    return make_app(TESTING=False, PROPAGATE_EXCEPTIONS=False)
 
 
 @pytest.mark.parametrize("target", ["/%0d%0aSet-Cookie:x=1", "/a%0ab", "/%0d", "/x%7f", "/%00"])

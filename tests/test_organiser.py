@@ -10,21 +10,9 @@ from scorepad import access, create_app
 PASSPHRASE = "meld seventy-five"
 
 
-def make_app(tmp_path, **config):
-    return create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "organiser.db"),
-            "SECRET_KEY": "test-only",
-            "WTF_CSRF_ENABLED": False,
-            **config,
-        }
-    )
-
-
 @pytest.fixture
-def app(tmp_path):
-    return make_app(tmp_path, ORGANISER_PASSPHRASE=PASSPHRASE)
+def app(make_app):
+    return make_app(ORGANISER_PASSPHRASE=PASSPHRASE)
 
 
 @pytest.fixture
@@ -36,8 +24,8 @@ def signed_in(client):
     return 'id="organiser-note"' in client.get("/").get_data(as_text=True)
 
 
-def test_without_a_passphrase_organiser_mode_is_off_and_says_so(tmp_path):
-    client = make_app(tmp_path).test_client()
+def test_without_a_passphrase_organiser_mode_is_off_and_says_so(make_app):
+    client = make_app().test_client()
     page = client.get("/organiser").get_data(as_text=True)
     assert "Organiser mode is off" in page and "FLASK_ORGANISER_PASSPHRASE" in page and "<form" not in page
     refused = client.post("/organiser", data={"passphrase": ""})
@@ -159,9 +147,10 @@ def test_the_wait_grows_to_five_minutes_and_no_further(app, monkeypatch):
     assert WAIT.search(guess(client, PASSPHRASE)).groups() == ("5", "minute")
 
 
-def test_the_wait_is_shared_by_every_server_process(tmp_path, monkeypatch):
+def test_the_wait_is_shared_by_every_server_process(make_app, tmp_path, monkeypatch):
     Clock(monkeypatch)
-    first, second = (make_app(tmp_path, ORGANISER_PASSPHRASE=PASSPHRASE).test_client() for _ in range(2))
+    shared = str(tmp_path / "one-database.db")
+    first, second = (make_app(DATABASE=shared, ORGANISER_PASSPHRASE=PASSPHRASE).test_client() for _ in range(2))
     assert "That is not" in guess(first, "guess")
     assert WAIT.search(guess(second, PASSPHRASE)), "another process on the same database waits too"
 

@@ -23,8 +23,9 @@ ONE_HAND = [{"entries": [{"melded_points": 650}, {"melded_points": 500}]}]
 
 
 @pytest.fixture
-def secure_app(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "s.db"), "SECRET_KEY": "security-tests"})
+def secure_app(make_app):
+    """The app as a phone meets it: form tokens checked, errors answered as a server would."""
+    return make_app(TESTING=False, WTF_CSRF_ENABLED=True, SECRET_KEY="security-tests")
 
 
 @pytest.fixture

@@ -15,9 +15,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from support import AS_SERVED
 from werkzeug.serving import make_server
-
-from scorepad import create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -106,9 +105,9 @@ def no_console_errors(request):
 
 
 @pytest.fixture
-def live_app(tmp_path):
+def live_app(make_app):
     """The app with CSRF on, as a phone would use it."""
-    return create_app({"DATABASE": str(tmp_path / "browser.db"), "SECRET_KEY": "browser-tests"})
+    return make_app(**AS_SERVED)
 
 
 def closing_when_dropped(app):

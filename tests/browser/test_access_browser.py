@@ -3,9 +3,9 @@ signs in and sees every match."""
 
 import pytest
 from playwright.sync_api import expect
-from support import add_match
+from support import AS_SERVED, add_match
 
-from scorepad import access, create_app
+from scorepad import access
 
 from .conftest import PHONE
 
@@ -13,11 +13,9 @@ PASSPHRASE = "two jokers and a deuce"
 
 
 @pytest.fixture
-def live_app(tmp_path):
+def live_app(make_app):
     """The app as a club runs it: CSRF on and an organiser passphrase set."""
-    return create_app(
-        {"DATABASE": str(tmp_path / "club.db"), "SECRET_KEY": "browser-tests", "ORGANISER_PASSPHRASE": PASSPHRASE}
-    )
+    return make_app(**AS_SERVED, ORGANISER_PASSPHRASE=PASSPHRASE)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from support import matrix
+from support import AS_SERVED, matrix
 
 from browser.test_frictions_browser import settled, start_match
 from browser.waiting import wait_until
@@ -138,10 +138,8 @@ BOTH_WENT_OUT = {"sides-0-melded_points": "600", "sides-0-canasta_natural": "1",
 
 
 @pytest.fixture
-def live_app(tmp_path):
-    return create_app(
-        {"DATABASE": str(tmp_path / "browser.db"), "SECRET_KEY": "browser-tests", "ORGANISER_PASSPHRASE": PASSPHRASE}
-    )
+def live_app(make_app):
+    return make_app(**AS_SERVED, ORGANISER_PASSPHRASE=PASSPHRASE)
 
 
 def on_screen(page, selector):

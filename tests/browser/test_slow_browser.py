@@ -13,6 +13,7 @@ import time
 
 import pytest
 from playwright.sync_api import expect
+from support import AS_SERVED
 from werkzeug.serving import make_server
 
 from browser.conftest import closing_when_dropped
@@ -34,10 +35,8 @@ def slowly(app):
 
 
 @pytest.fixture
-def live_app(tmp_path):
-    return create_app(
-        {"DATABASE": str(tmp_path / "browser.db"), "SECRET_KEY": "browser-tests", "ORGANISER_PASSPHRASE": PASSPHRASE}
-    )
+def live_app(make_app):
+    return make_app(**AS_SERVED, ORGANISER_PASSPHRASE=PASSPHRASE)
 
 
 @pytest.fixture
