@@ -8,15 +8,12 @@ typing meanwhile, which is the very thing tried here. Static files come at once 
 """
 
 import re
-import threading
 import time
 
 import pytest
 from playwright.sync_api import expect
 from support import AS_SERVED
-from werkzeug.serving import make_server
 
-from browser.conftest import closing_when_dropped
 from browser.test_frictions_browser import settled
 from browser.waiting import wait_until
 from scorepad import create_app
@@ -40,13 +37,10 @@ def live_app(make_app):
 
 
 @pytest.fixture
-def live_server(live_app):
-    server = make_server("127.0.0.1", 0, closing_when_dropped(slowly(live_app)), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
+def live_server(live_app, served):
+    """The module's loopback server (browser/conftest.py), every answer but a static file 1.5 s late."""
+    served.app = slowly(live_app)
+    yield served.url
 
 
 def posts(page, path):
