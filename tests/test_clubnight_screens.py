@@ -8,7 +8,7 @@ from support import HAND
 from test_nights import app, enter, new_night, night_rows, organiser, play, run_out_the_clock  # noqa: F401
 
 from scorepad.db import connect
-from scorepad.store import nights as clubstore
+from scorepad.store import club as clubstore
 
 
 def version_of(app, event_id):

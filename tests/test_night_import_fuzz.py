@@ -22,7 +22,7 @@ from support import HAND
 
 from scorepad import create_app
 from scorepad.db import connect
-from scorepad.store import nights as clubstore
+from scorepad.store import club as clubstore
 
 PASSPHRASE = "long table long night"
 SETTINGS = {

@@ -1,6 +1,6 @@
 """A club night as a model (issue 30 item 2): a Hypothesis state machine drives the organiser's and the
 tables' actions through the pages and, after every step, compares the night's standings with those the
-pure core (``scorepad.clubnight.standings``) computes from the model's own facts.
+pure core (``scorepad.club.core.standings``) computes from the model's own facts.
 
 The model keeps what people did: who entered (and was renamed, removed, withdrawn), each started
 table's hands as saved (support.HAND: 1220 to 165 for North-South; HAND_EW the other way round)
@@ -24,9 +24,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from support import HAND
 
 from scorepad import create_app
-from scorepad.clubnight import Adjustment, EventSettings, TableResult, standings
+from scorepad.club.core import Adjustment, EventSettings, TableResult, standings
 from scorepad.db import connect
-from scorepad.store import nights as clubstore
+from scorepad.store import club as clubstore
 
 PASSPHRASE = "long table long night"
 HAND_EW = {

@@ -14,7 +14,7 @@ from support import DEFAULTS, HAND
 
 from scorepad import create_app
 from scorepad.db import connect
-from scorepad.store import nights as clubstore
+from scorepad.store import club as clubstore
 
 PASSPHRASE = "long table long night"
 # The same hand the other way round: East-West (side 1) scores 1220, North-South 165.

@@ -335,7 +335,7 @@ def seeded_night(live_app, live_server):
     client.post(f"/matches/{match_id}/hands", data={**HAND, "version": "1"})
     db = connect(live_app.config["DATABASE"])
     try:
-        from scorepad.store import nights as clubstore
+        from scorepad.store import club as clubstore
 
         event = clubstore.get_event(db, event_id)
         card = clubstore.cards(db, event_id)[1]

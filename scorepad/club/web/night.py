@@ -10,16 +10,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from babel.dates import format_time
 from flask import Blueprint, abort, current_app
 
-from .. import i18n
-from ..clubnight import (
+from ... import i18n
+from ...db import get_db
+from ...store import club as clubstore
+from ..core import (
     Adjustment,
     EventSettings,
     Standings,
     standings,
     time_rule,
 )
-from ..db import get_db
-from ..store import nights as clubstore
 
 bp = Blueprint("nights", __name__)
 

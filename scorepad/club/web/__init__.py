@@ -18,9 +18,9 @@ from typing import Any
 
 from flask import render_template, request
 
-from .. import access
-from ..db import get_db
-from ..store import nights as clubstore
+from ... import access
+from ...db import get_db
+from ...store import club as clubstore
 from . import printing, running, tables, transfer, watching  # noqa: F401  (their pages join the blueprint)
 from .night import MATCH_WRITES, PUBLIC, bp
 

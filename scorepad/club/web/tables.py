@@ -11,13 +11,13 @@ from typing import Any
 import segno
 from flask import Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 
-from ..db import get_db
-from ..i18n import gettext as _
-from ..nightforms import (
+from ...db import get_db
+from ...forms.club import (
     DisputeForm,
 )
-from ..security import form_checks_token
-from ..store import nights as clubstore
+from ...i18n import gettext as _
+from ...security import form_checks_token
+from ...store import club as clubstore
 from .night import (
     Night,
     bp,

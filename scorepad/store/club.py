@@ -1,7 +1,7 @@
 """Club nights' rows: events, entrants, rounds, tables, confirmations, adjustments, announcements.
 
 The only module that knows the club night tables (as ``store`` is for matches); it turns rows
-into small frozen records and :mod:`scorepad.clubnight` objects and back. A table's match is an
+into small frozen records and :mod:`scorepad.club.core` objects and back. A table's match is an
 ordinary scorepad match made by ``store.create_match``; here a table only holds its id, and the
 results read its stored summary (the totals the sheet shows), so the standings follow every
 saved hand and every correction without scoring anything again.
@@ -20,8 +20,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ..clubimport import ImportedNight
-from ..clubnight import Adjustment, EventSettings, Seating, Table, TableResult, hands_counted
+from ..club.core import Adjustment, EventSettings, Seating, Table, TableResult, hands_counted
+from ..club.reading import ImportedNight
 from . import imports
 from .rows import NotFoundError, new_token, now, select_rows, writing
 
