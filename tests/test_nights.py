@@ -1236,3 +1236,70 @@ def clubstore_entrants(app, event_id):
         return clubstore.entrants(db, event_id)
     finally:
         db.close()
+
+
+def test_the_store_keeps_a_closed_rounds_match_for_the_organiser_on_every_write(app, organiser):
+    """The closed-round rule is the store's: each write refuses anyone but the organiser, whoever calls it."""
+    from scorepad import canasta, store
+
+    hand = canasta.Hand.from_dict(
+        {"entries": [{"melded_points": 620, "canastas": {"natural": 1}, "went_out": True},
+                     {"melded_points": 260, "hand_points": 95}]}
+    )  # fmt: skip
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    match_id = night_rows(app, event_id)[1][0].tables[0].match_id
+    db = connect(app.config["DATABASE"])
+    try:
+        # While the round is played a table's phone writes its match, but never deletes it.
+        assert store.add_hand(db, match_id, hand, 1) == 2
+        assert store.add_hand(db, match_id, hand, 2) == 3
+        assert store.undo_last_hand(db, match_id, 3) == 2  # version 4, hand 2 waits to be put back
+        with pytest.raises(store.LockedError) as refused:
+            store.delete_match(db, match_id, 4)
+        assert refused.value.deleting
+        assert organiser.post(f"/nights/{event_id}/rounds/1/close").status_code == 303
+        writes = {
+            "add": lambda **who: store.add_hand(db, match_id, hand, 4, **who),
+            "correct": lambda **who: store.replace_hand(db, match_id, 1, hand, 4, **who),
+            "undo": lambda **who: store.undo_last_hand(db, match_id, 4, **who),
+            "put back": lambda **who: store.restore_last_hand(db, match_id, 4, **who),
+            "delete": lambda **who: store.delete_match(db, match_id, 4, **who),
+        }
+        for what, write in writes.items():
+            with pytest.raises(store.LockedError) as refused:
+                write()
+            assert refused.value.deleting == (what == "delete"), what
+            assert store.current_version(db, match_id) == 4, what  # nothing of it was written
+        # A stale phone is told the match is the organiser's, not that it is stale.
+        with pytest.raises(store.LockedError):
+            store.add_hand(db, match_id, hand, 1)
+        # The organiser corrects hand 1 and deletes the match; a phone cannot bring it back, the organiser can.
+        assert writes["correct"](organiser=True) == 5
+        store.delete_match(db, match_id, 5, organiser=True)
+        with pytest.raises(store.LockedError):
+            store.restore_match(db, match_id)
+        store.restore_match(db, match_id, organiser=True)
+        assert store.current_version(db, match_id) == 7
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("action", ["hands/undo", "hands/restore", "restore"])
+def test_a_phone_is_told_a_closed_rounds_sheet_is_the_organisers_on_every_page_that_writes(app, organiser, action):
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    match_id = night_rows(app, event_id)[1][0].tables[0].match_id
+    play(organiser, match_id, HAND)
+    organiser.post(f"/matches/{match_id}/hands", data={**HAND, "version": "2"})
+    organiser.post(f"/matches/{match_id}/hands/undo", data={"version": "3"})  # hand 2 waits to be put back
+    organiser.post(f"/nights/{event_id}/rounds/1/close")
+    refused = app.test_client().post(f"/matches/{match_id}/{action}", data={"version": "4"})
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 403 and 'id="round-closed"' in page
+    assert "This round is over: only the organiser can change its sheet now. Ask the director." in page
+    assert organiser.post(f"/matches/{match_id}/{action}", data={"version": "4"}).status_code == 303

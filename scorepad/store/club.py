@@ -618,17 +618,6 @@ def table_of_match(db: Database, match_id: str) -> tuple[str, int, int, str] | N
     return row["event_id"], row["round"], row["number"], row["token"]
 
 
-def is_closed_table_match(db: Database, match_id: str) -> bool:
-    """Whether a match belongs to a round that is closed: only the organiser writes it then."""
-    rows = _rows(
-        db,
-        "select 1 from club_tables t join club_rounds r on r.event_id = t.event_id and r.number = t.round"
-        " where t.match_id = ? and r.closed is not null",
-        [match_id],
-    )
-    return bool(rows)
-
-
 # --- results ------------------------------------------------------------------------------
 def results(played: Sequence[Round]) -> list[TableResult]:
     """What each table of each started round reports, for the standings (a bye reports no totals).

@@ -36,15 +36,6 @@ PUBLIC = {
     "nights.pair_phone",
     "nights.screen_live",
 }
-# The match pages that write: a closed round's match takes them from the organiser only.
-MATCH_WRITES = {
-    "matches.add_hand",
-    "matches.update_hand",
-    "matches.undo_hand",
-    "matches.restore_hand",
-    "matches.delete_match",
-    "matches.restore_match",
-}
 PLAYING, WAITING, FINISHED, DISPUTED, LATE, BYE, SEATED = (
     "playing", "waiting", "finished", "disputed", "late", "bye", "seated",
 )  # fmt: skip

@@ -612,7 +612,7 @@ def delete_event(event_id: str) -> Response:
     with _acting(event_id) as night:
         for match_id in clubstore.delete_event(db, event_id):
             with suppress(store.NotFoundError):
-                store.delete_match(db, match_id, store.current_version(db, match_id))
+                store.delete_match(db, match_id, store.current_version(db, match_id), organiser=True)
     flash(_("The night %(name)s is deleted.", name=night.event.name))
     return redirect(url_for(".index"), 303)
 
