@@ -172,7 +172,8 @@ def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any
     def render() -> str:
         # A writer's sheet offers Put back as the page does; a watcher's offers nothing.
         undone = None if extra.get("watching") else store.undone_hand(get_db(), key)
-        return render_template(template, **score_sheet_context(head(), undone=undone, **extra))
+        fragment = template == "matches/_sheet.html"
+        return render_template(template, **score_sheet_context(head(), undone=undone, fragment=fragment, **extra))
 
     return conditional.unchanged_or(key, version, template, render)
 

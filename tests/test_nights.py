@@ -1303,3 +1303,28 @@ def test_a_phone_is_told_a_closed_rounds_sheet_is_the_organisers_on_every_page_t
     assert refused.status_code == 403 and 'id="round-closed"' in page
     assert "This round is over: only the organiser can change its sheet now. Ask the director." in page
     assert organiser.post(f"/matches/{match_id}/{action}", data={"version": "4"}).status_code == 303
+
+
+def test_the_sheets_banner_names_the_night_table_and_round_on_the_page_only(app, organiser):
+    """The banner is part of the sheet's view model: on the writer's page, not its poll's fragment nor the watcher's."""
+    event_id = new_night(organiser, name="Tuesday ladder", rounds="1")
+    enter(organiser, event_id, "A", "B", "C", "D")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    second = rounds[0].tables[1].match_id
+    phone = app.test_client()
+    for address in (f"/matches/{second}", f"/matches/{second}/sheet"):  # the page, and its copy without JavaScript
+        page = phone.get(address).get_data(as_text=True)
+        assert re.search(r"<b>Tuesday ladder</b> · Table 2 · Round 1 of 1</p>", page), address
+        assert f'href="/tables/{cards[2]}/result?round=1"' in page
+    fragment = phone.get(f"/matches/{second}/sheet", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'id="sheet"' in fragment and "club-banner" not in fragment
+    db = connect(app.config["DATABASE"])
+    (token,) = db.execute("select watch_token from matches where id = ?", [second]).fetchone()
+    db.close()
+    assert "Tuesday ladder" in phone.get(f"/watch/{token}").get_data(as_text=True)  # the sheet's title
+    assert "club-banner" not in phone.get(f"/watch/{token}").get_data(as_text=True)
+    # A match of no night has no banner.
+    plain = organiser.post("/matches/new/classic", data={**DEFAULTS, "sides-0-name": "We", "sides-1-name": "They"})
+    assert "club-banner" not in organiser.get(plain.headers["Location"]).get_data(as_text=True)

@@ -604,18 +604,36 @@ def card(db: Database, token: str) -> tuple[str, int]:
     return rows[0]["event_id"], rows[0]["number"]
 
 
-def table_of_match(db: Database, match_id: str) -> tuple[str, int, int, str] | None:
+@dataclass(frozen=True)
+class MatchTable:
+    """Where a match is played at a club night: the night's name and number of rounds, the
+    round, the table's number and its table card's token (what the score sheet's banner says)."""
+
+    event_name: str
+    rounds: int
+    round: int
+    number: int
+    token: str
+
+
+# The night, round and table a match is played at, in one query (the score sheet asks it).
+MATCH_TABLE_SQL = """
+select e.name, e.settings, t.round, t.number, c.token from club_tables t
+join club_table_cards c on c.event_id = t.event_id and c.number = t.number
+join club_events e on e.id = t.event_id
+where t.match_id = ?
+"""
+
+
+def table_of_match(db: Database, match_id: str) -> MatchTable | None:
     """The night, round and table a match is played at, and its table card; None for any other match."""
-    rows = _rows(
-        db,
-        "select t.event_id, t.round, t.number, c.token from club_tables t join club_table_cards c"
-        " on c.event_id = t.event_id and c.number = t.number where t.match_id = ?",
-        [match_id],
-    )
+    rows = _rows(db, MATCH_TABLE_SQL, [match_id])
     if not rows:
         return None
     row = rows[0]
-    return row["event_id"], row["round"], row["number"], row["token"]
+    # Settings are stored with every default written out (EventSettings.to_dict): ``rounds`` is there.
+    rounds = json.loads(row["settings"])["rounds"]
+    return MatchTable(row["name"], rounds, row["round"], row["number"], row["token"])
 
 
 # --- results ------------------------------------------------------------------------------
