@@ -337,3 +337,53 @@ def test_the_cycle_check_finds_one_cut_inside_a_function(tmp_path):
     graph = import_graph(tmp_path)
     assert graph["entries.reading"] == {"entries.entry", "cards"}
     assert cycles(graph) == [["entries.entry", "entries.reading", "entries.entry"]]
+
+
+# --- inside a package: an ordered list of its modules, each importing only those before it ------
+# (what a module imports from outside its package, the layers above decide). A new module takes
+# its place in its package's list; ``__init__`` is the package's own file.
+PACKAGE_ORDER = {
+    # The club night's pure core: the settings first; scoring a round and seating read them; the
+    # standings sum the rounds; the season ranks the standings; __init__ names what it offers.
+    "club.core": ["settings", "rounds", "movements", "standings", "season", "__init__"],
+    # The club night's pages: the night as loaded and the blueprint, the log's words, then one
+    # module per concern, the organiser's last; __init__ gathers them into the blueprint.
+    "club.web": ["night", "log", "tables", "printing", "watching", "transfer", "running", "__init__"],
+}
+
+
+def out_of_order(graph: dict[str, set[str]], package: str, order: list[str]) -> list[str]:
+    """What breaks ``package``'s ordered list: a module left out or gone, or one importing a later one."""
+    names = [package if name == "__init__" else f"{package}.{name}" for name in order]
+    inside = {name for name in graph if name == package or name.startswith(package + ".")}
+    problems = [f"{name} is not in the list" for name in sorted(inside - set(names))]
+    problems += [f"{name} is gone" for name in names if name not in inside]
+    for place, name in enumerate(names):
+        later = sorted((graph.get(name, set()) & inside) - set(names[:place]) - {name})
+        problems += [f"{name} imports {later}, listed after it"] if later else []
+    return problems
+
+
+@pytest.mark.parametrize("package", sorted(PACKAGE_ORDER))
+def test_a_packages_modules_import_one_way(package):
+    problems = out_of_order(import_graph(SCOREPAD), package, PACKAGE_ORDER[package])
+    assert not problems, f"{package}: " + "; ".join(problems)
+
+
+def test_the_package_order_check_catches_a_module_out_of_place(tmp_path):
+    (tmp_path / "club").mkdir()
+    (tmp_path / "club" / "__init__.py").write_text("")
+    (tmp_path / "club" / "web").mkdir()
+    (tmp_path / "club" / "web" / "__init__.py").write_text("from . import tables\n")
+    (tmp_path / "club" / "web" / "night.py").write_text("from .tables import Phone\n")
+    (tmp_path / "club" / "web" / "tables.py").write_text("from .night import bp\n")
+    (tmp_path / "club" / "web" / "extra.py").write_text("")
+    graph = import_graph(tmp_path)
+    assert out_of_order(graph, "club.web", ["night", "tables", "__init__"]) == [
+        "club.web.extra is not in the list",
+        "club.web.night imports ['club.web.tables'], listed after it",
+    ]
+    assert out_of_order(graph, "club.web", ["tables", "night", "extra", "gone", "__init__"]) == [
+        "club.web.gone is gone",
+        "club.web.tables imports ['club.web.night'], listed after it",
+    ]
