@@ -27,6 +27,7 @@ met: they share sixth place.
 import json
 import re
 
+import club
 import pytest
 from playwright.sync_api import expect
 from support import HAND
@@ -36,7 +37,7 @@ from browser.test_match_flow_browser import open_form, settled
 from scorepad import create_app
 from scorepad.db import connect
 
-PASSPHRASE = "long table long night"
+PASSPHRASE = club.PASSPHRASE  # the club tests' sign-in (club.signed_in)
 HAND_EW = {
     "sides-1-melded_points": "620",
     "sides-1-canasta_natural": "1",
