@@ -42,7 +42,7 @@ from urllib.parse import urlencode
 
 from scorepad import create_app
 from scorepad.db import connect
-from scorepad.store import nights as clubstore
+from scorepad.store import club as clubstore
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSPHRASE = "bench-organiser-passphrase"

@@ -22,12 +22,12 @@ from . import (
     fragments,
     i18n,
     matches,
-    nights,
     organiser,
     polls,
     security,
     store,
 )
+from .club import web as club_pages
 from .i18n import gettext as _
 from .lock import hold_server_lock
 from .security import csrf
@@ -136,7 +136,7 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
     fragments.init_app(app)  # the one cache of request-independent markup
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
-    for pages in (matches.bp, checker.bp, exports.bp, organiser.bp, nights.bp):
+    for pages in (matches.bp, checker.bp, exports.bp, organiser.bp, club_pages.bp):
         app.register_blueprint(pages)
     i18n.init_app(app)  # the language switch, and core messages rendered in templates and JSON
     polls.init_app(app)  # last: an unchanged sheet's poll is answered before all of the above

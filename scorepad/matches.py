@@ -172,7 +172,8 @@ def _sheet_or_nothing(key: str, version: int, page: str, head: Any, **extra: Any
     def render() -> str:
         # A writer's sheet offers Put back as the page does; a watcher's offers nothing.
         undone = None if extra.get("watching") else store.undone_hand(get_db(), key)
-        return render_template(template, **score_sheet_context(head(), undone=undone, **extra))
+        fragment = template == "matches/_sheet.html"
+        return render_template(template, **score_sheet_context(head(), undone=undone, fragment=fragment, **extra))
 
     return conditional.unchanged_or(key, version, template, render)
 
@@ -337,7 +338,13 @@ def add_hand(match_id: str) -> Any:
     if hand is not None:
         try:
             store.add_hand(
-                get_db(), match_id, hand, form.version_number(), form.submission_key(), played=form.saved_time()
+                get_db(),
+                match_id,
+                hand,
+                form.version_number(),
+                form.submission_key(),
+                played=form.saved_time(),
+                organiser=access.is_organiser(),
             )
         except store.AlreadySavedError as error:
             return _already_saved(match_id, error.number)
@@ -494,7 +501,15 @@ def update_hand(match_id: str, number: int) -> Any:
         hand = None
     if hand is not None:
         try:
-            store.replace_hand(get_db(), match_id, number, hand, form.version_number(), form.submission_key())
+            store.replace_hand(
+                get_db(),
+                match_id,
+                number,
+                hand,
+                form.version_number(),
+                form.submission_key(),
+                organiser=access.is_organiser(),
+            )
         except store.AlreadySavedError as error:
             return _already_saved(match_id, error.number)
         except store.StaleError as error:
@@ -527,7 +542,7 @@ def undo_hand(match_id: str) -> Response:
     """Take back the last hand; it can be put back from the sheet."""
     version = version_number(request.form.get("version"))
     try:
-        number = store.undo_last_hand(get_db(), match_id, version)
+        number = store.undo_last_hand(get_db(), match_id, version, organiser=access.is_organiser())
     except store.StaleError as error:
         flash(" ".join([*map(i18n.text, meanwhile.sentences(error)), _("Nothing was undone.")]))
     else:
@@ -540,7 +555,7 @@ def restore_hand(match_id: str) -> Response:
     """Put the undone hand back."""
     version = version_number(request.form.get("version"))
     try:
-        number = store.restore_last_hand(get_db(), match_id, version)
+        number = store.restore_last_hand(get_db(), match_id, version, organiser=access.is_organiser())
     except store.StaleError as error:
         flash(" ".join([*map(i18n.text, meanwhile.sentences(error)), _("Nothing was put back.")]))
     except canasta.InvalidError:
@@ -563,7 +578,7 @@ def confirm_delete(match_id: str) -> str:
 def delete_match(match_id: str) -> Response:
     version = version_number(request.form.get("version"))
     try:
-        store.delete_match(get_db(), match_id, version)
+        store.delete_match(get_db(), match_id, version, organiser=access.is_organiser())
     except store.StaleError as error:
         flash(" ".join([*map(i18n.text, meanwhile.sentences(error)), _("The match was not deleted.")]))
         return redirect(url_for(".show", match_id=match_id), 303)
@@ -578,7 +593,7 @@ def delete_match(match_id: str) -> Response:
 
 @bp.post("/matches/<match_id>/restore")
 def restore_match(match_id: str) -> Response:
-    store.restore_match(get_db(), match_id)
+    store.restore_match(get_db(), match_id, organiser=access.is_organiser())
     flash(_("Match restored."))
     return redirect(url_for(".show", match_id=match_id), 303)
 

@@ -21,7 +21,7 @@ from flask import Flask
 from werkzeug.exceptions import HTTPException
 
 from . import db, security, store
-from .store import nights as clubstore
+from .store import club as clubstore
 
 # The poll's own query string, as the sheet writes it; any other query goes to Flask.
 SINCE = re.compile(r"since=(\d{1,18})")

@@ -19,6 +19,7 @@ from markupsafe import Markup
 from . import formats, i18n, store
 from .db import get_db
 from .fragments import fragments
+from .store import club as clubstore
 
 
 @dataclass(frozen=True)
@@ -151,12 +152,19 @@ def page_bar(head: store.MatchHead) -> Markup:
     )
 
 
-def context(head: store.MatchHead, outcome: Callable[[store.MatchHead], Any], **extra: Any) -> dict[str, Any]:
-    """What ``_sheet.html`` (and the pages that include it) reads: the view model and the request's own parts."""
+def context(
+    head: store.MatchHead, outcome: Callable[[store.MatchHead], Any], *, fragment: bool = False, **extra: Any
+) -> dict[str, Any]:
+    """What ``_sheet.html`` (and the pages that include it) reads: the view model and the request's own parts.
+
+    The writer's page (not a ``fragment`` of it: the sheet alone, as its poll fetches it) says
+    above the sheet where a club night's table plays the match (``banner``; None for any other).
+    """
     watching = bool(extra.get("watching"))
     return {
         "stored": head,
         "sheet": score_sheet(head, outcome, watching),
+        "banner": None if watching or fragment else clubstore.table_of_match(get_db(), head.id),
         "links": Markup("") if watching else export_links(head),
         "page_title": Markup("") if watching else page_title(head),
         "page_bar": Markup("") if watching else page_bar(head),

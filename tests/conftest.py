@@ -8,6 +8,7 @@ import itertools
 import os
 import sys
 
+import club
 import pytest
 import sharing
 
@@ -88,3 +89,10 @@ def module_app(tmp_path_factory):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def started_night(app, organiser):
+    """Starts a club night on the test module's ``app`` with its signed-in ``organiser``:
+    ``started_night("A", "B", rounds="1")`` (tests/club.py, :func:`club.start_night`)."""
+    return lambda *names, **changes: club.start_night(app, organiser, *names, **changes)

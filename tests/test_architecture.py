@@ -8,8 +8,11 @@ import pytest
 
 CORE = Path(__file__).parents[1] / "scorepad" / "canasta"
 # Club night's pure parts sit beside the core: the standard library and the core, nothing else.
-CLUB_NIGHT = CORE.parent / "clubnight"
+CLUB_CORE = CORE.parent / "club" / "core"
 SCOREPAD = CORE.parent
+# A package whose parts sit in different layers (the club's pure core, its export reader and its
+# pages): each part takes its own place in LAYERS, as ``club.core``.
+SPLIT = {"club"}
 
 
 def imported_roots(source: str) -> set[str]:
@@ -30,33 +33,37 @@ def test_core_imports_only_the_standard_library():
 
 
 def outside_imports(source: str) -> set[str]:
-    """Relative imports that reach past the module's own package to anything but the core (``..store``)."""
+    """Relative imports from ``club/core/`` that reach past its own package to anything but the core (``...store``)."""
     names = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.level > 1:
             module = node.module or ""
-            if node.level > 2 or module.partition(".")[0] != "canasta":
+            if node.level != 3 or module.partition(".")[0] != "canasta":
                 names.add("." * node.level + module)
     return names
 
 
 def test_club_night_imports_only_the_standard_library_and_the_core():
     allowed = set(sys.stdlib_module_names) | {"__future__"}
-    paths = sorted(CLUB_NIGHT.rglob("*.py"))
+    paths = sorted(CLUB_CORE.rglob("*.py"))
     assert {path.name for path in paths} >= {"settings.py", "movements.py", "rounds.py", "standings.py", "season.py"}
     for path in paths:
         source = path.read_text()
         outside = (imported_roots(source) - allowed) | outside_imports(source)
-        assert not outside, f"clubnight/{path.relative_to(CLUB_NIGHT)} imports {sorted(outside)}"
+        assert not outside, f"club/core/{path.relative_to(CLUB_CORE)} imports {sorted(outside)}"
+
+
+def test_importing_the_club_core_brings_nothing_else_of_the_club():
+    # Importing club.core runs club/__init__.py first: it must import nothing (no pages, no Flask).
+    assert not [node for node in ast.parse((SCOREPAD / "club" / "__init__.py").read_text()).body
+                if isinstance(node, (ast.Import, ast.ImportFrom))]  # fmt: skip
 
 
 def test_the_club_night_check_catches_a_reach_outside():
-    assert outside_imports("from ..store import load\nfrom .. import db\nfrom ...x import y\n") == {
-        "..store",
-        "..",
-        "...x",
-    }
-    assert not outside_imports("from ..canasta import Violation\nfrom ..canasta.text import t\nfrom .rounds import x\n")
+    reaching = "from ...store import load\nfrom ... import db\nfrom ..web import bp\nfrom ....x import y\n"
+    assert outside_imports(reaching) == {"...store", "...", "..web", "....x"}
+    inside = "from ...canasta import Violation\nfrom ...canasta.text import t\nfrom .rounds import x\n"
+    assert not outside_imports(inside)
 
 
 def test_the_check_itself_catches_an_io_import():
@@ -80,27 +87,39 @@ def test_the_pages_do_not_reuse_the_formats_names():
     assert not shared, f"exports.py defines names formats/ already has: {sorted(shared)}"
 
 
-def scorepad_modules(source: str, depth: int = 0) -> set[str]:
-    """The scorepad modules a module imports: ``from . import a`` and ``from .b import c`` in ``scorepad/``,
-    ``from .. import a`` in a package ``depth`` folders below it (its own package's modules are not counted).
+def scorepad_modules(source: str, package: tuple[str, ...] = ()) -> set[str]:
+    """The scorepad modules a module in ``package`` (``()`` for ``scorepad/``, ``("store",)`` for
+    ``store/``) imports, relative imports resolved: ``from . import a`` and ``from .b import c`` in
+    ``scorepad/``, ``from .. import a`` a folder below. A part of a split package is named with its
+    package (``club.core``); its own package's modules are named as the package itself.
     """
     names = set()
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.level == depth + 1:
-            names |= {alias.name for alias in node.names} if node.module is None else {node.module.partition(".")[0]}
+        if isinstance(node, ast.ImportFrom) and 0 < node.level <= len(package) + 1:
+            base = list(package[: len(package) - node.level + 1])
+            targets = [[*base, *node.module.split(".")]] if node.module else [[*base, a.name] for a in node.names]
+            names |= {".".join(parts[:2]) if parts[0] in SPLIT else parts[0] for parts in targets}
     return names
 
 
 def module_files(name: str) -> list[Path]:
-    """A module's file, or every file of a package (``store/``, ``formats/``)."""
-    package = SCOREPAD / name
-    return sorted(package.rglob("*.py")) if package.is_dir() else [SCOREPAD / f"{name}.py"]
+    """A module's file, or every file of a package (``store/``, ``formats/``, ``club/core/``)."""
+    package = SCOREPAD.joinpath(*name.split("."))
+    return sorted(package.rglob("*.py")) if package.is_dir() else [package.with_suffix(".py")]
 
 
 def scorepad_module_names() -> set[str]:
-    """Every module directly under ``scorepad/``: its files, its packages, and ``__init__`` (the app factory)."""
+    """Every module directly under ``scorepad/``: its files, its packages, and ``__init__`` (the app factory);
+    for a split package, each of its parts (``club.core``, ``club.web``) instead of the package."""
     files = {path.stem for path in SCOREPAD.glob("*.py")}
-    return files | {path.name for path in SCOREPAD.iterdir() if (path / "__init__.py").is_file()}
+    packages = {path.name for path in SCOREPAD.iterdir() if (path / "__init__.py").is_file()}
+    parts = {
+        f"{split}.{path.stem}"
+        for split in SPLIT & packages
+        for path in (SCOREPAD / split).iterdir()
+        if path.stem != "__init__" and (path.suffix == ".py" or (path / "__init__.py").is_file())
+    }
+    return files | (packages - SPLIT) | parts
 
 
 def module_imports(name: str) -> tuple[set[str], set[str]]:
@@ -113,7 +132,7 @@ def module_imports(name: str) -> tuple[set[str], set[str]]:
     for path in module_files(name):
         source = path.read_text()
         roots |= imported_roots(source)
-        found = scorepad_modules(source, depth=len(path.relative_to(SCOREPAD).parts) - 1)
+        found = scorepad_modules(source, path.relative_to(SCOREPAD).parts[:-1])
         modules |= {found_name if found_name in known else "__init__" for found_name in found}
     return roots, modules - {name}
 
@@ -127,14 +146,14 @@ LAYERS = {
     "canasta": 0,
     # Leaves: the core at most. Club night's pure parts, the schema, the server lock, static
     # assets, the htmx header check, the JSON document and a request's caps.
-    "clubnight": 1,
+    "club.core": 1,
     "migrations": 1,
     "lock": 1,
     "assets": 1,
     "htmx": 1,
     "documents": 1,
     # A club night's JSON export read back: pure, over the document of a match.
-    "clubimport": 2,
+    "club.reading": 2,
     "limits": 1,
     "fragments": 1,
     # The page's language over the assets and the markup cache; the form token, worded in it.
@@ -151,8 +170,6 @@ LAYERS = {
     "db": 4,
     "backups": 4,
     "forms": 4,
-    # The club night's forms, made of the number boxes every form shares (forms.boxes).
-    "nightforms": 5,
     "meanwhile": 4,
     # Who sees what, from the browser's cookie.
     "access": 5,
@@ -163,7 +180,7 @@ LAYERS = {
     "checker": 6,
     "exports": 6,
     "matches": 6,
-    "nights": 6,
+    "club.web": 6,
     "organiser": 6,
     "polls": 6,
     # The app factory, then the command line that starts it.
@@ -177,7 +194,7 @@ NOT_OUTSIDE = {
     "formats": WEB | DATABASE,
     "board": WEB | DATABASE,
     "documents": WEB | DATABASE,
-    "clubimport": WEB | DATABASE,
+    "club.reading": WEB | DATABASE,
     "limits": WEB | DATABASE,
     "meanwhile": WEB | DATABASE,
     "backups": WEB,
@@ -216,7 +233,9 @@ def test_the_layer_check_reads_relative_imports():
     source = "from . import canasta, formats\nfrom .documents import MatchInfo\nfrom .canasta.match import play_hand\n"
     assert scorepad_modules(source) == {"canasta", "formats", "documents"}
     inside = "from .. import canasta\nfrom ..documents import Side\nfrom .rows import now\n"
-    assert scorepad_modules(inside, depth=1) == {"canasta", "documents"}
+    assert scorepad_modules(inside, ("store",)) == {"canasta", "documents", "store"}
+    pages = "from ..reading import read_night\nfrom ..core import EventSettings\nfrom ...store import club\n"
+    assert scorepad_modules(pages, ("club", "web")) == {"club.reading", "club.core", "store"}
 
 
 def test_every_blueprint_is_registered_by_name(tmp_path):
@@ -318,3 +337,53 @@ def test_the_cycle_check_finds_one_cut_inside_a_function(tmp_path):
     graph = import_graph(tmp_path)
     assert graph["entries.reading"] == {"entries.entry", "cards"}
     assert cycles(graph) == [["entries.entry", "entries.reading", "entries.entry"]]
+
+
+# --- inside a package: an ordered list of its modules, each importing only those before it ------
+# (what a module imports from outside its package, the layers above decide). A new module takes
+# its place in its package's list; ``__init__`` is the package's own file.
+PACKAGE_ORDER = {
+    # The club night's pure core: the settings first; scoring a round and seating read them; the
+    # standings sum the rounds; the season ranks the standings; __init__ names what it offers.
+    "club.core": ["settings", "rounds", "movements", "standings", "season", "__init__"],
+    # The club night's pages: the night as loaded and the blueprint, the log's words, then one
+    # module per concern, the organiser's last; __init__ gathers them into the blueprint.
+    "club.web": ["night", "log", "tables", "printing", "watching", "transfer", "running", "__init__"],
+}
+
+
+def out_of_order(graph: dict[str, set[str]], package: str, order: list[str]) -> list[str]:
+    """What breaks ``package``'s ordered list: a module left out or gone, or one importing a later one."""
+    names = [package if name == "__init__" else f"{package}.{name}" for name in order]
+    inside = {name for name in graph if name == package or name.startswith(package + ".")}
+    problems = [f"{name} is not in the list" for name in sorted(inside - set(names))]
+    problems += [f"{name} is gone" for name in names if name not in inside]
+    for place, name in enumerate(names):
+        later = sorted((graph.get(name, set()) & inside) - set(names[:place]) - {name})
+        problems += [f"{name} imports {later}, listed after it"] if later else []
+    return problems
+
+
+@pytest.mark.parametrize("package", sorted(PACKAGE_ORDER))
+def test_a_packages_modules_import_one_way(package):
+    problems = out_of_order(import_graph(SCOREPAD), package, PACKAGE_ORDER[package])
+    assert not problems, f"{package}: " + "; ".join(problems)
+
+
+def test_the_package_order_check_catches_a_module_out_of_place(tmp_path):
+    (tmp_path / "club").mkdir()
+    (tmp_path / "club" / "__init__.py").write_text("")
+    (tmp_path / "club" / "web").mkdir()
+    (tmp_path / "club" / "web" / "__init__.py").write_text("from . import tables\n")
+    (tmp_path / "club" / "web" / "night.py").write_text("from .tables import Phone\n")
+    (tmp_path / "club" / "web" / "tables.py").write_text("from .night import bp\n")
+    (tmp_path / "club" / "web" / "extra.py").write_text("")
+    graph = import_graph(tmp_path)
+    assert out_of_order(graph, "club.web", ["night", "tables", "__init__"]) == [
+        "club.web.extra is not in the list",
+        "club.web.night imports ['club.web.tables'], listed after it",
+    ]
+    assert out_of_order(graph, "club.web", ["tables", "night", "extra", "gone", "__init__"]) == [
+        "club.web.gone is gone",
+        "club.web.tables imports ['club.web.night'], listed after it",
+    ]

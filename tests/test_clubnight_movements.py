@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad.clubnight import (
+from scorepad.club.core import (
     EventSettings,
     MovementError,
     late_arrival,

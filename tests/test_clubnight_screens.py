@@ -4,11 +4,12 @@ the night's one version, and change when anything they show does, the clock's mi
 
 import re
 
+from club import night_rows
 from support import HAND
-from test_nights import app, enter, new_night, night_rows, organiser, play, run_out_the_clock  # noqa: F401
+from test_nights import app, organiser, play, run_out_the_clock  # noqa: F401  (app, organiser: fixtures)
 
 from scorepad.db import connect
-from scorepad.store import nights as clubstore
+from scorepad.store import club as clubstore
 
 
 def version_of(app, event_id):
@@ -19,21 +20,13 @@ def version_of(app, event_id):
         db.close()
 
 
-def started_night(organiser, *names):
-    event_id = new_night(organiser, rounds=str(len(names) // 2))  # as long as a Mitchell of these pairs goes
-    enter(organiser, event_id, *names)
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
-    return event_id
-
-
 def poll_url(page, name):
     """The address a page's poll asks, as htmx reads it from the page."""
     return re.search(rf'hx-get="([^"]*{name}[^"]*)"', page)[1].replace("&amp;", "&")
 
 
-def test_the_dashboard_polls_and_says_what_changed_at_a_table(app, organiser):
-    event_id = started_night(organiser, "A", "B", "C", "D")
+def test_the_dashboard_polls_and_says_what_changed_at_a_table(app, organiser, started_night):
+    event_id = started_night("A", "B", "C", "D", rounds="2").event_id
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
     poll = poll_url(board, "/live")
     version = version_of(app, event_id)
@@ -56,8 +49,8 @@ def test_the_dashboard_polls_and_says_what_changed_at_a_table(app, organiser):
     assert app.test_client().get(poll).status_code == 403
 
 
-def test_the_dashboard_says_late_once_the_clock_runs_out_with_no_write(app, organiser):
-    event_id = started_night(organiser, "A", "B")
+def test_the_dashboard_says_late_once_the_clock_runs_out_with_no_write(app, organiser, started_night):
+    event_id = started_night("A", "B", rounds="1").event_id
     poll = poll_url(organiser.get(f"/nights/{event_id}").get_data(as_text=True), "/live")
     assert organiser.get(poll).status_code == 204
     run_out_the_clock(app, event_id, 1)  # the time passes; nothing is written to the night
@@ -65,8 +58,8 @@ def test_the_dashboard_says_late_once_the_clock_runs_out_with_no_write(app, orga
     assert re.search(r'id="table-1">.*?Late', text, re.S) and "Time!" in text
 
 
-def test_the_standings_and_the_projector_answer_304_until_something_changes(app, organiser):
-    event_id = started_night(organiser, "A", "B")
+def test_the_standings_and_the_projector_answer_304_until_something_changes(app, organiser, started_night):
+    event_id = started_night("A", "B", rounds="1").event_id
     event, rounds, _ = night_rows(app, event_id)
     phone = app.test_client()
     for page in (f"/standings/{event.standings_token}", f"/standings/{event.standings_token}/screen"):
@@ -80,8 +73,8 @@ def test_the_standings_and_the_projector_answer_304_until_something_changes(app,
         assert changed.status_code == 200 and "1,220 : 165" in changed.get_data(as_text=True)
 
 
-def test_the_standings_polls_are_204_while_nothing_changes(app, organiser):
-    event_id = started_night(organiser, "A", "B")
+def test_the_standings_polls_are_204_while_nothing_changes(app, organiser, started_night):
+    event_id = started_night("A", "B", rounds="1").event_id
     event, rounds, _ = night_rows(app, event_id)
     phone = app.test_client()
     for page, name in (("", "/live"), ("/screen", "/screen/live")):
@@ -91,8 +84,8 @@ def test_the_standings_polls_are_204_while_nothing_changes(app, organiser):
     assert phone.get(poll).status_code == 200
 
 
-def test_the_projector_shows_the_next_rounds_seating_between_rounds(app, organiser):
-    event_id = started_night(organiser, "A", "B", "C", "D")
+def test_the_projector_shows_the_next_rounds_seating_between_rounds(app, organiser, started_night):
+    event_id = started_night("A", "B", "C", "D", rounds="2").event_id
     event, _, _ = night_rows(app, event_id)
     screen = f"/standings/{event.standings_token}/screen"
     assert 'id="next-seating"' not in organiser.get(screen).get_data(as_text=True)

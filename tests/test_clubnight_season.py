@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from scorepad.clubnight import (
+from scorepad.club.core import (
     EventSettings,
     NightPoints,
     SeasonRules,

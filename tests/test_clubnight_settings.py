@@ -11,8 +11,8 @@ import pytest
 
 from scorepad.canasta import InvalidError
 from scorepad.canasta.text import Text
-from scorepad.clubnight import ByeRule, EventSettings, SeasonRules, VictoryPoints
-from scorepad.clubnight.settings import CHOICE_LABELS
+from scorepad.club.core import ByeRule, EventSettings, SeasonRules, VictoryPoints
+from scorepad.club.core.settings import CHOICE_LABELS
 
 NIGHT = {"name": "Thursday club", "date": "2026-11-26"}
 
@@ -206,7 +206,7 @@ def test_entrants_are_pairs_or_single_players_as_the_variant_seats_them(variant,
 
 
 def test_every_choice_has_words_for_the_organiser():
-    from scorepad.clubnight import settings as module
+    from scorepad.club.core import settings as module
 
     codes = {
         *module.FIRST_ROUNDS,
@@ -241,7 +241,7 @@ def test_every_setting_is_described_in_the_docs():
     for spec in fields(EventSettings):
         if spec.name not in ("name", "date"):
             assert f"`{spec.name}`" in doc, f"docs/clubnight.md does not describe {spec.name}"
-    from scorepad.clubnight import settings as module
+    from scorepad.club.core import settings as module
 
     for code in (*module.MOVEMENTS, *module.SCORINGS, *module.AT_TIME, *module.TIE_BREAKS):
         assert f"`{code}`" in doc, f"docs/clubnight.md does not name the choice {code}"

@@ -10,7 +10,7 @@ import pytest
 
 from scorepad.canasta import InvalidError
 from scorepad.canasta.text import Text
-from scorepad.clubnight import (
+from scorepad.club.core import (
     Adjustment,
     EventSettings,
     SeasonRules,

@@ -10,8 +10,8 @@ import test_translatable
 
 from scorepad.canasta import InvalidError
 from scorepad.canasta.text import Text
-from scorepad.clubnight import EventSettings
-from scorepad.clubnight.settings import CHOICE_LABELS
+from scorepad.club.core import EventSettings
+from scorepad.club.core.settings import CHOICE_LABELS
 
 CLUB_NIGHT = Path(__file__).parents[1] / "scorepad" / "clubnight"
 TRANSLATIONS = Path(__file__).parents[1] / "scorepad" / "translations"

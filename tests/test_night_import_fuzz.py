@@ -15,24 +15,17 @@ import io
 import json
 import secrets
 
+import club
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import HAND
 
-from scorepad import create_app
 from scorepad.db import connect
-from scorepad.store import nights as clubstore
+from scorepad.store import club as clubstore
 
-PASSPHRASE = "long table long night"
-SETTINGS = {
-    "name": "Fuzzed night", "date": "2026-11-26", "variant": "classic", "rounds": "3", "round_length": "minutes",
-    "length_value": "50", "warning": "10", "at_time": "finish_hand", "first_round": "as_entered",
-    "movement": "swiss", "scoring": "victory_points",
-    "victory_points": "100: 10\n300: 11\n500: 12\n750: 13\n1000: 14\n1300: 15\n1600: 16\n2000: 17\n2500: 18\n3000: 19",
-    "bye_score": "12", "no_show_margin": "1500", "tie_break_1": "matches_won", "tie_break_2": "point_balance",
-    "tie_break_3": "head_to_head", "tie_break_4": "", "season_points": "placement", "season_best": "8",
-}  # fmt: skip
+# A Swiss night of three rounds: any number of entrants can play it.
+SETTINGS = {**club.SETTINGS, "name": "Fuzzed night", "rounds": "3", "movement": "swiss"}
 HOSTILE = st.one_of(
     st.sampled_from(
         ["soon", "\ud800", "A\x00B", "Ann\u2028Bob", "", "   ", "2026-11-26T19:30:00", "2026-11-26T19:30:00+00:00",
@@ -47,17 +40,12 @@ HOSTILE = st.one_of(
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    return create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("fuzz") / "night.db"), "SECRET_KEY": "test-only",
-         "WTF_CSRF_ENABLED": False, "ORGANISER_PASSPHRASE": PASSPHRASE}
-    )  # fmt: skip
+    return club.club_app(str(tmp_path_factory.mktemp("fuzz") / "night.db"))
 
 
 @pytest.fixture(scope="module")
 def organiser(app):
-    client = app.test_client()
-    assert client.post("/organiser", data={"passphrase": PASSPHRASE}).status_code == 303
-    return client
+    return club.signed_in(app)
 
 
 @pytest.fixture(scope="module")

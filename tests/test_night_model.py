@@ -1,6 +1,6 @@
 """A club night as a model (issue 30 item 2): a Hypothesis state machine drives the organiser's and the
 tables' actions through the pages and, after every step, compares the night's standings with those the
-pure core (``scorepad.clubnight.standings``) computes from the model's own facts.
+pure core (``scorepad.club.core.standings``) computes from the model's own facts.
 
 The model keeps what people did: who entered (and was renamed, removed, withdrawn), each started
 table's hands as saved (support.HAND: 1220 to 165 for North-South; HAND_EW the other way round)
@@ -17,40 +17,30 @@ from __future__ import annotations
 import io
 import re
 
+import club
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from support import HAND
 
-from scorepad import create_app
-from scorepad.clubnight import Adjustment, EventSettings, TableResult, standings
+from scorepad.club.core import Adjustment, EventSettings, TableResult, standings
 from scorepad.db import connect
-from scorepad.store import nights as clubstore
+from scorepad.store import club as clubstore
 
-PASSPHRASE = "long table long night"
 HAND_EW = {
     "sides-1-melded_points": "620", "sides-1-canasta_natural": "1", "sides-1-went_out": "y",
     "sides-0-melded_points": "260", "sides-0-hand_points": "95",
 }  # fmt: skip
 WON, LOST = 1220, 165
-SETTINGS = {
-    "name": "Model night", "date": "2026-11-26", "variant": "classic", "rounds": "3", "round_length": "minutes",
-    "length_value": "50", "warning": "10", "at_time": "finish_hand", "first_round": "as_entered",
-    "movement": "swiss", "scoring": "victory_points",
-    "victory_points": "100: 10\n300: 11\n500: 12\n750: 13\n1000: 14\n1300: 15\n1600: 16\n2000: 17\n2500: 18\n3000: 19",
-    "bye_score": "12", "no_show_margin": "1500", "tie_break_1": "matches_won", "tie_break_2": "point_balance",
-    "tie_break_3": "head_to_head", "tie_break_4": "", "season_points": "placement", "season_best": "8",
-}  # fmt: skip
+# A Swiss night of three rounds: any number of entrants can play it.
+SETTINGS = {**club.SETTINGS, "name": "Model night", "rounds": "3", "movement": "swiss"}
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    return create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path_factory.mktemp("model") / "model.db"), "SECRET_KEY": "test-only",
-         "WTF_CSRF_ENABLED": False, "ORGANISER_PASSPHRASE": PASSPHRASE}
-    )  # fmt: skip
+    return club.club_app(str(tmp_path_factory.mktemp("model") / "model.db"))
 
 
 class NightModel(RuleBasedStateMachine):
@@ -58,8 +48,7 @@ class NightModel(RuleBasedStateMachine):
 
     def __init__(self):
         super().__init__()
-        self.client = self.app.test_client()
-        assert self.client.post("/organiser", data={"passphrase": PASSPHRASE}).status_code == 303
+        self.client = club.signed_in(self.app)
         answer = self.client.post("/nights/new", data=SETTINGS)
         self.event_id = answer.headers["Location"].rsplit("/", 1)[1]
         self.entrants: dict[str, bool] = {}  # name: withdrawn

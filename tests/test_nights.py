@@ -10,13 +10,12 @@ import json
 import re
 
 import pytest
+from club import SETTINGS, club_app, enter, new_night, night_rows, signed_in
 from support import DEFAULTS, HAND
 
-from scorepad import create_app
 from scorepad.db import connect
-from scorepad.store import nights as clubstore
+from scorepad.store import club as clubstore
 
-PASSPHRASE = "long table long night"
 # The same hand the other way round: East-West (side 1) scores 1220, North-South 165.
 HAND_EW = {
     "sides-1-melded_points": "620",
@@ -25,68 +24,16 @@ HAND_EW = {
     "sides-0-melded_points": "260",
     "sides-0-hand_points": "95",
 }
-SETTINGS = {
-    "name": "Thursday club",
-    "date": "2026-11-26",
-    "variant": "classic",
-    "rounds": "2",
-    "round_length": "minutes",
-    "length_value": "50",
-    "warning": "10",
-    "at_time": "finish_hand",
-    "first_round": "as_entered",
-    "movement": "mitchell",
-    "scoring": "victory_points",
-    "victory_points": "100: 10\n300: 11\n500: 12\n750: 13\n1000: 14\n1300: 15\n1600: 16\n2000: 17\n2500: 18\n3000: 19",
-    "bye_score": "12",
-    "no_show": "bye",
-    "no_show_margin": "1500",
-    "tie_break_1": "matches_won",
-    "tie_break_2": "point_balance",
-    "tie_break_3": "head_to_head",
-    "tie_break_4": "",
-    "season_points": "placement",
-    "season_best": "8",
-}
 
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "test.db"),
-            "SECRET_KEY": "test-only",
-            "WTF_CSRF_ENABLED": False,
-            "ORGANISER_PASSPHRASE": PASSPHRASE,
-        }
-    )
+    return club_app(str(tmp_path / "test.db"))
 
 
 @pytest.fixture
 def organiser(app):
-    client = app.test_client()
-    assert client.post("/organiser", data={"passphrase": PASSPHRASE}).status_code == 303
-    return client
-
-
-def new_night(organiser, **changes):
-    response = organiser.post("/nights/new", data={**SETTINGS, **changes})
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return response.headers["Location"].rsplit("/", 1)[1]
-
-
-def night_rows(app, event_id):
-    db = connect(app.config["DATABASE"])
-    try:
-        return clubstore.get_event(db, event_id), clubstore.rounds(db, event_id), clubstore.cards(db, event_id)
-    finally:
-        db.close()
-
-
-def enter(organiser, event_id, *names):
-    for name in names:
-        assert organiser.post(f"/nights/{event_id}/entrants", data={"name": name}).status_code == 303
+    return signed_in(app)
 
 
 def pair_phone(app, organiser, event_id, entrant):
@@ -222,11 +169,8 @@ def adjustment(**fields):
     return {f"adjustment-{name}": value for name, value in {"entrant": "A", "round": "1", **fields}.items()}
 
 
-def test_an_adjustment_needs_a_reason_and_counts(app, organiser):
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_an_adjustment_needs_a_reason_and_counts(app, organiser, started_night):
+    event_id = started_night("A", "B", rounds="1").event_id
     event, rounds, _ = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND)  # A 15, B 5
     refused = organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(amount="-2"))
@@ -237,11 +181,8 @@ def test_an_adjustment_needs_a_reason_and_counts(app, organiser):
     assert standings_of(organiser, event.standings_token) == [("1", "A", 13), ("2", "B", 5)]
 
 
-def test_announcements_reach_the_sheet_and_the_screen(app, organiser):
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_announcements_reach_the_sheet_and_the_screen(app, organiser, started_night):
+    event_id = started_night("A", "B", rounds="1").event_id
     organiser.post(f"/nights/{event_id}/announcements", data={"announcement-text": "Coffee is ready"})
     event, rounds, cards = night_rows(app, event_id)
     phone = app.test_client()
@@ -291,11 +232,8 @@ def test_the_table_card_has_a_qr_code(app, organiser):
     assert code.mimetype == "image/svg+xml" and b"<svg" in code.data
 
 
-def test_the_export_holds_the_settings_the_matches_and_the_standings(app, organiser):
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_the_export_holds_the_settings_the_matches_and_the_standings(app, organiser, started_night):
+    event_id = started_night("A", "B", rounds="1").event_id
     _, rounds, _ = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND)
     document = organiser.get(f"/nights/{event_id}/export.json").get_json()
@@ -306,12 +244,9 @@ def test_the_export_holds_the_settings_the_matches_and_the_standings(app, organi
     assert csv_text.splitlines()[1].startswith("1,A,,15,1,1055,1220,15,0")
 
 
-def test_the_season_table_gives_placement_points(app, organiser):
+def test_the_season_table_gives_placement_points(app, organiser, started_night):
     for _ in range(2):
-        event_id = new_night(organiser, rounds="1")
-        enter(organiser, event_id, "A", "B")
-        organiser.post(f"/nights/{event_id}/rounds")
-        organiser.post(f"/nights/{event_id}/rounds/1/start")
+        event_id = started_night("A", "B", rounds="1").event_id
         _, rounds, _ = night_rows(app, event_id)
         play(organiser, rounds[0].tables[0].match_id, HAND)
     page = organiser.get("/nights/season").get_data(as_text=True)
@@ -345,11 +280,8 @@ def run_out_the_clock(app, event_id, number):
         db.close()
 
 
-def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organiser):
-    event_id = new_night(organiser, at_time="score_as_it_stands")
-    enter(organiser, event_id, "A", "B", "C", "D")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organiser, started_night):
+    event_id = started_night("A", "B", "C", "D", at_time="score_as_it_stands").event_id
     _, rounds, _ = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND)
     for side, entrant in (("0", "A"), ("1", "B")):  # table 1 is done and confirmed before time, each on its phone
@@ -369,11 +301,8 @@ def test_at_time_the_sheet_says_the_rule_and_the_dashboard_says_late(app, organi
     [("bye", [("1", "A", 12), ("2", "B", 0)]),  # docs/clubnight.md's default: the bye's 12 to nothing
      ("margin", [("1", "A", 16), ("2", "B", 0)])],  # a win by 1500-0: 1,305-1,600 is 16; the absent side 0
 )  # fmt: skip
-def test_a_no_show_scores_nothing_and_the_side_present_by_the_nights_rule(app, organiser, rule, scores):
-    event_id = new_night(organiser, rounds="1", no_show=rule)
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_a_no_show_scores_nothing_and_the_side_present_by_the_nights_rule(app, organiser, started_night, rule, scores):
+    event_id = started_night("A", "B", rounds="1", no_show=rule).event_id
     event, rounds, _ = night_rows(app, event_id)
     assert event.settings.no_show == rule
     organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={"entrant": "B"})
@@ -384,11 +313,8 @@ def test_a_no_show_scores_nothing_and_the_side_present_by_the_nights_rule(app, o
     assert standings_of(organiser, event.standings_token) == [("=1", "A", 10), ("=1", "B", 10)]
 
 
-def test_a_withdrawn_entrants_opponent_gets_the_bye(app, organiser):
-    event_id = new_night(organiser)
-    enter(organiser, event_id, "A", "B", "C", "D")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_a_withdrawn_entrants_opponent_gets_the_bye(app, organiser, started_night):
+    event_id = started_night("A", "B", "C", "D").event_id
     organiser.post(f"/nights/{event_id}/rounds", data={"override": "yes"})  # Mitchell: A v D, C v B
     # Without the box ticked (no JavaScript asks), nothing happens but a question.
     unsure = organiser.post(f"/nights/{event_id}/entrants/withdraw", data={"name": "D"}, follow_redirects=True)
@@ -420,11 +346,8 @@ def test_tie_breaks_and_season_rules_come_from_the_form(app, organiser):
     assert 'id="tie_break_1-error"><span class="error">' in refused.get_data(as_text=True)
 
 
-def test_a_swiss_round_is_paired_from_the_standings(app, organiser):
-    event_id = new_night(organiser, movement="swiss")
-    enter(organiser, event_id, "A", "B", "C", "D")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_a_swiss_round_is_paired_from_the_standings(app, organiser, started_night):
+    event_id = started_night("A", "B", "C", "D", movement="swiss").event_id
     _, rounds, _ = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND_EW)  # B beats A 15-5
     play(organiser, rounds[0].tables[1].match_id, HAND)  # C beats D 15-5
@@ -448,21 +371,14 @@ def without_match_ids(document):
 @pytest.fixture
 def elsewhere(tmp_path):
     """Another club's scorepad (its own database), its organiser signed in: where an export is taken."""
-    other = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "elsewhere.db"), "SECRET_KEY": "test-only",
-         "WTF_CSRF_ENABLED": False, "ORGANISER_PASSPHRASE": PASSPHRASE}
-    )  # fmt: skip
-    client = other.test_client()
-    assert client.post("/organiser", data={"passphrase": PASSPHRASE}).status_code == 303
+    other = club_app(str(tmp_path / "elsewhere.db"))
+    client = signed_in(other)
     client.application = other
     return client
 
 
-def test_a_nights_json_export_imports_back_with_its_matches_and_once(app, organiser, elsewhere):
-    event_id = new_night(organiser, scoring="match_points", bye_score="1")
-    enter(organiser, event_id, "A", "B", "C")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_a_nights_json_export_imports_back_with_its_matches_and_once(app, organiser, started_night, elsewhere):
+    event_id = started_night("A", "B", "C", scoring="match_points", bye_score="1").event_id
     _, rounds, _ = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND)  # A wins: 2 match points, B 0; C's bye: 1
     organiser.post(f"/nights/{event_id}/adjustments", data=adjustment(entrant="B", amount="1", reason="Fair play"))
@@ -506,11 +422,8 @@ def test_a_broken_night_export_is_refused_saying_where(organiser, document, mess
     assert response.status_code == 200 and message in response.get_data(as_text=True)
 
 
-def test_a_tables_phone_cannot_delete_its_match_and_each_entrant_has_a_history(app, organiser):
-    event_id = new_night(organiser)
-    enter(organiser, event_id, "A", "B", "C")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_a_tables_phone_cannot_delete_its_match_and_each_entrant_has_a_history(app, organiser, started_night):
+    event_id = started_night("A", "B", "C").event_id
     event, rounds, _ = night_rows(app, event_id)
     match_id = rounds[0].tables[0].match_id
     play(organiser, match_id, HAND)
@@ -533,11 +446,8 @@ def test_hostile_names_stay_text_everywhere(app, organiser):
     assert long.status_code == 200 and 'id="name-error"><span class="error">' in long.get_data(as_text=True)
 
 
-def test_a_round_of_a_set_number_of_hands_counts_them_on_the_sheet_and_the_dashboard(app, organiser):
-    event_id = new_night(organiser, round_length="hands", length_value="1", rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_a_round_of_a_set_number_of_hands_counts_them_on_the_sheet_and_the_dashboard(app, organiser, started_night):
+    event_id = started_night("A", "B", round_length="hands", length_value="1", rounds="1").event_id
     _, rounds, cards = night_rows(app, event_id)
     assert "Hand 1 of 1" in organiser.get(f"/tables/{cards[1]}/banner").get_data(as_text=True)
     play(organiser, rounds[0].tables[0].match_id, HAND)
@@ -546,11 +456,8 @@ def test_a_round_of_a_set_number_of_hands_counts_them_on_the_sheet_and_the_dashb
     assert re.search(r'id="table-1">.*?Waiting for confirmation', board, re.S) and "minutes left" not in board
 
 
-def test_a_phone_confirms_for_its_own_side_only(app, organiser):
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_a_phone_confirms_for_its_own_side_only(app, organiser, started_night):
+    event_id = started_night("A", "B", rounds="1").event_id
     _, rounds, cards = night_rows(app, event_id)
     north, east = app.test_client(), app.test_client()
     play(north, rounds[0].tables[0].match_id, HAND)
@@ -578,11 +485,8 @@ def test_a_phone_confirms_for_its_own_side_only(app, organiser):
     assert re.search(r'id="table-1">.*?Finished', board, re.S)
 
 
-def test_either_sides_phone_may_call_the_director(app, organiser):
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_either_sides_phone_may_call_the_director(app, organiser, started_night):
+    event_id = started_night("A", "B", rounds="1").event_id
     _, rounds, cards = night_rows(app, event_id)
     north = app.test_client()
     play(north, rounds[0].tables[0].match_id, HAND)
@@ -592,12 +496,9 @@ def test_either_sides_phone_may_call_the_director(app, organiser):
     assert re.search(r'id="table-1">.*?Disputed.*?Our canasta is missing', board, re.S)
 
 
-def test_a_table_disputed_after_both_sides_confirmed_is_not_final(app, organiser):
+def test_a_table_disputed_after_both_sides_confirmed_is_not_final(app, organiser, started_night):
     """Found by the night's model (test_night_model.py): the dashboard said Disputed, the standings were final."""
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event_id = started_night("A", "B", rounds="1").event_id
     event, rounds, cards = night_rows(app, event_id)
     play(app.test_client(), rounds[0].tables[0].match_id, HAND)
     for side, entrant in enumerate("AB"):
@@ -610,11 +511,8 @@ def test_a_table_disputed_after_both_sides_confirmed_is_not_final(app, organiser
     assert 'class="provisional"' not in organiser.get(f"/standings/{event.standings_token}").get_data(as_text=True)
 
 
-def test_a_correction_says_who_made_it(app, organiser, elsewhere):
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_a_correction_says_who_made_it(app, organiser, started_night, elsewhere):
+    event_id = started_night("A", "B", rounds="1").event_id
     event, _, _ = night_rows(app, event_id)
     note = {"correction-round": "1", "correction-table": "1", "correction-text": "Red three counted twice"}
     # No name given: the note says the organiser made it.
@@ -638,11 +536,8 @@ def test_a_correction_says_who_made_it(app, organiser, elsewhere):
     assert "made by Marta (director)," in elsewhere.get(f"/nights/{copy}").get_data(as_text=True)
 
 
-def test_the_printed_seating_and_results_sheet(app, organiser):
-    event_id = new_night(organiser)
-    enter(organiser, event_id, "A", "B", "C", "D")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_the_printed_seating_and_results_sheet(app, organiser, started_night):
+    event_id = started_night("A", "B", "C", "D").event_id
     _, rounds, _ = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND)  # A 1220 v B 165: a difference of 1055, 15-5
     play(organiser, rounds[0].tables[1].match_id, HAND_EW)  # C 165 v D 1220: 5-15
@@ -672,14 +567,11 @@ def test_the_printed_seating_and_results_sheet(app, organiser):
     assert app.test_client().get(f"/nights/{event_id}/print/results").status_code == 403
 
 
-def test_each_season_adds_up_alone(app, organiser):
+def test_each_season_adds_up_alone(app, organiser, started_night):
     nights = (("2026-10-01", "Autumn 2026", HAND), ("2026-10-08", "Autumn 2026", HAND),
               ("2027-03-04", "Spring 2027", HAND_EW))  # fmt: skip
     for date, season, hand in nights:
-        event_id = new_night(organiser, date=date, season_name=season, rounds="1")
-        enter(organiser, event_id, "A", "B")
-        organiser.post(f"/nights/{event_id}/rounds")
-        organiser.post(f"/nights/{event_id}/rounds/1/start")
+        event_id = started_night("A", "B", date=date, season_name=season, rounds="1").event_id
         _, rounds, _ = night_rows(app, event_id)
         play(organiser, rounds[0].tables[0].match_id, hand)
     # The latest night's season by default: only spring's night, which B won: B 2, A 1.
@@ -724,11 +616,8 @@ def set_times(app, event_id, ends, match_id, *created):
         ("drop_hand", "1,220 : 165", "15 – 5", "2 hands saved after time are not counted."),
     ],
 )
-def test_the_time_rule_decides_which_hands_count(app, organiser, rule, totals, score, not_counted):
-    event_id = new_night(organiser, at_time=rule, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_the_time_rule_decides_which_hands_count(app, organiser, started_night, rule, totals, score, not_counted):
+    event_id = started_night("A", "B", at_time=rule, rounds="1").event_id
     _, rounds, cards = night_rows(app, event_id)
     match_id = rounds[0].tables[0].match_id
     for version, hand in enumerate((HAND, HAND_EW, HAND), 1):
@@ -785,15 +674,14 @@ def test_the_same_pair_entered_twice_is_told_not_stored_twice(app, organiser):
     assert again.status_code == 200 and "A is already entered tonight." in again.get_data(as_text=True)
 
 
-def test_export_then_import_elsewhere_keeps_when_hands_were_played_and_every_standing(app, organiser, elsewhere):
+def test_export_then_import_elsewhere_keeps_when_hands_were_played_and_every_standing(
+    app, organiser, started_night, elsewhere
+):
     """Issue 30: imported hands were stamped with the import's time, so the time rule counted only each
     table's first hand; no-shows and withdrawals were not exported. Table 1 here plays three hands of
     1220 to 165: the round's time ends after the first; the night counts the hand in progress
     (finish_hand), so 2440 to 330 stand, and must stand elsewhere too."""
-    event_id = new_night(organiser)
-    enter(organiser, event_id, "A", "B", "C", "D", "E", "F")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event_id = started_night("A", "B", "C", "D", "E", "F").event_id
     _, rounds, _ = night_rows(app, event_id)
     first = rounds[0].tables[0].match_id
     for version in ("1", "2", "3"):
@@ -888,12 +776,9 @@ def test_the_season_counts_only_nights_played_and_entrants_who_played(app, organ
     assert (season_score(organiser, "A"), season_score(organiser, "B")) == ("3", "3")
 
 
-def test_a_night_is_deleted_with_its_matches_only_when_the_box_is_ticked(app, organiser):
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
-    match_id = night_rows(app, event_id)[1][0].tables[0].match_id
+def test_a_night_is_deleted_with_its_matches_only_when_the_box_is_ticked(app, organiser, started_night):
+    night = started_night("A", "B", rounds="1")
+    event_id, match_id = night.event_id, night.matches[1]
     play(organiser, match_id, HAND)
     kept = organiser.post(f"/nights/{event_id}/delete", follow_redirects=True).get_data(as_text=True)
     assert "Tick the box to delete the night." in kept and organiser.get(f"/nights/{event_id}").status_code == 200
@@ -908,12 +793,9 @@ def test_a_night_is_deleted_with_its_matches_only_when_the_box_is_ticked(app, or
                 for row in db.execute(f"select 1 from {table} where event_id = ?", [event_id]).fetchall()]  # fmt: skip
 
 
-def test_two_fresh_phones_holding_the_table_card_cannot_confirm_both_sides(app, organiser):
+def test_two_fresh_phones_holding_the_table_card_cannot_confirm_both_sides(app, organiser, started_night):
     """Issue 34: the card lets one phone confirm one side; the other side needs its own phone or the director."""
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event_id = started_night("A", "B", rounds="1").event_id
     _, rounds, cards = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND)
     first, second = app.test_client(), app.test_client()
@@ -931,12 +813,9 @@ def test_two_fresh_phones_holding_the_table_card_cannot_confirm_both_sides(app, 
     assert night_rows(app, event_id)[1][0].tables[0].is_confirmed
 
 
-def test_a_phone_confirms_only_at_the_table_its_entrant_sits_at(app, organiser):
+def test_a_phone_confirms_only_at_the_table_its_entrant_sits_at(app, organiser, started_night):
     """Issue 30: a phone that is D's (table 2) confirms neither side of table 1."""
-    event_id = new_night(organiser)
-    enter(organiser, event_id, "A", "B", "C", "D")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event_id = started_night("A", "B", "C", "D").event_id
     _, rounds, cards = night_rows(app, event_id)
     play(organiser, rounds[0].tables[0].match_id, HAND)
     phone = pair_phone(app, organiser, event_id, "D")
@@ -952,12 +831,9 @@ def test_a_phone_confirms_only_at_the_table_its_entrant_sits_at(app, organiser):
     assert app.test_client().get(f"/standings/{token}/pair/{'0' * 24}").status_code == 404
 
 
-def test_an_old_rounds_sheet_confirms_its_own_round_or_says_it_is_closed(app, organiser):
+def test_an_old_rounds_sheet_confirms_its_own_round_or_says_it_is_closed(app, organiser, started_night):
     """Issue 30: "Confirm the result" on round 1's sheet during round 2 never opens round 2's result."""
-    event_id = new_night(organiser)
-    enter(organiser, event_id, "A", "B", "C", "D")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event_id = started_night("A", "B", "C", "D").event_id
     _, rounds, cards = night_rows(app, event_id)
     old_match = rounds[0].tables[0].match_id
     phone = app.test_client()
@@ -1036,11 +912,8 @@ def test_a_plan_that_cannot_be_played_is_refused_up_front_naming_the_field(app, 
     assert event.settings.movement == "swiss" and event.settings.rounds == 4 and len(rounds) == 1
 
 
-def test_the_rest_of_the_night_can_change_for_the_rounds_not_seated(app, organiser):
-    event_id = new_night(organiser, rounds="2")
-    enter(organiser, event_id, "A", "B", "C", "D")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+def test_the_rest_of_the_night_can_change_for_the_rounds_not_seated(app, organiser, started_night):
+    event_id = started_night("A", "B", "C", "D", rounds="2").event_id
     # A Mitchell of 2 tables cannot go to 3 rounds; fewer rounds than are seated cannot be; nor a late round robin.
     for data, message in (
         ({"plan-movement": "mitchell", "plan-rounds": "3"}, "A Mitchell of 2 tables gives 2 rounds without a repeat"),
@@ -1067,12 +940,9 @@ def test_a_refused_setting_is_named_by_its_box_once(organiser):
     assert errors == [said] and not any("round_length" in error for error in errors)
 
 
-def test_a_negative_total_reads_as_a_score_and_a_no_show_table_says_so(app, organiser):
+def test_a_negative_total_reads_as_a_score_and_a_no_show_table_says_so(app, organiser, started_night):
     """Issue 30: "2810 – -195" on the dashboard, and a no-show table read "0 – 0" on the phones' standings."""
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B", "C", "D")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event_id = started_night("A", "B", "C", "D", rounds="1").event_id
     event, rounds, cards = night_rows(app, event_id)
     # North-South meld 620 with a natural canasta (500) and go out (100): 1220; East-West never
     # melded and hold 195 in hand: -195.
@@ -1088,13 +958,10 @@ def test_a_negative_total_reads_as_a_score_and_a_no_show_table_says_so(app, orga
     assert "Table 2: C – D: D did not come" in standings and "0 : 0" not in standings
 
 
-def test_the_clock_says_the_clubs_time_not_utc(app, organiser):
+def test_the_clock_says_the_clubs_time_not_utc(app, organiser, started_night):
     """Issue 30: "until 23:50 UTC" for a club in São Paulo; the clock says the club's 20:50."""
     app.config["TIME_ZONE"] = "America/Sao_Paulo"
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event_id = started_night("A", "B", rounds="1").event_id
     db = connect(app.config["DATABASE"])
     try:
         db.execute("update club_rounds set ends = ? where event_id = ?", ["2026-11-26T23:50:00+00:00", event_id])
@@ -1110,13 +977,12 @@ def test_the_clock_says_the_clubs_time_not_utc(app, organiser):
     assert "(until 20:50)" in board and " UTC" not in board
 
 
-def test_the_director_counts_every_hand_of_a_table_past_the_time_rule_with_a_reason(app, organiser, elsewhere):
+def test_the_director_counts_every_hand_of_a_table_past_the_time_rule_with_a_reason(
+    app, organiser, started_night, elsewhere
+):
     """A phone saved hands 2 and 3 before time but sent them after: the rule (finish_hand) counts hand 2
     as the one in progress and drops hand 3; the director's override counts all three, 3660 to 495."""
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event_id = started_night("A", "B", rounds="1").event_id
     table = night_rows(app, event_id)[1][0].tables[0]
     for version in ("1", "2", "3"):
         organiser.post(f"/matches/{table.match_id}/hands", data={**HAND, "version": version})
@@ -1150,7 +1016,7 @@ def test_the_director_counts_every_hand_of_a_table_past_the_time_rule_with_a_rea
     db.close()
 
 
-def test_a_hand_saved_on_a_phone_before_time_counts_when_it_arrives_later(app, organiser):
+def test_a_hand_saved_on_a_phone_before_time_counts_when_it_arrives_later(app, organiser, started_night):
     """Issue 30 item 5: the time rule judges when a hand was played, by the phone's save time, never
     later than the server received it. The round's time ran out 10 minutes ago; hands 1 and 2 were
     saved offline 20 and 12 minutes ago and arrive now, hand 3 is saved now (the hand in progress at
@@ -1158,10 +1024,7 @@ def test_a_hand_saved_on_a_phone_before_time_counts_when_it_arrives_later(app, o
     Three hands of 1220 to 165 count: 3660 to 495. By arrival only hand 1 would have."""
     from datetime import UTC, datetime, timedelta
 
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event_id = started_night("A", "B", rounds="1").event_id
     table = night_rows(app, event_id)[1][0].tables[0]
     moment = datetime.now(UTC)
 
@@ -1184,12 +1047,9 @@ def test_a_hand_saved_on_a_phone_before_time_counts_when_it_arrives_later(app, o
     db.close()
 
 
-def test_words_that_tell_things_apart_in_every_language(app, organiser):
+def test_words_that_tell_things_apart_in_every_language(app, organiser, started_night):
     """Issue 30: the printed results said "Puntos | Puntos"; German said "Runde" for the round and the hand."""
-    event_id = new_night(organiser, rounds="1")
-    enter(organiser, event_id, "A", "B")
-    organiser.post(f"/nights/{event_id}/rounds")
-    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    event_id = started_night("A", "B", rounds="1").event_id
     for language in ("en", "es", "pt-BR", "de"):
         page = organiser.get(f"/nights/{event_id}/print/results", headers={"Accept-Language": language}).text
         headers = re.findall(r'<th scope="col">([^<]+)</th>', page.split('id="results-1"')[1])
@@ -1236,3 +1096,87 @@ def clubstore_entrants(app, event_id):
         return clubstore.entrants(db, event_id)
     finally:
         db.close()
+
+
+def test_the_store_keeps_a_closed_rounds_match_for_the_organiser_on_every_write(app, organiser, started_night):
+    """The closed-round rule is the store's: each write refuses anyone but the organiser, whoever calls it."""
+    from scorepad import canasta, store
+
+    hand = canasta.Hand.from_dict(
+        {"entries": [{"melded_points": 620, "canastas": {"natural": 1}, "went_out": True},
+                     {"melded_points": 260, "hand_points": 95}]}
+    )  # fmt: skip
+    night = started_night("A", "B", rounds="1")
+    event_id, match_id = night.event_id, night.matches[1]
+    db = connect(app.config["DATABASE"])
+    try:
+        # While the round is played a table's phone writes its match, but never deletes it.
+        assert store.add_hand(db, match_id, hand, 1) == 2
+        assert store.add_hand(db, match_id, hand, 2) == 3
+        assert store.undo_last_hand(db, match_id, 3) == 2  # version 4, hand 2 waits to be put back
+        with pytest.raises(store.LockedError) as refused:
+            store.delete_match(db, match_id, 4)
+        assert refused.value.deleting
+        assert organiser.post(f"/nights/{event_id}/rounds/1/close").status_code == 303
+        writes = {
+            "add": lambda **who: store.add_hand(db, match_id, hand, 4, **who),
+            "correct": lambda **who: store.replace_hand(db, match_id, 1, hand, 4, **who),
+            "undo": lambda **who: store.undo_last_hand(db, match_id, 4, **who),
+            "put back": lambda **who: store.restore_last_hand(db, match_id, 4, **who),
+            "delete": lambda **who: store.delete_match(db, match_id, 4, **who),
+        }
+        for what, write in writes.items():
+            with pytest.raises(store.LockedError) as refused:
+                write()
+            assert refused.value.deleting == (what == "delete"), what
+            assert store.current_version(db, match_id) == 4, what  # nothing of it was written
+        # A stale phone is told the match is the organiser's, not that it is stale.
+        with pytest.raises(store.LockedError):
+            store.add_hand(db, match_id, hand, 1)
+        # The organiser corrects hand 1 and deletes the match; a phone cannot bring it back, the organiser can.
+        assert writes["correct"](organiser=True) == 5
+        store.delete_match(db, match_id, 5, organiser=True)
+        with pytest.raises(store.LockedError):
+            store.restore_match(db, match_id)
+        store.restore_match(db, match_id, organiser=True)
+        assert store.current_version(db, match_id) == 7
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("action", ["hands/undo", "hands/restore", "restore"])
+def test_a_phone_is_told_a_closed_rounds_sheet_is_the_organisers_on_every_page_that_writes(
+    app, organiser, started_night, action
+):
+    night = started_night("A", "B", rounds="1")
+    event_id, match_id = night.event_id, night.matches[1]
+    play(organiser, match_id, HAND)
+    organiser.post(f"/matches/{match_id}/hands", data={**HAND, "version": "2"})
+    organiser.post(f"/matches/{match_id}/hands/undo", data={"version": "3"})  # hand 2 waits to be put back
+    organiser.post(f"/nights/{event_id}/rounds/1/close")
+    refused = app.test_client().post(f"/matches/{match_id}/{action}", data={"version": "4"})
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 403 and 'id="round-closed"' in page
+    assert "This round is over: only the organiser can change its sheet now. Ask the director." in page
+    assert organiser.post(f"/matches/{match_id}/{action}", data={"version": "4"}).status_code == 303
+
+
+def test_the_sheets_banner_names_the_night_table_and_round_on_the_page_only(app, organiser, started_night):
+    """The banner is part of the sheet's view model: on the writer's page, not its poll's fragment nor the watcher's."""
+    night = started_night("A", "B", "C", "D", name="Tuesday ladder", rounds="1")
+    second, cards = night.matches[2], night.cards
+    phone = app.test_client()
+    for address in (f"/matches/{second}", f"/matches/{second}/sheet"):  # the page, and its copy without JavaScript
+        page = phone.get(address).get_data(as_text=True)
+        assert re.search(r"<b>Tuesday ladder</b> · Table 2 · Round 1 of 1</p>", page), address
+        assert f'href="/tables/{cards[2]}/result?round=1"' in page
+    fragment = phone.get(f"/matches/{second}/sheet", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'id="sheet"' in fragment and "club-banner" not in fragment
+    db = connect(app.config["DATABASE"])
+    (token,) = db.execute("select watch_token from matches where id = ?", [second]).fetchone()
+    db.close()
+    assert "Tuesday ladder" in phone.get(f"/watch/{token}").get_data(as_text=True)  # the sheet's title
+    assert "club-banner" not in phone.get(f"/watch/{token}").get_data(as_text=True)
+    # A match of no night has no banner.
+    plain = organiser.post("/matches/new/classic", data={**DEFAULTS, "sides-0-name": "We", "sides-1-name": "They"})
+    assert "club-banner" not in organiser.get(plain.headers["Location"]).get_data(as_text=True)

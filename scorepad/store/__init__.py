@@ -20,8 +20,8 @@ One module per concern; callers use ``from . import store`` and the names re-exp
 """
 
 from . import (
+    club,  # noqa: F401  (club nights: events, entrants, rounds, tables)
     imports,  # noqa: F401  (the module itself: tests shorten its batches)
-    nights,  # noqa: F401  (club nights: events, entrants, rounds, tables)
 )
 from .access import (
     EVERY_MATCH,
@@ -73,6 +73,7 @@ from .rows import (
     SYNCHRONOUS,
     AlreadySavedError,
     Change,
+    LockedError,
     NotFoundError,
     Progress,
     StaleError,
@@ -101,6 +102,7 @@ __all__ = [
     "Change",
     "EVERY_MATCH",
     "HandFigures",
+    "LockedError",
     "MatchHead",
     "MatchSummary",
     "NotFoundError",

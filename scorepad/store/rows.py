@@ -40,6 +40,16 @@ class AlreadySavedError(Exception):
         self.number = number
 
 
+class LockedError(Exception):
+    """Only the organiser writes this match now: it is a club night table's, and its round is
+    closed (any write), or the write would delete it (``deleting``), which only the organiser does
+    to a table's match at any time."""
+
+    def __init__(self, match_id: str, deleting: bool = False):
+        super().__init__(f"{match_id} is the organiser's to {'delete' if deleting else 'write'}")
+        self.deleting = deleting
+
+
 @dataclass(frozen=True)
 class Change:
     """A write to a hand since a writer's version: what was done (``add``, ``edit``, ``restore``,

@@ -2,6 +2,11 @@
 
 Every write is one transaction and starts by bumping the match's ``version`` only if it still is
 the version the writer's page was rendered from; otherwise :class:`StaleError` says what changed.
+
+A club night's table plays an ordinary match, and the night's rule on it is kept here, in the one
+statement every write starts with: once the table's round is closed only the organiser writes the
+match, and only the organiser deletes a table's match at all; anyone else's write raises
+:class:`LockedError` (the writer says whether they are the organiser: ``organiser=True``).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from .figures import (
 from .rows import (
     AlreadySavedError,
     Change,
+    LockedError,
     NotFoundError,
     StaleError,
     as_stored,
@@ -101,6 +107,8 @@ def add_hand(
     version: int,
     submission: str | None = None,
     played: str | None = None,
+    *,
+    organiser: bool = False,
 ) -> int:
     """Append a hand, scored against the stored totals before it; returns the match's new version.
 
@@ -112,12 +120,13 @@ def add_hand(
     once store one hand).
 
     :raises AlreadySavedError: when a hand was already saved with this ``submission``.
+    :raises LockedError: when the match is a closed round's table and the writer not the ``organiser``.
     :raises StaleError: when ``version`` is not the match's current version.
     :raises InvalidError: when the match with this hand cannot be scored (fields ``hands[i]``).
     """
     with writing(db):
         submission = _refuse_a_second_copy(db, match_id, submission)
-        row = _begin_write(db, match_id, version)
+        row = _begin_write(db, match_id, version, organiser)
         position = _next_position(db, match_id)
         stamp = now()
         hand_id = _append(db, row, hand, position, stamp)
@@ -186,18 +195,26 @@ def _append(db: Database, row: dict[str, Any], hand: canasta.Hand, position: int
 
 
 def replace_hand(
-    db: Database, match_id: str, number: int, hand: canasta.Hand, version: int, submission: str | None = None
+    db: Database,
+    match_id: str,
+    number: int,
+    hand: canasta.Hand,
+    version: int,
+    submission: str | None = None,
+    *,
+    organiser: bool = False,
 ) -> int:
     """Correct hand ``number``; later totals, minimums and game end follow. Returns the new version.
 
     The corrected hand is checked and scored from the stored totals before it; later hands keep
     their stored scores and only their totals and minimums move (arithmetic, no rescoring).
 
-    :raises AlreadySavedError, StaleError, InvalidError, NotFoundError: as :func:`add_hand`, or for no such hand.
+    :raises AlreadySavedError, LockedError, StaleError, InvalidError, NotFoundError: as :func:`add_hand`, or for
+        no such hand.
     """
     with writing(db):
         submission = _refuse_a_second_copy(db, match_id, submission)
-        row = _begin_write(db, match_id, version)
+        row = _begin_write(db, match_id, version, organiser)
         figures = _figure_rows(db, match_id)
         if not 1 <= number <= len(figures):
             raise NotFoundError(f"{match_id} hand {number}")
@@ -234,15 +251,16 @@ def _refuse_with(db: Database, row: dict[str, Any], number: int, hand: canasta.H
     _refuse(db, row, hands)
 
 
-def undo_last_hand(db: Database, match_id: str, version: int) -> int:
+def undo_last_hand(db: Database, match_id: str, version: int, *, organiser: bool = False) -> int:
     """Remove the last hand (its revisions stay, and :func:`restore_last_hand` puts it back).
 
     Returns the number of the hand removed.
 
     :raises StaleError: when ``version`` is stale. :raises NotFoundError: when there is no hand.
+    :raises LockedError: as :func:`add_hand`.
     """
     with writing(db):
-        row = _begin_write(db, match_id, version)
+        row = _begin_write(db, match_id, version, organiser)
         figures = _figure_rows(db, match_id)
         if not figures:
             raise NotFoundError(f"{match_id} has no hands")
@@ -284,13 +302,13 @@ def _last_undone(db: Database, match_id: str) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
-def restore_last_hand(db: Database, match_id: str, version: int) -> int:
+def restore_last_hand(db: Database, match_id: str, version: int, *, organiser: bool = False) -> int:
     """Put back the hand undone last; returns its number.
 
-    :raises NotFoundError: when there is none. :raises StaleError, InvalidError: as :func:`add_hand`.
+    :raises NotFoundError: when there is none. :raises LockedError, StaleError, InvalidError: as :func:`add_hand`.
     """
     with writing(db):
-        row = _begin_write(db, match_id, version)
+        row = _begin_write(db, match_id, version, organiser)
         undone = _last_undone(db, match_id)
         if undone is None:
             raise NotFoundError(f"{match_id} has no undone hand")
@@ -310,21 +328,27 @@ def restore_last_hand(db: Database, match_id: str, version: int) -> int:
     return result.number
 
 
-def delete_match(db: Database, match_id: str, version: int) -> None:
-    """Mark a match deleted; it stays restorable and nothing in it is removed."""
+def delete_match(db: Database, match_id: str, version: int, *, organiser: bool = False) -> None:
+    """Mark a match deleted; it stays restorable and nothing in it is removed.
+
+    :raises LockedError: for a club night table's match, unless the writer is the ``organiser``.
+    :raises StaleError: as :func:`add_hand`.
+    """
     with writing(db):
-        _begin_write(db, match_id, version)
+        _begin_write(db, match_id, version, organiser, deleting=True)
         db.table("matches").update(match_id, {"deleted": now()})
         sync_summary_version(db, match_id)
 
 
-def restore_match(db: Database, match_id: str) -> None:
+def restore_match(db: Database, match_id: str, *, organiser: bool = False) -> None:
     """Bring a deleted match back.
 
-    :raises NotFoundError: for an unknown id.
+    :raises NotFoundError: for an unknown id. :raises LockedError: as :func:`add_hand`.
     """
     with writing(db):
         match_row(db, match_id)
+        if not organiser and _locked(db, match_id, deleting=False):
+            raise LockedError(match_id)
         db.execute(
             "update matches set deleted = null, version = version + 1, updated = ? where id = ?", [now(), match_id]
         )
@@ -332,11 +356,34 @@ def restore_match(db: Database, match_id: str) -> None:
 
 
 # --- helpers for writes ---------------------------------------------------------------------
-def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
-    """Claim the next version of the match, or explain why this writer is stale."""
+# A match the organiser alone writes: a club night table's once its round is closed, or (to delete
+# it) a table's at all. Written into the statement that claims the version, so the rule costs a
+# write nothing more than an indexed lookup inside that statement (club_tables.match_id).
+CLOSED_TABLE = (
+    "exists (select 1 from club_tables t join club_rounds r on r.event_id = t.event_id and r.number = t.round"
+    " where t.match_id = {match} and r.closed is not null)"
+)
+A_TABLE = "exists (select 1 from club_tables t where t.match_id = {match})"
+
+
+def _locked(db: Database, match_id: str, deleting: bool) -> bool:
+    """Whether only the organiser may make this write (a delete when ``deleting``) to the match."""
+    rule = (A_TABLE if deleting else CLOSED_TABLE).format(match="?")
+    return bool(db.execute(f"select {rule}", [match_id]).fetchone()[0])
+
+
+def _begin_write(
+    db: Database, match_id: str, version: int, organiser: bool = False, deleting: bool = False
+) -> dict[str, Any]:
+    """Claim the next version of the match, or explain why this writer is stale or may not write it.
+
+    :raises LockedError: when the match is the organiser's alone (a closed round's table, or a
+        table's to delete) and the writer is not the ``organiser``.
+    """
+    rule = "" if organiser else " and not " + (A_TABLE if deleting else CLOSED_TABLE).format(match="matches.id")
     cursor = db.execute(
         "update matches set version = version + 1, updated = ? "
-        "where id = ? and version = ? and deleted is null and pending is null",
+        f"where id = ? and version = ? and deleted is null and pending is null{rule}",
         [now(), match_id, version],
     )
     if cursor.rowcount == 1:
@@ -346,6 +393,8 @@ def _begin_write(db: Database, match_id: str, version: int) -> dict[str, Any]:
             rescore_match(db, match_id)  # figures not written at this version: rebuild before building on them
         return row
     row = match_row(db, match_id)
+    if rule and _locked(db, match_id, deleting):
+        raise LockedError(match_id, deleting)
     if row["deleted"]:
         raise StaleError([], row["version"], deleted=True)
     raise StaleError(changes_since(db, row, version), row["version"])

@@ -27,6 +27,7 @@ met: they share sixth place.
 import json
 import re
 
+import club
 import pytest
 from playwright.sync_api import expect
 from support import HAND, matrix
@@ -36,7 +37,7 @@ from browser.test_match_flow_browser import open_form, settled
 from scorepad import create_app
 from scorepad.db import connect
 
-PASSPHRASE = "long table long night"
+PASSPHRASE = club.PASSPHRASE  # the club tests' sign-in (club.signed_in)
 HAND_EW = {
     "sides-1-melded_points": "620",
     "sides-1-canasta_natural": "1",
@@ -335,7 +336,7 @@ def seeded_night(live_app, live_server):
     client.post(f"/matches/{match_id}/hands", data={**HAND, "version": "1"})
     db = connect(live_app.config["DATABASE"])
     try:
-        from scorepad.store import nights as clubstore
+        from scorepad.store import club as clubstore
 
         event = clubstore.get_event(db, event_id)
         card = clubstore.cards(db, event_id)[1]

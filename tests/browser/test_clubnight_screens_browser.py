@@ -7,6 +7,7 @@ import os
 import re
 from pathlib import Path
 
+import club
 import pytest
 from playwright.sync_api import expect
 from support import HAND, matrix
@@ -106,22 +107,11 @@ def test_the_projector_fits_or_rolls_every_row(browser, live_app, live_server, c
 
 def test_the_dashboard_keeps_up_by_itself(browser, live_app, live_server):
     """Issue 30: a dispute still read "Playing" 60 s later; now the dashboard shows it within its poll (5 s)."""
-    client = create_app({**live_app.config, "TESTING": True, "WTF_CSRF_ENABLED": False}).test_client()
-    client.post("/organiser", data={"passphrase": PASSPHRASE})
-    event_id = client.post(
-        "/nights/new",
-        data={"name": "Tuesday", "date": "2026-11-26", "variant": "classic", "rounds": "2",
-              "round_length": "minutes", "length_value": "50", "warning": "10", "at_time": "finish_hand",
-              "first_round": "as_entered", "movement": "mitchell", "scoring": "victory_points",
-              "victory_points": "100: 10", "no_show_margin": "1500", "tie_break_1": "matches_won",
-              "tie_break_2": "", "tie_break_3": "", "tie_break_4": "", "season_points": "placement",
-              "season_best": "8"},
-    ).headers["Location"].rsplit("/", 1)[1]  # fmt: skip
-    for name in ("Wolfeschlegelsteinhausen & Bergerdorff", "Conceição & João", "Dvořák & Čapek", "Amélie & Théo"):
-        client.post(f"/nights/{event_id}/entrants", data={"name": name})
-    client.post(f"/nights/{event_id}/rounds")
-    client.post(f"/nights/{event_id}/rounds/1/start")
-    cards = re.findall(r"/tables/([0-9a-f]{32})", client.get(f"/nights/{event_id}/cards").text)
+    app = create_app({**live_app.config, "TESTING": True, "WTF_CSRF_ENABLED": False})
+    client = club.signed_in(app)
+    names = ("Wolfeschlegelsteinhausen & Bergerdorff", "Conceição & João", "Dvořák & Čapek", "Amélie & Théo")
+    night = club.start_night(app, client, *names, name="Tuesday")
+    event_id, cards = night.event_id, night.cards
     for table, (viewport, name) in enumerate(((LAPTOP, "1920"), ({"width": 390, "height": 844}, "390")), start=1):
         context = browser.new_context(viewport=viewport)
         laptop = context.new_page()
@@ -133,7 +123,7 @@ def test_the_dashboard_keeps_up_by_itself(browser, live_app, live_server):
         laptop.fill("#name", "Typed while the dashboard polls")  # what is typed elsewhere on the page stays
         expect(laptop.locator(f"#table-{table} .state")).to_have_text("Playing")
         note = f"Our canasta is missing ({name})"
-        client.post(f"/tables/{cards[table - 1]}/dispute", data={"note": note})  # a phone at the table, meanwhile
+        client.post(f"/tables/{cards[table]}/dispute", data={"note": note})  # a phone at the table, meanwhile
         expect(laptop.locator(f"#table-{table} .state")).to_contain_text(f"Disputed: {note}", timeout=12_000)
         expect(laptop.locator("#name")).to_have_value("Typed while the dashboard polls")
         assert laptop.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

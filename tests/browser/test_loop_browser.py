@@ -9,6 +9,7 @@ to open.
 
 import re
 
+import club
 import pytest
 from playwright.sync_api import expect
 from support import AS_SERVED, matrix
@@ -131,7 +132,7 @@ def test_a_typical_hand_takes_seven_interactions_and_no_swipe(browser, live_serv
     context.close()
 
 
-PASSPHRASE = "long table long night"
+PASSPHRASE = club.PASSPHRASE  # the club tests' sign-in (club.signed_in)
 # Both sides went out, each with a canasta: the one thing wrong is that only one side can go out.
 BOTH_WENT_OUT = {"sides-0-melded_points": "600", "sides-0-canasta_natural": "1", "sides-0-went_out": "y",
                  "sides-1-melded_points": "500", "sides-1-canasta_mixed": "1", "sides-1-went_out": "y"}  # fmt: skip
@@ -195,22 +196,8 @@ def test_without_javascript_a_saved_hand_lands_on_the_next_and_a_refusal_is_on_s
 @pytest.mark.console_allows(r"the server responded with a status of 403")
 def test_a_refusal_from_the_server_is_shown_on_a_boosted_page(page, live_app, live_server):
     """A table's phone taps Delete on its club match: the server answers 403 with a reason."""
-    client = create_app({**live_app.config, "TESTING": True, "WTF_CSRF_ENABLED": False}).test_client()
-    client.post("/organiser", data={"passphrase": PASSPHRASE})
-    event_id = client.post(
-        "/nights/new",
-        data={"name": "Thursday", "date": "2026-11-26", "variant": "classic", "rounds": "1",
-              "round_length": "minutes", "length_value": "50", "warning": "10", "at_time": "score_as_it_stands",
-              "first_round": "as_entered", "movement": "mitchell", "scoring": "victory_points",
-              "victory_points": "100: 10\n300: 11\n3000: 19", "bye_score": "12", "no_show_margin": "1500",
-              "tie_break_1": "matches_won", "tie_break_2": "point_balance", "tie_break_3": "",
-              "tie_break_4": "", "season_points": "placement", "season_best": "8"},
-    ).headers["Location"].rsplit("/", 1)[1]  # fmt: skip
-    for name in ("Ana & Ben", "Cy & Di"):
-        client.post(f"/nights/{event_id}/entrants", data={"name": name, "players": name.replace("&", ",")})
-    client.post(f"/nights/{event_id}/rounds")
-    client.post(f"/nights/{event_id}/rounds/1/start")
-    match_id = re.search(r"/matches/([0-9a-f]{32})", client.get(f"/nights/{event_id}").get_data(as_text=True))[1]
+    app = create_app({**live_app.config, "TESTING": True, "WTF_CSRF_ENABLED": False})
+    match_id = club.start_night(app, club.signed_in(app), "Ana & Ben", "Cy & Di", rounds="1").matches[1]
     page.goto(f"{live_server}/matches/{match_id}")
     page.locator(".delete-match").get_by_role("link", name="Delete").click()
     with page.expect_response(lambda response: response.request.method == "POST") as answer:

@@ -2,7 +2,7 @@
 
 Pure functions over the parsed JSON (no database, no web): :func:`read_night` returns an
 :class:`ImportedNight` or raises :class:`InvalidError` naming the field of each problem (the
-first few: a broken file says so quickly). The caller stores it (``store.nights``) with new ids for
+first few: a broken file says so quickly). The caller stores it (``store.club``) with new ids for
 its matches; the night's ``id`` is kept as its origin, so a night already here is recognised.
 
 Everything is checked before anything is stored: every field's type, every text (no control
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .canasta import InvalidError, Match, Violation
-from .canasta.text import t
-from .clubnight import Adjustment, EventSettings, Seating, Table
-from .clubnight.settings import MOST_ROUNDS, MOST_TABLES
-from .documents import MatchInfo, is_well_formed_id, read_match_document, unreadable, unreadable_fields
+from ..canasta import InvalidError, Match, Violation
+from ..canasta.text import t
+from ..documents import MatchInfo, is_well_formed_id, read_match_document, unreadable, unreadable_fields
+from .core import Adjustment, EventSettings, Seating, Table
+from .core.settings import MOST_ROUNDS, MOST_TABLES
 
 FORMAT = "scorepad-club-night"
 FORMAT_VERSION = 1

@@ -7,15 +7,15 @@ from typing import Any
 
 from flask import Response, abort, render_template, request
 
-from .. import conditional
-from ..clubnight import (
+from ... import conditional
+from ...db import get_db
+from ...store import club as clubstore
+from ..core import (
     Standings,
     night_points,
     season_table,
     standings,
 )
-from ..db import get_db
-from ..store import nights as clubstore
 from .night import (
     Night,
     bp,

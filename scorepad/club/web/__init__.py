@@ -4,8 +4,9 @@ Who may do what (issue 23): only the organiser (organiser mode, :mod:`access`) c
 events, under ``/nights``; a table's phones reach their table's current match through the table
 card's address (``/tables/<token>``, one unguessable token per table number, valid all night) and
 confirm or dispute its result there; once a round is closed its matches are the organiser's to
-correct, and nobody else's saves reach them; the standings (``/standings/<token>``) are read-only
-for anyone who has that link. No list of nights is shown to anyone but the organiser.
+correct, and nobody else's saves reach them (the store's rule: :class:`~scorepad.store.LockedError`,
+worded here); the standings (``/standings/<token>``) are read-only for anyone who has that link.
+No list of nights is shown to anyone but the organiser.
 
 One blueprint, one module per concern: :mod:`.night` (the night as a page reads it),
 :mod:`.running` (the organiser), :mod:`.tables` (a table's phones), :mod:`.watching` (standings
@@ -18,11 +19,9 @@ from typing import Any
 
 from flask import render_template, request
 
-from .. import access
-from ..db import get_db
-from ..store import nights as clubstore
+from ... import access, store
 from . import printing, running, tables, transfer, watching  # noqa: F401  (their pages join the blueprint)
-from .night import MATCH_WRITES, PUBLIC, bp
+from .night import PUBLIC, bp
 
 __all__ = ["bp"]
 
@@ -35,17 +34,7 @@ def organiser_only() -> Any:
     return None
 
 
-@bp.before_app_request
-def closed_rounds_are_the_organisers() -> Any:
-    """A phone of a table writes only its table's current match: a closed round's match refuses it."""
-    if request.method != "POST" or request.endpoint not in MATCH_WRITES:
-        return None
-    match_id = (request.view_args or {}).get("match_id", "")
-    if access.is_organiser():
-        return None
-    deleting = request.endpoint == "matches.delete_match"
-    if (deleting and clubstore.table_of_match(get_db(), match_id)) or clubstore.is_closed_table_match(
-        get_db(), match_id
-    ):
-        return render_template("nights/closed.html", deleting=deleting), 403
-    return None
+@bp.app_errorhandler(store.LockedError)
+def closed_rounds_are_the_organisers(error: store.LockedError) -> Any:
+    """A table's phone wrote a match the store keeps for the organiser: a closed round's, or (to delete) any table's."""
+    return render_template("nights/closed.html", deleting=error.deleting), 403

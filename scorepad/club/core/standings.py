@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ..canasta.text import Text, t
+from ...canasta.text import Text, t
 from .rounds import PLAYED, Adjustment, RoundScore, TableResult, score_rounds
 from .settings import EventSettings
 

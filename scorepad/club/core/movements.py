@@ -18,8 +18,8 @@ import random
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from ..canasta import InvalidError, Violation
-from ..canasta.text import t
+from ...canasta import InvalidError, Violation
+from ...canasta.text import t
 from .settings import MOST_TABLES, EventSettings
 
 MOST_ROUND_ROBIN = 10  # docs/clubnight.md "Seating": round robin "for up to 10 entrants"

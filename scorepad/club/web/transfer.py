@@ -8,14 +8,14 @@ from typing import Any
 
 from flask import Response, flash, jsonify, redirect, render_template, request, url_for
 
-from .. import canasta, store
-from ..clubimport import read_night
-from ..db import get_db
-from ..documents import match_document
-from ..formats import parse_json, safe_text
-from ..i18n import gettext as _
-from ..security import large_body
-from ..store import nights as clubstore
+from ... import canasta, store
+from ...db import get_db
+from ...documents import match_document
+from ...formats import parse_json, safe_text
+from ...i18n import gettext as _
+from ...security import large_body
+from ...store import club as clubstore
+from ..reading import read_night
 from .night import (
     Night,
     bp,

@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..canasta import DEFAULT_VARIANT, InvalidError, Variant, Violation, rules_for
-from ..canasta.text import t
+from ...canasta import DEFAULT_VARIANT, InvalidError, Variant, Violation, rules_for
+from ...canasta.text import t
 
 # --- the choices, by the codes the settings store ------------------------------------------
 FIRST_ROUNDS = ("random", "as_entered")

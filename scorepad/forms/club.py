@@ -14,12 +14,12 @@ from wtforms import HiddenField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 
-from . import canasta
-from .canasta.text import unfit_text
-from .clubnight import settings as defaults
-from .clubnight.settings import CHOICE_LABELS, DEFAULT_BANDS, EventSettings
-from .forms.boxes import PageForm, WholeNumberField
-from .i18n import lazy_gettext, text
+from .. import canasta
+from ..canasta.text import unfit_text
+from ..club.core import settings as defaults
+from ..club.core.settings import CHOICE_LABELS, DEFAULT_BANDS, EventSettings
+from ..i18n import lazy_gettext, text
+from .boxes import PageForm, WholeNumberField
 
 NAME = 100  # longest event, entrant or player name
 REASON = 500  # longest reason, note or announcement

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..i18n import gettext as _
-from ..store import nights as clubstore
+from ...i18n import gettext as _
+from ...store import club as clubstore
 
 # Each kind of change has its own whole sentence, for translators; ``d`` is the change's details.
 SAID: dict[str, Callable[[dict[str, Any]], Any]] = {

@@ -11,13 +11,13 @@ from typing import Any
 import segno
 from flask import Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 
-from ..db import get_db
-from ..i18n import gettext as _
-from ..nightforms import (
+from ...db import get_db
+from ...forms.club import (
     DisputeForm,
 )
-from ..security import form_checks_token
-from ..store import nights as clubstore
+from ...i18n import gettext as _
+from ...security import form_checks_token
+from ...store import club as clubstore
 from .night import (
     Night,
     bp,
@@ -270,30 +270,3 @@ def banner_context(night: Night, number: int, token: str) -> dict[str, Any]:
         "next": table_in(night.current, number) if night.current and not night.current.started else None,
         "table": table_in(night.playing, number),
     }
-
-
-@dataclass(frozen=True)
-class Banner:
-    """What a club table's sheet says above the hands that never changes for its match.
-
-    The sheet page is rendered once per match version and kept for every browser (matches.py),
-    so only this goes into it; the clock and the announcements are fetched into it by htmx
-    (:func:`table_banner`), and without JavaScript the result page shows them.
-    """
-
-    token: str
-    event_name: str
-    number: int
-    round: int
-    rounds: int
-
-
-@bp.app_template_global()
-def club_banner(match_id: str) -> Banner | None:
-    """For a match played at a club night's table: the banner above its sheet; None for any other match."""
-    found = clubstore.table_of_match(get_db(), match_id)
-    if found is None:
-        return None
-    event_id, round_number, number, token = found
-    event = clubstore.get_event(get_db(), event_id)
-    return Banner(token, event.name, number, round_number, event.settings.rounds)

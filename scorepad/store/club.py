@@ -1,7 +1,7 @@
 """Club nights' rows: events, entrants, rounds, tables, confirmations, adjustments, announcements.
 
 The only module that knows the club night tables (as ``store`` is for matches); it turns rows
-into small frozen records and :mod:`scorepad.clubnight` objects and back. A table's match is an
+into small frozen records and :mod:`scorepad.club.core` objects and back. A table's match is an
 ordinary scorepad match made by ``store.create_match``; here a table only holds its id, and the
 results read its stored summary (the totals the sheet shows), so the standings follow every
 saved hand and every correction without scoring anything again.
@@ -20,8 +20,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ..clubimport import ImportedNight
-from ..clubnight import Adjustment, EventSettings, Seating, Table, TableResult, hands_counted
+from ..club.core import Adjustment, EventSettings, Seating, Table, TableResult, hands_counted
+from ..club.reading import ImportedNight
 from . import imports
 from .rows import NotFoundError, new_token, now, select_rows, writing
 
@@ -604,29 +604,36 @@ def card(db: Database, token: str) -> tuple[str, int]:
     return rows[0]["event_id"], rows[0]["number"]
 
 
-def table_of_match(db: Database, match_id: str) -> tuple[str, int, int, str] | None:
+@dataclass(frozen=True)
+class MatchTable:
+    """Where a match is played at a club night: the night's name and number of rounds, the
+    round, the table's number and its table card's token (what the score sheet's banner says)."""
+
+    event_name: str
+    rounds: int
+    round: int
+    number: int
+    token: str
+
+
+# The night, round and table a match is played at, in one query (the score sheet asks it).
+MATCH_TABLE_SQL = """
+select e.name, e.settings, t.round, t.number, c.token from club_tables t
+join club_table_cards c on c.event_id = t.event_id and c.number = t.number
+join club_events e on e.id = t.event_id
+where t.match_id = ?
+"""
+
+
+def table_of_match(db: Database, match_id: str) -> MatchTable | None:
     """The night, round and table a match is played at, and its table card; None for any other match."""
-    rows = _rows(
-        db,
-        "select t.event_id, t.round, t.number, c.token from club_tables t join club_table_cards c"
-        " on c.event_id = t.event_id and c.number = t.number where t.match_id = ?",
-        [match_id],
-    )
+    rows = _rows(db, MATCH_TABLE_SQL, [match_id])
     if not rows:
         return None
     row = rows[0]
-    return row["event_id"], row["round"], row["number"], row["token"]
-
-
-def is_closed_table_match(db: Database, match_id: str) -> bool:
-    """Whether a match belongs to a round that is closed: only the organiser writes it then."""
-    rows = _rows(
-        db,
-        "select 1 from club_tables t join club_rounds r on r.event_id = t.event_id and r.number = t.round"
-        " where t.match_id = ? and r.closed is not null",
-        [match_id],
-    )
-    return bool(rows)
+    # Settings are stored with every default written out (EventSettings.to_dict): ``rounds`` is there.
+    rounds = json.loads(row["settings"])["rounds"]
+    return MatchTable(row["name"], rounds, row["round"], row["number"], row["token"])
 
 
 # --- results ------------------------------------------------------------------------------

@@ -10,16 +10,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from babel.dates import format_time
 from flask import Blueprint, abort, current_app
 
-from .. import i18n
-from ..clubnight import (
+from ... import i18n
+from ...db import get_db
+from ...store import club as clubstore
+from ..core import (
     Adjustment,
     EventSettings,
     Standings,
     standings,
     time_rule,
 )
-from ..db import get_db
-from ..store import nights as clubstore
 
 bp = Blueprint("nights", __name__)
 
@@ -35,15 +35,6 @@ PUBLIC = {
     "nights.standings_live",
     "nights.pair_phone",
     "nights.screen_live",
-}
-# The match pages that write: a closed round's match takes them from the organiser only.
-MATCH_WRITES = {
-    "matches.add_hand",
-    "matches.update_hand",
-    "matches.undo_hand",
-    "matches.restore_hand",
-    "matches.delete_match",
-    "matches.restore_match",
 }
 PLAYING, WAITING, FINISHED, DISPUTED, LATE, BYE, SEATED = (
     "playing", "waiting", "finished", "disputed", "late", "bye", "seated",

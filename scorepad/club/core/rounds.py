@@ -17,8 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..canasta import InvalidError, Violation
-from ..canasta.text import Text, t
+from ...canasta import InvalidError, Violation
+from ...canasta.text import Text, t
 from .settings import CHOICE_LABELS, EventSettings
 
 WIN, DRAW, LOSS = 2, 1, 0  # docs/clubnight.md, the `scoring` setting: 2 win, 1 draw, 0 loss

@@ -11,8 +11,25 @@ from typing import Any
 
 from flask import Response, abort, flash, redirect, render_template, request, session, url_for
 
-from .. import canasta, conditional, store
-from ..clubnight import (
+from ... import canasta, conditional, store
+from ...db import get_db
+from ...documents import Side
+from ...forms.club import (
+    AdjustmentForm,
+    AnnouncementForm,
+    EntrantForm,
+    EventForm,
+    PlanForm,
+    ReasonForm,
+    RenameForm,
+    entrant_choices,
+    settings_from,
+)
+from ...i18n import gettext as _
+from ...i18n import text
+from ...security import form_checks_token
+from ...store import club as clubstore
+from ..core import (
     Adjustment,
     MovementError,
     Seating,
@@ -25,24 +42,7 @@ from ..clubnight import (
     seat_next_round,
     withdraw,
 )
-from ..clubnight.settings import MOST_TABLES
-from ..db import get_db
-from ..documents import Side
-from ..i18n import gettext as _
-from ..i18n import text
-from ..nightforms import (
-    AdjustmentForm,
-    AnnouncementForm,
-    EntrantForm,
-    EventForm,
-    PlanForm,
-    ReasonForm,
-    RenameForm,
-    entrant_choices,
-    settings_from,
-)
-from ..security import form_checks_token
-from ..store import nights as clubstore
+from ..core.settings import MOST_TABLES
 from .log import meanwhile
 from .night import (
     BYE,
@@ -164,7 +164,7 @@ def _acting(event_id: str) -> Iterator[Night]:
     """One organiser action: the night read inside its own write transaction, checked against the page's version.
 
     A page older than a change to who plays, where, or in which round is refused: the
-    blueprint's handler of :class:`~scorepad.store.nights.StaleNightError` tells what changed.
+    blueprint's handler of :class:`~scorepad.store.club.StaleNightError` tells what changed.
     """
     try:
         with clubstore.acting(get_db(), event_id, _seen()) as event:
@@ -612,7 +612,7 @@ def delete_event(event_id: str) -> Response:
     with _acting(event_id) as night:
         for match_id in clubstore.delete_event(db, event_id):
             with suppress(store.NotFoundError):
-                store.delete_match(db, match_id, store.current_version(db, match_id))
+                store.delete_match(db, match_id, store.current_version(db, match_id), organiser=True)
     flash(_("The night %(name)s is deleted.", name=night.event.name))
     return redirect(url_for(".index"), 303)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import abort, render_template, request
 
-from ..clubnight import RoundScore
-from ..db import get_db
-from ..store import nights as clubstore
+from ...db import get_db
+from ...store import club as clubstore
+from ..core import RoundScore
 from .night import Night, bp, event_or_404, load_night
 
 
