@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorepad import create_app
+from support import fresh_app
+
 from scorepad.db import connect
 from scorepad.store import club as clubstore
 
@@ -39,17 +40,9 @@ SETTINGS = {
 }
 
 
-def club_app(database: str):
-    """An app in organiser mode (the passphrase set), CSRF off, on ``database``."""
-    return create_app(
-        {
-            "TESTING": True,
-            "DATABASE": database,
-            "SECRET_KEY": "test-only",
-            "WTF_CSRF_ENABLED": False,
-            "ORGANISER_PASSPHRASE": PASSPHRASE,
-        }
-    )
+def club_app(folder):
+    """An app in organiser mode (the passphrase set), CSRF off, on a fresh database in ``folder``."""
+    return fresh_app(folder, ORGANISER_PASSPHRASE=PASSPHRASE)
 
 
 def signed_in(app):

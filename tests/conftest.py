@@ -11,8 +11,7 @@ import sys
 import club
 import pytest
 import sharing
-
-from scorepad import create_app
+from support import fresh_app
 
 # Compiled code is kept (in __pycache__, which git ignores) even where the environment asks for none
 # (PYTHONDONTWRITEBYTECODE, set on some CI machines): otherwise every test process, and every server
@@ -36,23 +35,6 @@ def shared_compilation(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         sharing.install(patch, tmp_path_factory.mktemp("shared"))
         yield
-
-
-def fresh_app(folder, **config):
-    """The app the web tests use: testing, CSRF off, on a fresh database in ``folder``.
-
-    ``config`` changes what a test needs changed (say ``ORGANISER_PASSPHRASE``, or
-    ``TESTING=False, WTF_CSRF_ENABLED=True`` for the app as a phone meets it).
-    """
-    return create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(folder / "test.db"),
-            "SECRET_KEY": "test-only",
-            "WTF_CSRF_ENABLED": False,
-            **config,
-        }
-    )
 
 
 @pytest.fixture

@@ -1,8 +1,26 @@
 """Helpers several test modules share (not a test module itself)."""
 
-from scorepad import canasta, store
+from scorepad import canasta, create_app, store
 from scorepad.db import connect
 from scorepad.documents import Side
+
+
+def fresh_app(folder, **config):
+    """The app the web tests use: testing, CSRF off, on a fresh database in ``folder``.
+
+    ``config`` changes what a test needs changed (say ``ORGANISER_PASSPHRASE``, or
+    ``TESTING=False, WTF_CSRF_ENABLED=True`` for the app as a phone meets it).
+    """
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(folder / "test.db"),
+            "SECRET_KEY": "test-only",
+            "WTF_CSRF_ENABLED": False,
+            **config,
+        }
+    )
+
 
 # The app as a server runs it for a phone (``make_app(**AS_SERVED)``): form tokens checked, and a
 # view's error answered as the server would answer it, not raised into the test.

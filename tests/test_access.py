@@ -190,12 +190,10 @@ def test_a_deleted_match_opened_by_link_is_offered_for_restoring(app, writer, st
     assert f"/matches/{match_id}/restore" in stranger.get("/").get_data(as_text=True)
 
 
-def test_an_import_joins_the_importing_browsers_list(app, writer, stranger, tmp_path):
+def test_an_import_joins_the_importing_browsers_list(app, writer, stranger, make_app):
     match_id, _ = start_match(writer)
     backup = writer.get("/export/matches.json").data
-    elsewhere = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "elsewhere.db"), "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False}
-    )
+    elsewhere = make_app()
     importer, bystander = elsewhere.test_client(), elsewhere.test_client()
     data = {"file": (io.BytesIO(backup), "backup.json")}
     assert importer.post("/import", data=data, content_type="multipart/form-data").status_code == 303

@@ -4,8 +4,6 @@ import re
 
 import pytest
 
-from scorepad import create_app
-
 
 def hidden(html, name):
     match = re.search(rf'name="{name}" value="([^"]*)"', html)
@@ -141,9 +139,9 @@ def test_an_unknown_match_falls_back_to_the_plain_page(client):
     assert "Back to the match" not in response.get_data(as_text=True)
 
 
-def test_the_checker_stores_nothing_so_it_needs_no_token(tmp_path):
+def test_the_checker_stores_nothing_so_it_needs_no_token(make_app):
     """With CSRF on, a tap from a page open for hours (or another browser) still gets its verdict."""
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "test-only"})
+    app = make_app(WTF_CSRF_ENABLED=True)
     client = app.test_client()
     html = client.get("/check").get_data(as_text=True)
     assert 'name="csrf_token"' not in html

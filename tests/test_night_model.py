@@ -40,7 +40,7 @@ NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    return club.club_app(str(tmp_path_factory.mktemp("model") / "model.db"))
+    return club.club_app(tmp_path_factory.mktemp("model"))
 
 
 class NightModel(RuleBasedStateMachine):

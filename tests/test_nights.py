@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from club import SETTINGS, club_app, enter, new_night, night_rows, signed_in
+from club import PASSPHRASE, SETTINGS, enter, new_night, night_rows, signed_in
 from support import DEFAULTS, HAND
 
 from scorepad.db import connect
@@ -27,8 +27,8 @@ HAND_EW = {
 
 
 @pytest.fixture
-def app(tmp_path):
-    return club_app(str(tmp_path / "test.db"))
+def app(make_app):
+    return make_app(ORGANISER_PASSPHRASE=PASSPHRASE)
 
 
 @pytest.fixture
@@ -369,9 +369,9 @@ def without_match_ids(document):
 
 
 @pytest.fixture
-def elsewhere(tmp_path):
+def elsewhere(make_app):
     """Another club's scorepad (its own database), its organiser signed in: where an export is taken."""
-    other = club_app(str(tmp_path / "elsewhere.db"))
+    other = make_app(ORGANISER_PASSPHRASE=PASSPHRASE)
     client = signed_in(other)
     client.application = other
     return client

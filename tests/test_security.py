@@ -12,9 +12,9 @@ import time
 
 import itsdangerous
 import pytest
-from support import add_match
+from support import AS_SERVED, add_match
 
-from scorepad import create_app, store
+from scorepad import store
 from scorepad.db import connect
 from scorepad.security import CONTENT_SECURITY_POLICY
 
@@ -131,8 +131,8 @@ def test_the_session_cookie_is_secure_over_https(phone):
     assert "Secure" in session_cookie(phone.get("/matches/new/classic", base_url="https://scores.example"))
 
 
-def test_behind_a_trusted_proxy_forwarded_https_makes_it_secure(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "p.db"), "SECRET_KEY": "s", "PROXY_HOPS": 1})
+def test_behind_a_trusted_proxy_forwarded_https_makes_it_secure(make_app):
+    app = make_app(**AS_SERVED, PROXY_HOPS=1)
     response = app.test_client().get("/matches/new/classic", headers={"X-Forwarded-Proto": "https"})
     assert "Secure" in session_cookie(response)
 
@@ -142,8 +142,8 @@ def test_forwarded_headers_are_ignored_unless_a_proxy_is_configured(phone):
     assert "Secure" not in session_cookie(response)
 
 
-def test_the_secure_setting_forces_it(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "c.db"), "SECRET_KEY": "s", "SESSION_COOKIE_SECURE": True})
+def test_the_secure_setting_forces_it(make_app):
+    app = make_app(**AS_SERVED, SESSION_COOKIE_SECURE=True)
     assert "Secure" in session_cookie(app.test_client().get("/matches/new/classic"))
 
 
@@ -194,9 +194,9 @@ def refused_then_saved(app, client, match_id, sent_token):
     assert len(stored(app, match_id).match.hands) == 1
 
 
-def test_an_expired_token_comes_back_filled_with_a_fresh_one(tmp_path, clock):
+def test_an_expired_token_comes_back_filled_with_a_fresh_one(make_app, clock):
     """A server that sets a time limit anyway (WTF_CSRF_TIME_LIMIT) still loses nothing."""
-    app = create_app({"DATABASE": str(tmp_path / "e.db"), "SECRET_KEY": "s", "WTF_CSRF_TIME_LIMIT": 60})
+    app = make_app(**AS_SERVED, WTF_CSRF_TIME_LIMIT=60)
     client = app.test_client()
     match_id = add_match(app, [])
     old = token(page(client, f"/matches/{match_id}/hands/new"))
@@ -422,13 +422,11 @@ def test_an_oversized_form_with_csrf_on_is_a_413_not_a_token_error(secure_app, p
     assert response.status_code == 413
 
 
-def test_the_import_keeps_its_larger_allowance(app, client, tmp_path):
+def test_the_import_keeps_its_larger_allowance(app, client, make_app):
     client.get(f"/matches/{add_match(app, ONE_HAND)}")  # opening its link puts it on this phone's list
     backup = client.get("/export/matches.json").get_data(as_text=True)
     padded = backup.rstrip() + " " * BIG  # valid JSON, larger than any form may be
-    other = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "other.db"), "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False}
-    )
+    other = make_app()
     response = other.test_client().post("/import", **multipart({}, [("file", "b.json", padded.encode())]))
     assert response.status_code == 303
     assert match_count(other) == 1
@@ -508,8 +506,8 @@ def test_a_kept_form_token_follows_the_secret_key(secure_app, phone):
     assert taken.status_code == 303 and "Hand 2 undone." in page(phone, url)
 
 
-def test_with_a_time_limit_each_page_signs_its_token_afresh(tmp_path, clock):
-    app = create_app({"DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "s", "WTF_CSRF_TIME_LIMIT": 60})
+def test_with_a_time_limit_each_page_signs_its_token_afresh(make_app, clock):
+    app = make_app(**AS_SERVED, WTF_CSRF_TIME_LIMIT=60)
     client = app.test_client()
     url = f"/matches/{add_match(app, ONE_HAND * 2)}"
     first = token(page(client, url))
@@ -530,8 +528,8 @@ def test_a_session_cookie_changed_by_one_letter_is_a_new_session(secure_app, pho
     assert refused.status_code == 303 and "Nothing was changed" in page(phone, url)
 
 
-def test_a_session_cookie_expires(tmp_path, monkeypatch):
-    app = create_app({"DATABASE": str(tmp_path / "x.db"), "SECRET_KEY": "s", "PERMANENT_SESSION_LIFETIME": 60})
+def test_a_session_cookie_expires(make_app, monkeypatch):
+    app = make_app(**AS_SERVED, PERMANENT_SESSION_LIFETIME=60)
     phone = app.test_client()
     url = f"/matches/{add_match(app, ONE_HAND)}"
     first = token(page(phone, url))

@@ -318,7 +318,7 @@ def _adjustment(item: Any, where: str, names: set[str]) -> Adjustment:
     if not isinstance(item, Mapping):
         raise _problem(where, t("{field} must be an object.", field=where))
     entrant = item.get("entrant")
-    if entrant not in names:
+    if not isinstance(entrant, str) or entrant not in names:  # a list or an object is no name (and unhashable)
         raise _problem(f"{where}.entrant", t("{field} names no entrant of the night.", field=f"{where}.entrant"))
     return Adjustment(
         _number(item.get("round"), f"{where}.round", 1, MOST_ROUNDS),

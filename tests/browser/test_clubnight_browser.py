@@ -30,7 +30,7 @@ import re
 import club
 import pytest
 from playwright.sync_api import expect
-from support import HAND, matrix
+from support import AS_SERVED, HAND, matrix
 
 from browser.test_axe_browser import axe_script, axe_violations  # noqa: F401  (axe_script is a fixture)
 from browser.test_match_flow_browser import open_form, settled
@@ -53,10 +53,8 @@ EXPECTED = [
 
 
 @pytest.fixture
-def live_app(tmp_path):
-    return create_app(
-        {"DATABASE": str(tmp_path / "browser.db"), "SECRET_KEY": "browser-tests", "ORGANISER_PASSPHRASE": PASSPHRASE}
-    )
+def live_app(make_app):
+    return make_app(**AS_SERVED, ORGANISER_PASSPHRASE=PASSPHRASE)
 
 
 @pytest.fixture
