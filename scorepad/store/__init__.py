@@ -42,7 +42,7 @@ from .access import (
     sign_in_state,
 )
 from .exported import match_documents
-from .figures import correction_ends_early, fill_missing_figures, hand_scores, rescore, rescore_match
+from .figures import fill_missing_figures, hand_scores, rescore, rescore_match
 from .imports import lookalikes, matches_from, remove_abandoned_imports, save_import, save_imported_match
 from .reads import (
     HandFigures,
@@ -86,6 +86,7 @@ from .rows import (
 from .stats import count_matches, player_records, player_stats
 from .writes import (
     add_hand,
+    check_save,
     create_match,
     delete_match,
     replace_hand,
@@ -115,8 +116,8 @@ __all__ = [
     "StoredMatch",
     "Viewer",
     "add_hand",
+    "check_save",
     "all_match_ids",
-    "correction_ends_early",
     "count_matches",
     "count_unlisted",
     "create_match",
