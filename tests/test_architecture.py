@@ -318,3 +318,70 @@ def test_the_cycle_check_finds_one_cut_inside_a_function(tmp_path):
     graph = import_graph(tmp_path)
     assert graph["entries.reading"] == {"entries.entry", "cards"}
     assert cycles(graph) == [["entries.entry", "entries.reading", "entries.entry"]]
+
+
+# --- inside a package: its modules in an order, each importing only those listed before it ----------
+# Lowest first. A package inside a package (canasta.entries) takes one place in its parent's list
+# and has a list of its own. A new module takes its place here (a test says so).
+PACKAGES = {
+    # Words and problems first, then the cards and the rules' pieces, the rules (Variant), a hand's
+    # entries, its score, a match, the presets, and the checker's questions about plays.
+    "canasta": (
+        "text", "violations", "cards", "kinds", "options", "variants", "entries", "scoring", "match", "presets",
+        "plays",
+    ),
+    "canasta.entries": ("entry", "table", "checks"),
+    "canasta.plays": (
+        "verdict", "wording", "position", "melds", "search", "checks", "initial", "placing", "special", "meld",
+        "impossible", "discard", "going_out", "pickup", "judge",
+    ),
+    # Rows and transactions, who sees what, the derived figures, matches as pages read them, the
+    # organiser's sums, the export's documents, writes, imports, club nights.
+    "store": ("rows", "access", "figures", "reads", "stats", "exported", "writes", "imports", "nights"),
+}  # fmt: skip
+
+
+def package_imports(graph: dict[str, set[str]], package: str) -> dict[str, set[str]]:
+    """Each module of ``package`` (by its name in the package) and the other modules of it that it imports.
+
+    A module deeper down counts as the module or package that holds it in ``package``; what the
+    package's ``__init__`` imports is not counted (it gathers its modules for its callers).
+    """
+    prefix = package + "."
+
+    def place(name: str) -> str:
+        return name[len(prefix) :].partition(".")[0]
+
+    found: dict[str, set[str]] = {}
+    for name, imported in graph.items():
+        if name.startswith(prefix):
+            inside = {
+                place(other) if other.startswith(prefix) else "__init__"
+                for other in imported
+                if other == package or other.startswith(prefix)
+            }
+            found.setdefault(place(name), set()).update(inside - {place(name)})
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_a_packages_modules_import_one_way(package):
+    graph = import_graph(SCOREPAD)
+    imports = package_imports(graph, package)
+    order = PACKAGES[package]
+    assert set(imports) == set(order), f"list {package}'s modules in PACKAGES: {sorted(set(imports) ^ set(order))}"
+    for module in order:
+        above = {name for name in imports[module] if name == "__init__" or order.index(name) >= order.index(module)}
+        assert not above, f"{package}.{module} imports {sorted(above)} from its own place in {package} or above"
+
+
+def test_the_package_check_reads_nested_modules_and_the_package_itself():
+    graph = {
+        "store": {"store.rows", "store.reads"},
+        "store.rows": set(),
+        "store.reads": {"store.rows", "canasta"},
+        "store.deep.a": {"store.deep.b", "store.rows"},
+        "store.deep.b": {"store"},
+        "canasta": set(),
+    }
+    assert package_imports(graph, "store") == {"rows": set(), "reads": {"rows"}, "deep": {"rows", "__init__"}}
