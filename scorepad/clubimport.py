@@ -22,7 +22,8 @@ from .canasta import InvalidError, Match, Violation
 from .canasta.text import t
 from .clubnight import Adjustment, EventSettings, Seating, Table
 from .clubnight.settings import MOST_ROUNDS, MOST_TABLES
-from .documents import MatchInfo, is_well_formed_id, read_match_document, unreadable, unreadable_fields
+from .documents import is_well_formed_id, read_match_document, unreadable, unreadable_fields
+from .records import MatchInfo
 
 FORMAT = "scorepad-club-night"
 FORMAT_VERSION = 1

@@ -125,6 +125,8 @@ DATABASE = {"sqlite_utils", "sqlite3"}
 LAYERS = {
     # The rules core: the standard library only (test_core_imports_only_the_standard_library).
     "canasta": 0,
+    # The records a match is told by (its sides, its info, its kept figures): the core at most.
+    "records": 0.5,
     # Leaves: the core at most. Club night's pure parts, the schema, the server lock, static
     # assets, the htmx header check, the JSON document and a request's caps.
     "clubnight": 1,
@@ -177,6 +179,7 @@ NOT_OUTSIDE = {
     "formats": WEB | DATABASE,
     "board": WEB | DATABASE,
     "documents": WEB | DATABASE,
+    "records": WEB | DATABASE,
     "clubimport": WEB | DATABASE,
     "limits": WEB | DATABASE,
     "meanwhile": WEB | DATABASE,
@@ -198,6 +201,12 @@ def test_imports_run_one_way(module):
     above = {name for name in modules if LAYERS.get(name, len(LAYERS)) >= LAYERS[module]}
     assert not above, f"{module} (layer {LAYERS[module]}) imports {sorted(above)} from its own layer or above"
     assert not roots & NOT_OUTSIDE.get(module, set()), f"{module} imports {sorted(roots & NOT_OUTSIDE[module])}"
+
+
+def test_the_store_writes_no_document():
+    # The store reads and writes rows and figures; a backup's documents are written above it (backups.py).
+    _, modules = module_imports("store")
+    assert not modules & {"documents", "formats"}, f"store imports {sorted(modules & {'documents', 'formats'})}"
 
 
 def test_the_layer_check_reads_packages_and_the_app_factory(monkeypatch, tmp_path):

@@ -27,7 +27,6 @@ from ..clubnight import (
 )
 from ..clubnight.settings import MOST_TABLES
 from ..db import get_db
-from ..documents import Side
 from ..i18n import gettext as _
 from ..i18n import text
 from ..nightforms import (
@@ -41,6 +40,7 @@ from ..nightforms import (
     entrant_choices,
     settings_from,
 )
+from ..records import Side
 from ..security import form_checks_token
 from ..store import nights as clubstore
 from .log import meanwhile

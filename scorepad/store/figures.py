@@ -15,7 +15,7 @@ from sqlite_utils import Database
 
 from .. import canasta
 from ..canasta.match import Standing, carry_forward, game_ends, play_hand, standing
-from ..documents import team_name
+from ..records import team_name
 from .rows import (
     Progress,
     hand_of,

@@ -15,7 +15,7 @@ from sqlite_utils import Database
 
 from .. import canasta
 from ..canasta.match import Standing, play_hand, standing
-from ..documents import Side
+from ..records import Side
 from .access import grant_access
 from .figures import (
     add_to_sides,
