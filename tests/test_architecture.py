@@ -139,6 +139,8 @@ LAYERS = {
     "clubimport": 2,
     "limits": 1,
     "fragments": 1,
+    # A stored side name read back as its preset's message (the shipped catalogues, no Flask).
+    "presetnames": 1,
     # The page's language over the assets and the markup cache; the form token, worded in it.
     "i18n": 2,
     "security": 3,
@@ -180,6 +182,7 @@ NOT_OUTSIDE = {
     "board": WEB | DATABASE,
     "documents": WEB | DATABASE,
     "records": WEB | DATABASE,
+    "presetnames": WEB | DATABASE,
     "clubimport": WEB | DATABASE,
     "limits": WEB | DATABASE,
     "meanwhile": WEB | DATABASE,
