@@ -1,14 +1,16 @@
 """Backups in and out: what the pages and the ``scorepad export`` / ``scorepad import`` commands share.
 
-Between the file formats (``formats/``) and storage (``store/``). A backup is the store's
-rows for what a viewer sees, written by one format function: the download and the command
-call the same function here, so they write the same file. An import is read and checked by the
-formats, planned here against what is stored (which matches are new, under which ids, and which
-are already here), then written by the store a short transaction at a time, out of sight until
-the last one commits (:func:`store.save_import`): ``scorepad import`` reads the whole file
-before it opens the database; the Import page reads, plans and writes a batch at a time
-(:func:`import_file`), so it holds the parsed file and one batch. The store reads and writes rows
-only and knows no file format.
+Between the file formats (``formats/``, ``documents.py``) and storage (``store/``). A backup is
+the store's rows and kept figures for what a viewer sees (:func:`store.figured_matches`), each
+match written here as its document (:func:`documents.figured_document`) and the whole by one
+format function: the download and the command call the same function here, so they write the
+same file. An import is read and checked by the formats, planned here against what is stored
+(which matches are new, under which ids, and which are already here), then written by the store
+a short transaction at a time, out of sight until the last one commits
+(:func:`store.save_import`): ``scorepad import`` reads the whole file before it opens the
+database; the Import page reads, plans and writes a batch at a time (:func:`import_file`), so it
+holds the parsed file and one batch. The store reads and writes rows and figures only and knows
+no file format or document.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import formats, store
-from .documents import is_well_formed_id, match_document
+from .documents import figured_document, is_well_formed_id, match_document
 from .formats import Pair
 
 
@@ -52,7 +54,8 @@ def all_matches_json(db: Database, viewer: store.Viewer = store.EVERY_MATCH, exp
     """
     began = store.read_snapshot(db)
     count = store.count_matches(db, viewer=viewer)
-    pieces = formats.backup_json_pieces(store.match_documents(db, viewer=viewer), count, exported or store.now())
+    documents = (figured_document(match) for match in store.figured_matches(db, viewer=viewer))
+    pieces = formats.backup_json_pieces(documents, count, exported or store.now())
     return Backup(count, _ending(db, began, formats.batched(pieces)))
 
 

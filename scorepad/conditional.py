@@ -15,6 +15,14 @@ from flask import Response, make_response, request, session
 from . import i18n
 
 
+def unchanged_since(since: str | None, version: int) -> bool:
+    """The one rule of an unchanged poll: its ``since`` names the version stored now.
+
+    Flask's answer (:func:`unchanged_or`) and the shortcut before Flask (:mod:`polls`) both ask it.
+    """
+    return since == str(version)
+
+
 def unchanged_or(key: str, version: int, template: str, render: Callable[[], str]) -> Response:
     """A page or a poll's answer decided from one version before anything is read or rendered.
 
@@ -22,7 +30,7 @@ def unchanged_or(key: str, version: int, template: str, render: Callable[[], str
     language) gets 304; anything else is ``render()``, tagged so that the next ask can be 304.
     A page that shows a flashed message is not the same page again: it is neither tagged nor kept.
     """
-    if request.args.get("since") == str(version):
+    if unchanged_since(request.args.get("since"), version):
         return Response(status=204)
     tag = hashlib.blake2s(f"{key}:{version}:{template}:{i18n.language()}".encode(), digest_size=12).hexdigest()
     if request.if_none_match.contains(tag):

@@ -12,12 +12,14 @@ import re
 import reprlib
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from . import canasta
 from .canasta import InvalidError, Match, Violation
+from .canasta.match import settlement_for
 from .canasta.text import t
+from .records import FiguredMatch, MatchInfo, Side
 
 FORMAT = "scorepad-match"
 FORMAT_VERSION = 1
@@ -41,36 +43,6 @@ def is_well_formed_id(match_id: str) -> bool:
     (True, False)
     """
     return WELL_FORMED_ID.fullmatch(match_id) is not None
-
-
-@dataclass(frozen=True)
-class Side:
-    """A side of a match as the score sheet heads it: a name and its players."""
-
-    name: str
-    players: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "players": list(self.players)}
-
-
-@dataclass(frozen=True)
-class MatchInfo:
-    """What a stored match knows beyond its rules and hands."""
-
-    id: str
-    sides: tuple[Side, ...]
-    created: str = ""
-    finished: str | None = None
-    title: str = ""
-    extra: Mapping[str, Any] = field(default_factory=dict)
-    origin: str | None = None  # the id the match had in the file it was imported from
-    # The hands undone and not yet put back, the one undone last first (the order Put back
-    # brings them back), each as the core's hand object: a document's optional "undone".
-    undone: tuple[Mapping[str, Any], ...] = ()
-    # Every version of each hand on the sheet, oldest first ({"action", "created", "hand"}): a
-    # document's optional "history" of a hand that has more than one.
-    history: tuple[tuple[Mapping[str, Any], ...], ...] = ()
 
 
 def score_document(match: Match) -> dict[str, Any]:
@@ -145,7 +117,7 @@ def hand_fields(
     breakdown, and warnings (their fields as absolute paths, like the errors').
 
     Written from a hand the core just scored (:func:`hand_document`) or from the figures stored
-    with it (``store.match_documents``), so both read alike.
+    with it (:func:`figured_document`), so both read alike.
     """
     # Hand.to_dict's fields, written here in one step with the scores after them.
     document: dict[str, Any] = {"entries": list(hand.entry_dicts())}
@@ -175,7 +147,7 @@ def whole_document(
     settlement: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The one writer of a whole match document: from a match the core just scored
-    (:func:`match_document`), or from the figures stored with it (``store.match_documents``).
+    (:func:`match_document`), or from the figures stored with it (:func:`figured_document`).
     """
     if any(len(versions) > 1 for versions in info.history):
         hands = [
@@ -195,6 +167,18 @@ def whole_document(
         **score_fields(variant, hands, state, settlement),
         **({"undone": [dict(hand) for hand in info.undone]} if info.undone else {}),
     }
+
+
+def figured_document(stored: FiguredMatch) -> dict[str, Any]:
+    """A whole match document from the figures stored with it (a backup reads, it does not
+    rescore): the document :func:`match_document` writes of the same match."""
+    summary, variant = stored.summary, stored.variant
+    settlement = settlement_for(summary.totals, variant.settlement_unit) if summary.is_finished else None
+    hands = [
+        hand_fields(hand.hand, hand.scores, hand.totals, hand.minimums, hand.breakdown, hand.warnings, hand.number)
+        for hand in stored.hands
+    ]
+    return whole_document(stored.info, variant, stored.starting_totals, hands, summary, settlement)
 
 
 def read_match_document(data: Any, where: str = "") -> tuple[Match, MatchInfo]:
@@ -505,12 +489,3 @@ def _side_problems(item: Any, at: str) -> list[Violation]:
     bad = [f"{at}.name"] * (not is_readable(name))
     bad += [f"{at}.players[{number}]" for number, player in enumerate(players) if not is_readable(player)]
     return [unreadable(field) for field in bad]
-
-
-def team_name(players: Sequence[str]) -> str:
-    """A team named by its players, the same whatever order they were entered in.
-
-    >>> team_name(["Bob", "ann"])
-    'ann & Bob'
-    """
-    return " & ".join(sorted(players, key=str.casefold))

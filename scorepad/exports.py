@@ -20,10 +20,11 @@ from . import access, backups, formats, i18n, store
 from .assets import streamed
 from .canasta import InvalidError, Match, Violation
 from .db import connect, get_db
-from .documents import MatchInfo, match_document
+from .documents import match_document
 from .forms.hand import counted_in_words
 from .i18n import gettext as _
 from .i18n import ngettext, translations
+from .records import MatchInfo
 from .security import large_body
 
 bp = Blueprint("exports", __name__)

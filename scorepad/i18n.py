@@ -21,13 +21,10 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from functools import lru_cache
-from gettext import NullTranslations
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from babel import Locale, support
+from babel import Locale
 from flask import (
     Blueprint,
     Flask,
@@ -47,8 +44,8 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from .assets import cookie_path, vary
-from .canasta import VARIANTS
 from .fragments import fragments
+from .presetnames import preset_side_name
 
 # The shipped languages, each named in its own language for the switch, in the switch's order.
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español", "pt_BR": "Português", "de": "Deutsch"}
@@ -168,15 +165,9 @@ def stored_name(name: str) -> str:
 
 
 def side_name(name: str, variant_key: str | None = None, index: int | None = None) -> str:
-    """A side's stored name in the page's language when it is its preset's own name for that side.
-
-    Names are stored as typed, and the new-match form offers the preset's names in the page's
-    language: a classic match started at a Spanish table has sides "Nosotros" and "Ellos", one
-    started in English "We" and "They". Either is shown in the language of whoever reads the
-    page. Only the name the preset gives that very side counts (side 0 of a classic match:
-    We, Nosotros, Nós, Wir): a side a family named "Du" or "Nord" keeps its name.
-    """
-    message = _preset_side_names().get((variant_key, index, name))
+    """A side's stored name in the page's language when it is its preset's own name for that side
+    (:mod:`scorepad.presetnames`: "Nosotros" is "We" on an English page); any other name as typed."""
+    message = preset_side_name(variant_key, index, name)
     return name if message is None else text(message)
 
 
@@ -190,21 +181,6 @@ def shown_sides(info: Any, variant_key: str) -> Any:
     """``info`` (a match's ``MatchInfo``) with each side's name as :func:`side_name` shows it."""
     sides = tuple(replace(side, name=side_name(side.name, variant_key, index)) for index, side in enumerate(info.sides))
     return info if sides == info.sides else replace(info, sides=sides)
-
-
-@lru_cache(maxsize=1)
-def _preset_side_names() -> dict[tuple[str, int, str], Any]:
-    """Each preset's name for each side, in every shipped language: (preset, side, word) to the message."""
-    folder = str(Path(__file__).parent / "translations")
-    catalogues = [NullTranslations()] + [
-        support.Translations.load(folder, [code]) for code in LANGUAGES if code != DEFAULT
-    ]
-    return {
-        (key, index, message.render(catalogue)): message
-        for key, variant in VARIANTS.items()
-        for index, message in enumerate(variant.side_names)
-        for catalogue in catalogues
-    }
 
 
 def finalize(value: Any) -> Any:

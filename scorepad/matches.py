@@ -216,39 +216,16 @@ def _form_hand(form: HandForm) -> canasta.Hand | None:
     return hand
 
 
-def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) -> canasta.Match | None:
-    """The match as it would be with this hand, or None with every problem on the form."""
+def _previewed_hand(form: HandForm, head: store.MatchHead, number: int | None) -> canasta.Hand | None:
+    """The hand the preview shows, or None with every problem on the form, as saving it would say them."""
     hand = _form_hand(form)
     if hand is None:
         return None
-    hands = list(stored.match.hands)
-    index = len(hands) if number is None else number - 1
-    hands[index : index + 1] = [hand]
     try:
-        # The core words problems with the variant's side names: give it this match's names.
-        names = tuple(i18n.side_names(stored))
-        variant = dataclasses.replace(stored.match.variant, side_names=names)
-        return canasta.Match.validated(variant, hands, stored.match.starting_totals)
+        store.check_save(get_db(), head, number, hand, i18n.side_names(head))
     except canasta.InvalidError as error:
-        form.attach(error.violations, hand_index=index)
+        form.attach(error.violations, hand_index=head.summary.played if number is None else number - 1)
         return None
-
-
-def _checked_hand(form: HandForm, head: store.MatchHead, number: int | None) -> canasta.Hand | None:
-    """The hand to save, checked on its own against the stored summary (no hand is reread).
-
-    Only when something is wrong is the whole match scored, so the form shows exactly what
-    the core says; a correction's effect on later hands is checked by the store as it saves.
-    """
-    hand = _form_hand(form)
-    if hand is None:
-        return None
-    if (
-        canasta.check_hand(hand, head.variant)
-        or (number is None and head.summary.is_finished)
-        or (number is not None and store.correction_ends_early(get_db(), head, number, hand))
-    ):
-        return None if _read_hand(form, store.get_match(get_db(), head.id), number) is None else hand
     return hand
 
 
@@ -332,12 +309,10 @@ def add_hand(match_id: str) -> Any:
     saved = store.saved_submission(get_db(), match_id, form.submission_key())
     if saved is not None:
         return _already_saved(match_id, saved)
-    hand = _checked_hand(form, head, None)
-    if hand is not None and _asks_again(form, hand, head.summary.next_minimums, head):
-        hand = None
+    hand = _form_hand(form)
     if hand is not None:
         try:
-            store.add_hand(
+            saved_as = store.add_hand(
                 get_db(),
                 match_id,
                 hand,
@@ -345,6 +320,9 @@ def add_hand(match_id: str) -> Any:
                 form.submission_key(),
                 played=form.saved_time(),
                 organiser=access.is_organiser(),
+                rules=head.variant,
+                names=i18n.side_names(head),
+                confirm=lambda result: not _asks_again(form, hand, result.minimums, head),
             )
         except store.AlreadySavedError as error:
             return _already_saved(match_id, error.number)
@@ -353,8 +331,9 @@ def add_hand(match_id: str) -> Any:
         except canasta.InvalidError as error:
             form.attach(error.violations, hand_index=head.summary.played)
         else:
-            # Where the next hand starts: the browser scrolls there (htmx's swap: scorepad.js).
-            return redirect(url_for(".show", match_id=match_id, _anchor="next-hand"), 303)
+            if saved_as is not None:
+                # Where the next hand starts: the browser scrolls there (htmx's swap: scorepad.js).
+                return redirect(url_for(".show", match_id=match_id, _anchor="next-hand"), 303)
     return render_template("matches/hand.html", form=form, **_head_hand_context(head, None))
 
 
@@ -426,7 +405,7 @@ def preview_hand(match_id: str) -> str:
         abort(404)
     waiting = _waiting_start(head) if number is None else None
     form = _hand_form(head)
-    hand = _checked_hand(form, head, number)
+    hand = _previewed_hand(form, head, number)
     result, ends_game, low, figures = None, False, [], None
     if hand is not None:
         if waiting is not None:
@@ -496,12 +475,10 @@ def update_hand(match_id: str, number: int) -> Any:
         return _already_saved(match_id, saved)
     if not 1 <= number <= head.summary.played:
         abort(404)
-    hand = _checked_hand(form, head, number)
-    if hand is not None and _asks_again(form, hand, _head_hand_context(head, number)["needs"], head):
-        hand = None
+    hand = _form_hand(form)
     if hand is not None:
         try:
-            store.replace_hand(
+            saved_as = store.replace_hand(
                 get_db(),
                 match_id,
                 number,
@@ -509,6 +486,9 @@ def update_hand(match_id: str, number: int) -> Any:
                 form.version_number(),
                 form.submission_key(),
                 organiser=access.is_organiser(),
+                rules=head.variant,
+                names=i18n.side_names(head),
+                confirm=lambda result: not _asks_again(form, hand, result.minimums, head),
             )
         except store.AlreadySavedError as error:
             return _already_saved(match_id, error.number)
@@ -517,8 +497,9 @@ def update_hand(match_id: str, number: int) -> Any:
         except canasta.InvalidError as error:
             form.attach(error.violations, hand_index=number - 1)
         else:
-            flash(_("Hand %(number)s corrected.", number=number))
-            return redirect(url_for(".show", match_id=match_id), 303)
+            if saved_as is not None:
+                flash(_("Hand %(number)s corrected.", number=number))
+                return redirect(url_for(".show", match_id=match_id), 303)
     return render_template("matches/hand.html", form=form, **_head_hand_context(head, number))
 
 

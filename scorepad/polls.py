@@ -7,8 +7,9 @@ else: no session, no language, no form token, no body. Flask's request context, 
 response object cost several times the lookup, so :class:`UnchangedPolls` wraps the app's
 WSGI callable and answers exactly that case itself, with the headers Flask's 204 carries.
 Anything else, including an unknown or deleted match and a version that moved on, goes to
-Flask unchanged (``matches._sheet_or_nothing``), which decides what a changed sheet looks like;
-this is the one place that decides a sheet is unchanged.
+Flask unchanged (``matches._sheet_or_nothing``, through :func:`conditional.unchanged_or`), which
+decides what a changed sheet looks like. Both ask :func:`conditional.unchanged_since` whether a
+poll's ``since`` is current: one rule, answered here early for the commonest case.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from flask import Flask
 from werkzeug.exceptions import HTTPException
 
 from . import db, security, store
+from .conditional import unchanged_since
 from .store import club as clubstore
 
 # The poll's own query string, as the sheet writes it; any other query goes to Flask.
@@ -76,7 +78,7 @@ class UnchangedPolls:
             if connection.conn.in_transaction:
                 connection.conn.rollback()
             kept.keep(path, connection)
-        return since[1] == str(version)
+        return unchanged_since(since[1], version)
 
 
 def init_app(app: Flask) -> None:

@@ -118,6 +118,21 @@ def test_add_hand_form_level_problem(client):
     assert "Only one player goes out" in response.get_data(as_text=True)
 
 
+def test_a_refused_save_names_the_matchs_own_sides_and_comes_before_a_stale_version(client):
+    """The store alone checks a saved hand; its refusal is the form's message, in this match's names."""
+    url = new_match(client, side_0="Ann & Bob", side_1="Cy & Di")
+    stale = version(client, f"{url}/hands/new")
+    both_out = {"sides-1-went_out": "y", "sides-1-canasta_natural": "1"}
+    said = "two sides say they went out: Ann &amp; Bob and Cy &amp; Di."
+    assert said in add(client, url, **both_out).get_data(as_text=True)
+    assert add(client, url).status_code == 303
+    # Sent against the version before that save: what is wrong with the hand is said first.
+    page = add(client, url, version=stale, **both_out).get_data(as_text=True)
+    assert said in page and "meanwhile" not in page
+    corrected = client.post(f"{url}/hands/1", data={**HAND, **both_out, "version": version(client, url)})
+    assert said in corrected.get_data(as_text=True) and totals(client, url) == [1220, 165]
+
+
 def test_stale_add_is_refused_with_what_changed(client):
     url = new_match(client)
     stale = version(client, f"{url}/hands/new")

@@ -108,6 +108,67 @@ def test_invalid_hand_is_refused_whole(db, match_id):
     assert stored.version == 1 and not stored.match.hands
 
 
+BOTH_OUT = canasta.Hand.from_dict({"entries": [{"went_out": True}, {"went_out": True}]})
+
+
+def test_a_refusal_names_the_sides_as_the_caller_shows_them(db, match_id):
+    """The store alone checks a saved hand: its refusal is the form's message, in the page's names."""
+    with pytest.raises(canasta.InvalidError) as preset:
+        store.add_hand(db, match_id, BOTH_OUT, 1)
+    with pytest.raises(canasta.InvalidError) as named:
+        store.add_hand(db, match_id, BOTH_OUT, 1, names=("Ann and Bob", "Cy and Di"))
+    with pytest.raises(canasta.InvalidError) as previewed:
+        store.check_save(db, store.match_head(db, match_id), None, BOTH_OUT, ("Ann and Bob", "Cy and Di"))
+    two_out = "two sides say they went out: {} and {}."
+    assert any(v.message.endswith(two_out.format("We", "They")) for v in preset.value.violations)
+    assert any(v.message.endswith(two_out.format("Ann and Bob", "Cy and Di")) for v in named.value.violations)
+    assert previewed.value.violations == named.value.violations
+    assert store.get_match(db, match_id).version == 1
+
+
+def test_a_correction_is_refused_in_the_callers_names_too(db, match_id):
+    store.add_hand(db, match_id, hand(), 1)
+    with pytest.raises(canasta.InvalidError) as error:
+        store.replace_hand(db, match_id, 1, BOTH_OUT, 2, names=("Ann and Bob", "Cy and Di"))
+    named = [v for v in error.value.violations if "Ann and Bob and Cy and Di" in v.message]
+    assert named and all(v.field.startswith("hands[0]") for v in named)
+    assert store.get_match(db, match_id).match.hands == (hand(),)
+
+
+def test_a_declined_save_writes_nothing(db, match_id):
+    """``confirm`` (the form's low-meld question) sees the scored hand; no means nothing is written."""
+    seen = []
+    assert store.add_hand(db, match_id, hand(), 1, confirm=lambda result: seen.append(result) or False) is None
+    # Classic at 0 to 0: 50 to open each; the hand scores We 1220, They 165 (as above).
+    assert [(r.minimums, tuple(s.score for s in r.sides)) for r in seen] == [((50, 50), (1220, 165))]
+    stored = store.get_match(db, match_id)
+    assert stored.version == 1 and not stored.match.hands
+    assert not db.execute("select count(*) from hand_revisions").fetchone()[0]
+    assert store.add_hand(db, match_id, hand(), 1, confirm=lambda result: True) == 2
+    assert store.replace_hand(db, match_id, 1, hand(we_melded=720), 2, confirm=lambda result: False) is None
+    assert store.get_match(db, match_id).match.totals == (1220, 165)
+
+
+def test_a_stale_writer_hears_of_the_hands_problems_and_the_question_first(db, match_id):
+    """As the form always answered: what is wrong with the hand, then the low-meld question, then
+    that someone saved meanwhile."""
+    store.add_hand(db, match_id, hand(), 1)
+    with pytest.raises(canasta.InvalidError):
+        store.add_hand(db, match_id, BOTH_OUT, 1)
+    assert store.add_hand(db, match_id, hand(), 1, confirm=lambda result: False) is None
+    with pytest.raises(store.StaleError):
+        store.add_hand(db, match_id, hand(), 1, confirm=lambda result: True)
+    with pytest.raises(canasta.InvalidError):
+        store.replace_hand(db, match_id, 1, BOTH_OUT, 1)
+    assert store.get_match(db, match_id).version == 2
+
+
+def test_rules_of_another_variant_are_not_taken(db, match_id):
+    with pytest.raises(ValueError):
+        store.add_hand(db, match_id, hand(), 1, rules=canasta.VARIANTS["samba"])
+    assert store.get_match(db, match_id).version == 1
+
+
 def test_game_end_is_recorded_and_reopened_by_a_correction(db):
     match_id = store.create_match(db, CLASSIC, WE_THEY, starting_totals=(4000, 0))
     store.add_hand(db, match_id, hand(), 1)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from support import add_match
 
-from scorepad import backups, formats, store
+from scorepad import backups, documents, formats, store
 from scorepad.db import connect
 from scorepad.formats.streaming import Streamed, batched, json_file, json_pieces
 
@@ -116,7 +116,8 @@ def test_the_streamed_backup_is_the_whole_backup_and_imports_back(app, tmp_path)
         stamp = "2025-03-01T12:00:00+00:00"
         streamed = backups.all_matches_json(db, exported=stamp)
         text = "".join(streamed.pieces)
-        whole = formats.backup_json(list(store.match_documents(db)), exported=stamp)
+        figured = [documents.figured_document(match) for match in store.figured_matches(db)]
+        whole = formats.backup_json(figured, exported=stamp)
         rows = list(csv.DictReader(io.StringIO(backups.all_results_csv(db).text)))
     finally:
         db.close()

@@ -20,7 +20,8 @@ from typing import Any
 
 from ..canasta import InvalidError, Match, Violation
 from ..canasta.text import t
-from ..documents import MatchInfo, is_well_formed_id, read_match_document, unreadable, unreadable_fields
+from ..documents import is_well_formed_id, read_match_document, unreadable, unreadable_fields
+from ..records import MatchInfo
 from .core import Adjustment, EventSettings, Seating, Table
 from .core.settings import MOST_ROUNDS, MOST_TABLES
 

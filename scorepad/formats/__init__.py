@@ -1,13 +1,13 @@
 """Taking results away: CSV, the all-matches JSON document, share text, the progress chart, stats.
 
 Pure functions over scored matches (``canasta.Match``) and what storage knows about them
-(``documents.MatchInfo``): no Flask, no database. One module per format (``csvfile``,
+(``records.MatchInfo``): no Flask, no database. One module per format (``csvfile``,
 ``jsonfile``, ``share``, ``chart``, ``records``); callers use the names gathered here. The
 blueprint in ``exports.py`` and the ``scorepad export`` / ``scorepad import`` commands (through
 ``backups.py``) only call these.
 
 >>> from scorepad import canasta
->>> from scorepad.documents import MatchInfo, Side
+>>> from scorepad.records import MatchInfo, Side
 >>> match = canasta.score_match("classic", [{"entries": [
 ...     {"melded_points": 620, "canastas": {"natural": 1}, "went_out": True},
 ...     {"melded_points": 260, "hand_points": 95}]}])

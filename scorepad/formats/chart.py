@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 
 from ..canasta import Match
-from ..documents import MatchInfo
+from ..records import MatchInfo
 from .common import ENGLISH, rendered, thousands
 
 CHART_WIDTH, CHART_HEIGHT = 360, 250

@@ -7,7 +7,7 @@ import gettext
 from typing import Any
 
 from ..canasta import Match
-from ..documents import MatchInfo
+from ..records import MatchInfo
 
 # Spreadsheets run a cell that starts with one of these as a formula; names typed at the table
 # must never do that (OWASP "CSV injection"), so such text gets a leading apostrophe.

@@ -10,7 +10,7 @@ from typing import Any
 from ..canasta import HandResult, Match, SideScore
 from ..canasta.cards import CARD_CLASSES
 from ..canasta.entries import Entry
-from ..documents import MatchInfo
+from ..records import MatchInfo
 from .common import safe_text
 from .streaming import csv_pieces
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..canasta import Match
 from ..canasta.text import N_
-from ..documents import MatchInfo
+from ..records import MatchInfo
 from .common import ENGLISH, rendered, thousands
 
 # Pronouns read better than names in a sentence: "We win", not "We wins".
@@ -36,7 +36,7 @@ def share_text(
     language) and ``number`` writes a figure as that language does; the default is English.
 
     >>> from scorepad import canasta
-    >>> from scorepad.documents import Side
+    >>> from scorepad.records import Side
     >>> info = MatchInfo("b" * 16, (Side("We"), Side("They")))
     >>> share_text(canasta.score_match("classic", []), info)
     'Classic canasta, no hands yet.'

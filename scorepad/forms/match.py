@@ -12,9 +12,9 @@ from wtforms.validators import DataRequired, InputRequired, Length, Optional, Va
 
 from .. import canasta
 from ..canasta.text import unfit_text
-from ..documents import Side
 from ..i18n import gettext as _
 from ..i18n import lazy_gettext, text
+from ..records import Side
 from .boxes import NUMERIC, TableForm, WholeNumberField, in_range
 
 TOO_LONG = lazy_gettext("Names and titles are at most 60 letters: shorten this one.")

@@ -16,7 +16,7 @@ One module per concern; callers use ``from . import store`` and the names re-exp
 - :mod:`.figures`: the derived figures, written with the facts and rebuilt by :func:`rescore`;
 - :mod:`.stats`: players' and teams' sums over the stored figures;
 - :mod:`.imports`: writing a checked import, a short transaction at a time;
-- :mod:`.exported`: every match as its document, from stored figures.
+- :mod:`.exported`: every match as its figures were kept, for a backup (``documents`` writes it).
 """
 
 from . import (
@@ -41,8 +41,8 @@ from .access import (
     record_wrong_guess,
     sign_in_state,
 )
-from .exported import match_documents
-from .figures import correction_ends_early, fill_missing_figures, hand_scores, rescore, rescore_match
+from .exported import figured_matches
+from .figures import fill_missing_figures, hand_scores, rescore, rescore_match
 from .imports import lookalikes, matches_from, remove_abandoned_imports, save_import, save_imported_match
 from .reads import (
     HandFigures,
@@ -87,6 +87,7 @@ from .rows import (
 from .stats import count_matches, player_records, player_stats
 from .writes import (
     add_hand,
+    check_save,
     create_match,
     delete_match,
     replace_hand,
@@ -117,8 +118,8 @@ __all__ = [
     "StoredMatch",
     "Viewer",
     "add_hand",
+    "check_save",
     "all_match_ids",
-    "correction_ends_early",
     "count_matches",
     "count_unlisted",
     "create_match",
@@ -131,6 +132,7 @@ __all__ = [
     "guess_wait",
     "has_organiser_session",
     "record_wrong_guess",
+    "figured_matches",
     "fill_missing_figures",
     "forget_known_devices",
     "get_match",
@@ -143,7 +145,6 @@ __all__ = [
     "holds_matches",
     "load_match",
     "lookalikes",
-    "match_documents",
     "match_head",
     "match_page",
     "matches_from",

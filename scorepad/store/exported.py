@@ -1,4 +1,7 @@
-"""Every match a viewer sees as its document, built from the stored entries and figures."""
+"""Every match a viewer sees as its figures were kept: entries and stored figures, not rescored.
+
+The store reads the rows; ``documents.figured_document`` writes each as its JSON document.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +13,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from .. import canasta
-from ..canasta.match import settlement_for
-from ..documents import hand_fields, whole_document
+from ..records import FiguredHand, FiguredMatch
 from .access import EVERY_MATCH, Viewer, visible_to
 from .reads import HEAD_SQL
 from .rows import (
@@ -27,47 +29,36 @@ from .rows import (
 )
 
 
-def match_documents(db: Database, viewer: Viewer = EVERY_MATCH) -> Iterator[dict[str, Any]]:
-    """Every match ``viewer`` sees that is not deleted as its document (``GET /api/v1/matches/<id>``),
-    oldest first.
-
-    Built from the stored entries and figures: the backup reads, it does not rescore.
+def figured_matches(db: Database, viewer: Viewer = EVERY_MATCH) -> Iterator[FiguredMatch]:
+    """Every match ``viewer`` sees that is not deleted, oldest first, read one at a time with its
+    stored figures (``GET /api/v1/matches/<id>``'s document is written from it): a backup reads,
+    it does not rescore.
     """
     seen, params = visible_to(viewer, "m.id")
     for row in select_rows(db, f"{HEAD_SQL} where m.deleted is null and {seen} order by m.created, m.id", params):
-        yield _document_from_figures(db, row)
+        yield _figured_match(db, row)
 
 
-def _document_from_figures(db: Database, row: dict[str, Any]) -> dict[str, Any]:
-    """One match's document from its row and stored figures, written by ``documents.whole_document``."""
-    summary = standing_of(row)
-    variant = variant_of(row)
-    settlement = settlement_for(summary.totals, variant.settlement_unit) if summary.is_finished else None
-    hands = _hand_documents_from_figures(db, row["id"])
+def _figured_match(db: Database, row: dict[str, Any]) -> FiguredMatch:
+    """One match from its row, its stored summary and its hands' stored figures."""
     info = replace(info_of(row), undone=undone_stack(db, row["id"]), history=hand_histories(db, row["id"]))
-    return whole_document(info, variant, starting_of(row), hands, summary, settlement)
-
-
-def _hand_documents_from_figures(db: Database, match_id: str) -> list[dict[str, Any]]:
-    """A match's live hands as its document lists them, in order, from their entries and stored figures."""
-    stored = select_rows(
+    hands = select_rows(
         db,
         "select h.data, f.number, f.scores, f.totals, f.minimums, f.detail from hand_figures f "
         "join hands h on h.id = f.hand_id where f.match_id = ? order by f.number",
-        [match_id],
+        [row["id"]],
     )
-    return [_hand_document_from_figures(hand) for hand in stored]
+    return FiguredMatch(info, variant_of(row), starting_of(row), standing_of(row), [_figured_hand(h) for h in hands])
 
 
-def _hand_document_from_figures(hand: dict[str, Any]) -> dict[str, Any]:
+def _figured_hand(hand: dict[str, Any]) -> FiguredHand:
     detail = json.loads(hand["detail"])
-    warnings = [canasta.Violation(w["code"], w["message"], w["field"]) for w in detail["warnings"]]
-    return hand_fields(
+    return FiguredHand(
         hand_of(hand),
+        hand["number"],
         numbers(hand["scores"]),
         numbers(hand["totals"]),
         numbers(hand["minimums"]),
         detail["breakdown"],
-        warnings,
-        hand["number"],
+        [canasta.Violation(w["code"], w["message"], w["field"]) for w in detail["warnings"]],
     )

@@ -15,8 +15,7 @@ from sqlite_utils import Database
 
 from .. import canasta
 from ..canasta.match import Standing, carry_forward, game_ends, play_hand, standing
-from ..documents import team_name
-from .reads import MatchHead, hand_figures
+from ..records import team_name
 from .rows import (
     Progress,
     hand_of,
@@ -46,14 +45,6 @@ def ends_early(
     """Would the game end before the last hand, once hand ``number`` reads ``result``?"""
     ends = [result.totals, *(totals for _, totals in carried)]
     return any(game_ends(variant, totals, number + i) for i, totals in enumerate(ends[:-1]))
-
-
-def correction_ends_early(db: Database, head: MatchHead, number: int, hand: canasta.Hand) -> bool:
-    """:func:`ends_early` for a correction to a stored match, from its stored figures."""
-    figures = hand_figures(db, head.id)
-    before = figures[number - 2].totals if number > 1 else head.starting_totals or (0,) * len(head.summary.totals)
-    result, carried = correct(head.variant, before, number, hand, [f.scores for f in figures[number:]])
-    return ends_early(head.variant, number, result, carried)
 
 
 # --- rebuilding the figures from the facts ---------------------------------------------------

@@ -16,7 +16,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from .. import canasta
-from ..documents import MatchInfo
+from ..records import MatchInfo
 from .access import EVERY_MATCH, Viewer, grant_access, visible_to
 from .figures import write_figures
 from .reads import stored_match

@@ -18,7 +18,7 @@ from sqlite_utils import Database
 
 from .. import canasta
 from ..canasta.match import Standing, standing
-from ..documents import MatchInfo, Side
+from ..records import MatchInfo, Side
 from .access import EVERY_MATCH, Viewer, visible_to
 from .rows import (
     RESTORE_DAYS,

@@ -18,7 +18,7 @@ from sqlite_utils import Database
 
 from .. import canasta
 from ..canasta.match import Standing
-from ..documents import MatchInfo, Side
+from ..records import MatchInfo, Side
 
 # A commit is on disk before it returns (SQLite's default): every connection starts so
 # (``db.connect``), and :func:`writing` returns to it after a write that need not wait.

@@ -11,15 +11,16 @@ match, and only the organiser deletes a table's match at all; anyone else's writ
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from sqlite_utils import Database
 
 from .. import canasta
 from ..canasta.match import Standing, play_hand, standing
-from ..documents import Side
+from ..records import Side
 from .access import grant_access
 from .figures import (
     add_to_sides,
@@ -33,6 +34,7 @@ from .figures import (
     update_summary,
     write_figures,
 )
+from .reads import MatchHead, hand_figures
 from .rows import (
     AlreadySavedError,
     Change,
@@ -109,8 +111,12 @@ def add_hand(
     played: str | None = None,
     *,
     organiser: bool = False,
-) -> int:
-    """Append a hand, scored against the stored totals before it; returns the match's new version.
+    rules: canasta.Variant | None = None,
+    names: Sequence[str] | None = None,
+    confirm: Callable[[canasta.HandResult], bool] | None = None,
+) -> int | None:
+    """Append a hand, checked and scored against the stored totals before it; returns the match's
+    new version.
 
     ``played`` is when the phone saved it (a hand queued offline arrives later), kept never later
     than now: a club night's time rule judges by it.
@@ -119,23 +125,38 @@ def add_hand(
     recognised before the version is looked at (inside the write lock, so two copies sent at
     once store one hand).
 
+    This is the one check of a saved hand. ``rules`` are the match's rules as the caller already
+    read them (its head's ``variant``), so they are not made again; ``names`` are the sides'
+    names a refusal words its problems with (the page's, by default the preset's). ``confirm``
+    is asked with the scored hand before anything is written: False writes nothing and returns
+    None (the form's low-meld question).
+
     :raises AlreadySavedError: when a hand was already saved with this ``submission``.
     :raises LockedError: when the match is a closed round's table and the writer not the ``organiser``.
+    :raises InvalidError: when the match with this hand cannot be scored (fields ``hands[i]``),
+        before the version is looked at, as is the answer to ``confirm``.
     :raises StaleError: when ``version`` is not the match's current version.
-    :raises InvalidError: when the match with this hand cannot be scored (fields ``hands[i]``).
     """
-    with writing(db):
-        submission = _refuse_a_second_copy(db, match_id, submission)
-        row = _begin_write(db, match_id, version, organiser)
-        position = _next_position(db, match_id)
-        stamp = now()
-        hand_id = _append(db, row, hand, position, stamp)
-        # A new hand takes the place of every hand undone before it: they leave the stack for good,
-        # so undoing the new hand never brings them back to Put back (nor into an export's stack).
-        db.execute("update hands set undone = null where match_id = ? and deleted is not null", [match_id])
-        if played is not None:
-            db.execute("update hands set played = ? where id = ?", [min(played, stamp), hand_id])
-        _revise(db, hand_id, "add", hand, version + 1, submission)
+    try:
+        with writing(db):
+            submission = _refuse_a_second_copy(db, match_id, submission)
+            row, stale = _claim(db, match_id, version, organiser)
+            variant = _rules(row, rules)
+            hand = as_stored(hand)
+            summary = _summary(db, match_id)
+            result = _scored_new(db, match_id, variant, starting_of(row), summary, hand, names)
+            _confirmed(confirm, result, stale)
+            position = _next_position(db, match_id)
+            stamp = now()
+            hand_id = _append(db, row, variant, summary, hand, result, position, stamp)
+            # A new hand takes the place of every hand undone before it: they leave the stack for good,
+            # so undoing the new hand never brings them back to Put back (nor into an export's stack).
+            db.execute("update hands set undone = null where match_id = ? and deleted is not null", [match_id])
+            if played is not None:
+                db.execute("update hands set played = ? where id = ?", [min(played, stamp), hand_id])
+            _revise(db, hand_id, "add", hand, version + 1, submission)
+    except _Declined:
+        return None
     return version + 1
 
 
@@ -169,18 +190,17 @@ def _refuse_a_second_copy(db: Database, match_id: str, submission: str | None) -
     return submission or None
 
 
-def _append(db: Database, row: dict[str, Any], hand: canasta.Hand, position: int, created: str) -> int:
-    """Score one more hand from the stored summary and store it with its figures; returns its id.
-
-    Only this hand is checked and scored: the hands before it are summed up in the summary. A
-    refused hand goes through the whole match once, so the refusal reads exactly as the core's.
-    """
-    variant = variant_of(row)
-    hand = as_stored(hand)
-    summary = _summary(db, row["id"])
-    if summary.is_finished or canasta.check_hand(hand, variant):
-        _refuse(db, row, [*(hand_of(h) for h in live_hands(db, row["id"])), hand])
-    result = play_hand(variant, summary.played + 1, summary.totals, hand)
+def _append(
+    db: Database,
+    row: dict[str, Any],
+    variant: canasta.Variant,
+    summary: Standing,
+    hand: canasta.Hand,
+    result: canasta.HandResult,
+    position: int,
+    created: str,
+) -> int:
+    """Store one more hand, scored from the stored summary, with its figures; returns its id."""
     after = standing(variant, result.totals, result.number)
     _set_finished(db, row, after)
     hand_id = (
@@ -203,52 +223,103 @@ def replace_hand(
     submission: str | None = None,
     *,
     organiser: bool = False,
-) -> int:
+    rules: canasta.Variant | None = None,
+    names: Sequence[str] | None = None,
+    confirm: Callable[[canasta.HandResult], bool] | None = None,
+) -> int | None:
     """Correct hand ``number``; later totals, minimums and game end follow. Returns the new version.
 
     The corrected hand is checked and scored from the stored totals before it; later hands keep
     their stored scores and only their totals and minimums move (arithmetic, no rescoring).
 
-    :raises AlreadySavedError, LockedError, StaleError, InvalidError, NotFoundError: as :func:`add_hand`, or for
-        no such hand.
+    :raises AlreadySavedError, InvalidError, LockedError, StaleError, NotFoundError: as :func:`add_hand`, or
+        for no such hand; ``rules``, ``names`` and ``confirm`` are as there.
     """
-    with writing(db):
-        submission = _refuse_a_second_copy(db, match_id, submission)
-        row = _begin_write(db, match_id, version, organiser)
-        figures = _figure_rows(db, match_id)
-        if not 1 <= number <= len(figures):
-            raise NotFoundError(f"{match_id} hand {number}")
-        variant = variant_of(row)
-        before = numbers(figures[number - 2]["totals"]) if number > 1 else _start(row, variant)
-        later = [numbers(f["scores"]) for f in figures[number:]]
-        hand = as_stored(hand)
-        if canasta.check_hand(hand, variant):
-            _refuse_with(db, row, number, hand)
-        result, carried = correct(variant, before, number, hand, later)
-        if ends_early(variant, number, result, carried):
-            _refuse_with(db, row, number, hand)
-        after = standing(variant, carried[-1][1] if carried else result.totals, len(figures))
-        _set_finished(db, row, after)
-        hand_id = figures[number - 1]["hand_id"]
-        db.table("hands").update(hand_id, {"data": hand_json(hand)})
-        db.execute("delete from hand_figures where hand_id = ?", [hand_id])
-        insert_hand_figures(db, match_id, [(hand_id, result)])
-        for figure, (minimums, totals) in zip(figures[number:], carried, strict=True):
-            if (numbers(figure["minimums"]), numbers(figure["totals"])) != (minimums, totals):
-                db.execute(
-                    "update hand_figures set minimums = ?, totals = ? where hand_id = ?",
-                    [json.dumps(minimums), json.dumps(totals), figure["hand_id"]],
-                )
-        update_summary(db, row, variant, after, figures[-1]["created"])
-        recount_sides(db, match_id, after)
-        _revise(db, hand_id, "edit", hand, version + 1, submission)
+    try:
+        with writing(db):
+            submission = _refuse_a_second_copy(db, match_id, submission)
+            row, stale = _claim(db, match_id, version, organiser)
+            figures = _figure_rows(db, match_id)
+            if not 1 <= number <= len(figures):
+                raise stale or NotFoundError(f"{match_id} hand {number}")
+            variant = _rules(row, rules)
+            before = numbers(figures[number - 2]["totals"]) if number > 1 else _start(row, variant)
+            later = [numbers(f["scores"]) for f in figures[number:]]
+            hand = as_stored(hand)
+            result, carried = _corrected(db, match_id, variant, starting_of(row), number, hand, before, later, names)
+            _confirmed(confirm, result, stale)
+            after = standing(variant, carried[-1][1] if carried else result.totals, len(figures))
+            _set_finished(db, row, after)
+            hand_id = figures[number - 1]["hand_id"]
+            db.table("hands").update(hand_id, {"data": hand_json(hand)})
+            db.execute("delete from hand_figures where hand_id = ?", [hand_id])
+            insert_hand_figures(db, match_id, [(hand_id, result)])
+            for figure, (minimums, totals) in zip(figures[number:], carried, strict=True):
+                if (numbers(figure["minimums"]), numbers(figure["totals"])) != (minimums, totals):
+                    db.execute(
+                        "update hand_figures set minimums = ?, totals = ? where hand_id = ?",
+                        [json.dumps(minimums), json.dumps(totals), figure["hand_id"]],
+                    )
+            update_summary(db, row, variant, after, figures[-1]["created"])
+            recount_sides(db, match_id, after)
+            _revise(db, hand_id, "edit", hand, version + 1, submission)
+    except _Declined:
+        return None
     return version + 1
 
 
-def _refuse_with(db: Database, row: dict[str, Any], number: int, hand: canasta.Hand) -> None:
-    hands = [hand_of(h) for h in live_hands(db, row["id"])]
+def _scored_new(
+    db: Database,
+    match_id: str,
+    variant: canasta.Variant,
+    starting: tuple[int, ...] | None,
+    summary: Standing,
+    hand: canasta.Hand,
+    names: Sequence[str] | None,
+) -> canasta.HandResult:
+    """One more hand checked and scored from the stored summary (only this hand: the hands
+    before it are summed up in the summary); refused as the core words it over the whole match."""
+    if summary.is_finished or canasta.check_hand(hand, variant):
+        _refuse(db, match_id, variant, starting, [*(hand_of(h) for h in live_hands(db, match_id)), hand], names)
+    return play_hand(variant, summary.played + 1, summary.totals, hand)
+
+
+def _corrected(
+    db: Database,
+    match_id: str,
+    variant: canasta.Variant,
+    starting: tuple[int, ...] | None,
+    number: int,
+    hand: canasta.Hand,
+    before: Sequence[int],
+    later: Sequence[tuple[int, ...]],
+    names: Sequence[str] | None,
+) -> tuple[canasta.HandResult, list[tuple[tuple[int, ...], tuple[int, ...]]]]:
+    """Hand ``number`` checked and scored from the totals ``before`` it, and the later hands'
+    (minimums, totals); refused as the core words it when the hand breaks a rule or the game
+    would end before the last hand."""
+    if not canasta.check_hand(hand, variant):
+        result, carried = correct(variant, before, number, hand, list(later))
+        if not ends_early(variant, number, result, carried):
+            return result, carried
+    hands = [hand_of(h) for h in live_hands(db, match_id)]
     hands[number - 1] = hand
-    _refuse(db, row, hands)
+    _refuse(db, match_id, variant, starting, hands, names)
+
+
+def check_save(db: Database, head: MatchHead, number: int | None, hand: canasta.Hand, names: Sequence[str]) -> None:
+    """Refuse ``hand`` exactly as saving it would (a new hand, or a correction of hand ``number``),
+    writing nothing: the live preview's check, from the stored figures.
+
+    :raises InvalidError: with every problem, worded with ``names`` as :func:`add_hand` words them.
+    """
+    variant, starting = head.variant, head.starting_totals
+    if number is None:
+        _scored_new(db, head.id, variant, starting, head.summary, hand, names)
+        return
+    figures = hand_figures(db, head.id)
+    before = figures[number - 2].totals if number > 1 else starting or (0,) * len(head.summary.totals)
+    _corrected(db, head.id, variant, starting, number, hand, before, [f.scores for f in figures[number:]], names)
 
 
 def undo_last_hand(db: Database, match_id: str, version: int, *, organiser: bool = False) -> int:
@@ -315,9 +386,7 @@ def restore_last_hand(db: Database, match_id: str, version: int, *, organiser: b
         summary = _summary(db, match_id)
         variant = variant_of(row)
         hand = hand_of(undone)
-        if summary.is_finished or canasta.check_hand(hand, variant):
-            _refuse(db, row, [*(hand_of(h) for h in live_hands(db, match_id)), hand])
-        result = play_hand(variant, summary.played + 1, summary.totals, hand)
+        result = _scored_new(db, match_id, variant, starting_of(row), summary, hand, None)
         after = standing(variant, result.totals, result.number)
         _set_finished(db, row, after)
         db.table("hands").update(undone["id"], {"deleted": None, "undone": None})
@@ -375,10 +444,21 @@ def _locked(db: Database, match_id: str, deleting: bool) -> bool:
 def _begin_write(
     db: Database, match_id: str, version: int, organiser: bool = False, deleting: bool = False
 ) -> dict[str, Any]:
-    """Claim the next version of the match, or explain why this writer is stale or may not write it.
+    """Claim the next version of the match, or explain why this writer is stale or may not write it."""
+    row, stale = _claim(db, match_id, version, organiser, deleting)
+    if stale is not None:
+        raise stale
+    return row
 
-    :raises LockedError: when the match is the organiser's alone (a closed round's table, or a
-        table's to delete) and the writer is not the ``organiser``.
+
+def _claim(
+    db: Database, match_id: str, version: int, organiser: bool = False, deleting: bool = False
+) -> tuple[dict[str, Any], StaleError | None]:
+    """Claim the next version of the match; or, for a stale writer, the match's row and the error
+    that says what changed, raised once the hand is checked (a hand's problems are said first).
+
+    :raises LockedError: at once, when the match is the organiser's alone (a closed round's table,
+        or a table's to delete) and the writer is not the ``organiser``: no hand changes that.
     """
     rule = "" if organiser else " and not " + (A_TABLE if deleting else CLOSED_TABLE).format(match="matches.id")
     cursor = db.execute(
@@ -391,13 +471,36 @@ def _begin_write(
         cached = list(select_rows(db, "select version from match_summaries where match_id = ?", [match_id]))
         if not cached or cached[0]["version"] != version:
             rescore_match(db, match_id)  # figures not written at this version: rebuild before building on them
-        return row
+        return row, None
     row = match_row(db, match_id)
     if rule and _locked(db, match_id, deleting):
         raise LockedError(match_id, deleting)
     if row["deleted"]:
-        raise StaleError([], row["version"], deleted=True)
-    raise StaleError(changes_since(db, row, version), row["version"])
+        return row, StaleError([], row["version"], deleted=True)
+    return row, StaleError(changes_since(db, row, version), row["version"])
+
+
+def _rules(row: dict[str, Any], rules: canasta.Variant | None) -> canasta.Variant:
+    """The match's rules: as the caller already read them from this match, or made from its row."""
+    if rules is None:
+        return variant_of(row)
+    if rules.key != row["variant"]:
+        raise ValueError(f"Match {row['id']} is played by {row['variant']}, not {rules.key}.")
+    return rules
+
+
+class _Declined(Exception):
+    """The caller's ``confirm`` said no: the transaction is rolled back and nothing is written."""
+
+
+def _confirmed(
+    confirm: Callable[[canasta.HandResult], bool] | None, result: canasta.HandResult, stale: StaleError | None
+) -> None:
+    """Ask the caller about the checked, scored hand, then refuse a stale writer."""
+    if confirm is not None and not confirm(result):
+        raise _Declined
+    if stale is not None:
+        raise stale
 
 
 def _summary(db: Database, match_id: str) -> Standing:
@@ -422,14 +525,23 @@ def _start(row: dict[str, Any], variant: canasta.Variant) -> tuple[int, ...]:
     return starting_of(row) or (0,) * variant.sides
 
 
-def _refuse(db: Database, row: dict[str, Any], hands: list[canasta.Hand]) -> None:
+def _refuse(
+    db: Database,
+    match_id: str,
+    variant: canasta.Variant,
+    starting: tuple[int, ...] | None,
+    hands: list[canasta.Hand],
+    names: Sequence[str] | None,
+) -> NoReturn:
     """Check the whole match as it would be: raises the core's InvalidError with every problem.
 
     Reached only when the quick check from stored figures found a problem, so a refusal reads
-    exactly as it always has.
+    exactly as it always has; ``names`` (the sides' names as the page shows them) word it.
     """
-    canasta.Match.validated(variant_of(row), hands, starting_of(row))
-    raise RuntimeError(f"Match {row['id']}: the stored figures and the rules disagree; run `scorepad rescore`.")
+    if names is not None:
+        variant = dataclasses.replace(variant, side_names=tuple(names))
+    canasta.Match.validated(variant, hands, starting)
+    raise RuntimeError(f"Match {match_id}: the stored figures and the rules disagree; run `scorepad rescore`.")
 
 
 def _set_finished(db: Database, row: dict[str, Any], after: Standing) -> None:

@@ -13,7 +13,6 @@ from flask import Response, abort, flash, redirect, render_template, request, se
 
 from ... import canasta, conditional, store
 from ...db import get_db
-from ...documents import Side
 from ...forms.club import (
     AdjustmentForm,
     AnnouncementForm,
@@ -27,6 +26,7 @@ from ...forms.club import (
 )
 from ...i18n import gettext as _
 from ...i18n import text
+from ...records import Side
 from ...security import form_checks_token
 from ...store import club as clubstore
 from ..core import (
