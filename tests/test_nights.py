@@ -5,6 +5,7 @@ melds 620 with a natural canasta and goes out, and 260 - 95 = 165 for the other:
 of 1055, which the default victory-point table (1,005-1,300) splits 15-5.
 """
 
+import html
 import io
 import json
 import re
@@ -783,6 +784,59 @@ def test_the_same_pair_entered_twice_is_told_not_stored_twice(app, organiser):
     enter(organiser, event_id, "A")
     again = organiser.post(f"/nights/{event_id}/entrants", data={"name": "A"})
     assert again.status_code == 200 and "A is already entered tonight." in again.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("name", ["   ", "\u3000", " \u00a0 "])
+def test_a_name_of_only_spaces_is_refused_not_entered_as_nobody(app, organiser, name):
+    """The whole evening (issue 30): a name of spaces was entered as an entrant called "" (a blank row on
+    every page, a pair nobody could pick), and a rename to spaces was then told "is already entered"."""
+    event_id = new_night(organiser)
+    response = organiser.post(f"/nights/{event_id}/entrants", data={"name": name})
+    assert response.status_code == 200
+    assert "This field is required." in response.get_data(as_text=True)
+    db = connect(app.config["DATABASE"])
+    try:
+        assert clubstore.entrants(db, event_id) == []
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Ana & Ben", "ana & ben"),  # case
+        ("Ana & Ben", "Ana  &  Ben"),  # the page shows both as "Ana & Ben"
+        ("José & Zé", "Jose\u0301 & Ze\u0301"),  # the same letters, decomposed (a Mac's keyboard)
+    ],
+)
+def test_the_same_pair_typed_differently_is_told_it_is_entered(app, organiser, first, second):
+    """The whole evening (issue 30): two entrants that read the same on every page, told apart only by
+    case, spaces or Unicode form (which no organiser sees), were both entered."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, first)
+    again = organiser.post(f"/nights/{event_id}/entrants", data={"name": second})
+    told = f"{html.escape(first, quote=False)} is already entered tonight."
+    assert again.status_code == 200 and told in again.get_data(as_text=True)
+    enter(organiser, event_id, "Cy & Di")
+    renamed = organiser.post(f"/nights/{event_id}/entrants/rename", data={"name": "Cy & Di", "new_name": second})
+    assert renamed.status_code == 303
+    db = connect(app.config["DATABASE"])
+    try:
+        assert [e.name for e in clubstore.entrants(db, event_id)] == [first, "Cy & Di"]
+    finally:
+        db.close()
+
+
+def test_a_name_is_kept_in_one_unicode_form_with_single_spaces(app, organiser):
+    """A name typed decomposed or with doubled spaces is kept as it reads, so the season and every page
+    compare it as the organiser sees it."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "  Jose\u0301   &  Ze\u0301 ")
+    db = connect(app.config["DATABASE"])
+    try:
+        assert [e.name for e in clubstore.entrants(db, event_id)] == ["José & Zé"]
+    finally:
+        db.close()
 
 
 def test_export_then_import_elsewhere_keeps_when_hands_were_played_and_every_standing(app, organiser, elsewhere):
