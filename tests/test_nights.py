@@ -975,7 +975,9 @@ def test_two_fresh_phones_holding_the_table_card_cannot_confirm_both_sides(app, 
     assert "B agrees" in second.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
     second.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
     page = first.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
-    assert "A agrees" not in page and "A confirm on their own phone. (their pair card)" in page
+    # One sentence (the whole evening, issue 30, read "A confirm on their own phone. (their pair card), or ...").
+    assert "A agrees" not in page
+    assert "A confirm on their own phone (their pair card), or the director settles the result." in page
     first.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})
     assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, 2)
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
