@@ -962,6 +962,26 @@ def test_a_night_is_deleted_with_its_matches_only_when_the_box_is_ticked(app, or
                 for row in db.execute(f"select 1 from {table} where event_id = ?", [event_id]).fetchall()]  # fmt: skip
 
 
+def test_a_table_with_no_hand_saved_has_no_result_to_confirm(app, organiser):
+    """The whole evening (issue 30): the result page offered "A agrees" at 0 : 0 before a card was dealt,
+    and a tap there made the table "Waiting for confirmation" (both sides: "Finished") at 0 : 0."""
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    phone = app.test_client()
+    page = phone.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert "A agrees" not in page and "B agrees" not in page
+    assert "No hand is saved at this table yet: there is no result to confirm." in page
+    assert "We do not agree: call the director" in page  # the director can still be called
+    told = phone.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "1"}, follow_redirects=True)
+    assert "No hand is saved at this table yet" in told.get_data(as_text=True)
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, None)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    assert "A agrees" in phone.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+
+
 def test_two_fresh_phones_holding_the_table_card_cannot_confirm_both_sides(app, organiser):
     """Issue 34: the card lets one phone confirm one side; the other side needs its own phone or the director."""
     event_id = new_night(organiser, rounds="1")
@@ -1029,7 +1049,8 @@ def test_an_old_rounds_sheet_confirms_its_own_round_or_says_it_is_closed(app, or
     assert "Round 1 is closed" in refused.get_data(as_text=True)
     assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, None)
     assert night_rows(app, event_id)[1][1].tables[0].confirmed == (None, None)
-    # Round 2's own sheet confirms round 2.
+    # Round 2's own sheet confirms round 2 (once a hand is saved there: nothing to confirm before).
+    play(organiser, night_rows(app, event_id)[1][1].tables[0].match_id, HAND)
     page = phone.get(f"/tables/{cards[1]}/result?round=2").get_data(as_text=True)
     assert "Round 2:" in page and "A agrees" in page
 
