@@ -209,6 +209,8 @@ def test_a_night_of_two_rounds_with_a_late_arrival_a_dispute_and_a_correction(ap
     correction = {**HAND, "sides-1-hand_points": "0", "version": "2"}
     refused = phone.post(f"/matches/{first}/hands/1", data=correction)
     assert refused.status_code == 403 and 'id="round-closed"' in refused.get_data(as_text=True)
+    # The whole evening (issue 30): the refusal replaced the phone's sheet with no way back to it.
+    assert f'<a href="/matches/{first}">Back to the score sheet</a>' in refused.get_data(as_text=True)
     # ... the organiser can: B had no cards left in hand, 260: a difference of 960 is 14-6.
     assert organiser.post(f"/matches/{first}/hands/1", data=correction).status_code == 303
     organiser.post(f"/nights/{event_id}/corrections", data={"correction-round": "1", "correction-table": "1",
