@@ -382,6 +382,12 @@ def test_a_no_show_scores_nothing_and_the_side_present_by_the_nights_rule(app, o
     organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={"entrant": "B"})
     assert standings_of(organiser, event.standings_token) == scores
     assert "Provisional" not in organiser.get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    # Nobody played: no "0 : 0" result on the dashboard or the printed results (the whole evening, issue 30).
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">\s*<td>1</td><td>A</td><td>B</td>\s*<td></td>', board)
+    printed = organiser.get(f"/nights/{event_id}/print/results").get_data(as_text=True)
+    assert "0 : 0" not in printed
+    assert re.search(r"<td></td>\s*<td>1[26] – 0 <small>Opponent did not come</small>", printed)
     organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={})  # both came after all
     # back to the match as it stands, 0-0: an even split while it is played
     assert standings_of(organiser, event.standings_token) == [("=1", "A", 10), ("=1", "B", 10)]
