@@ -188,11 +188,17 @@ def app_on(path):
 
 
 @pytest.fixture
-def club(tmp_path):
-    """The club's server and, for the import, a fresh one with a database of its own."""
+def club(browser, tmp_path):
+    """The club's server and, for the import, a fresh one with a database of its own.
+
+    Every laptop, phone and projector of the evening closes before the servers stop: a page left
+    polling a stopped server would report its failed requests in whichever test runs next.
+    """
     servers = {"club": app_on(tmp_path / "club.db"), "fresh": app_on(tmp_path / "fresh.db")}
     running = {name: Server(app) for name, app in servers.items()}
     yield {name: (servers[name], running[name].url) for name in servers}
+    for context in list(browser.contexts):
+        context.close()
     for server in running.values():
         server.stop()
 
