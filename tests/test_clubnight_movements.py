@@ -276,3 +276,22 @@ def test_meetings_over_rounds():
 def test_a_seating_needs_two_different_entrants(entrants):
     with pytest.raises(MovementError):
         seat_in_order(entrants)
+
+
+def test_a_mitchell_of_one_table_says_so_in_the_singular():
+    """The whole evening (issue 30): two pairs entered on a night of two rounds read "A Mitchell of 1
+    tables gives 1 rounds without a repeat, not 2." """
+    from scorepad.club.core import plan_problems
+
+    settings = EventSettings(name="Club", date="2026-11-26", rounds=2)
+    assert [str(v.message) for v in plan_problems(settings, 2)] == [
+        "A Mitchell of 1 table gives 1 round without a repeat, not 2."
+    ]
+    assert [str(v.message) for v in plan_problems(settings, 2, [seat_in_order(["A", "B"])])] == [
+        "A Mitchell of 1 table gives 1 round without a repeat, not 2."
+    ]
+    with pytest.raises(MovementError, match="A Mitchell of 1 table gives 1 round without a repeat, not 2."):
+        mitchell(seat_in_order(["A", "B"]), 2)
+    assert [str(v.message) for v in plan_problems(EventSettings(name="Club", date="2026-11-26", rounds=4), 6)] == [
+        "A Mitchell of 3 tables gives 3 rounds without a repeat, not 4."
+    ]

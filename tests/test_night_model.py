@@ -234,6 +234,8 @@ class NightModel(RuleBasedStateMachine):
         phone = self.pair_phone(table.entrants[side])
         answer = phone.post(f"/tables/{token}/confirm", data={"side": str(side), "version": str(table.version)})
         assert answer.status_code == 303
+        if not self.hands[(playing.number, table.number)]:
+            return  # no hand saved yet: there is no result to confirm, and nothing is recorded
         self.confirmed.setdefault((playing.number, table.number), set()).add(side)
         self.disputed.discard((playing.number, table.number))  # a confirmation settles the table's dispute
 

@@ -5,6 +5,7 @@ melds 620 with a natural canasta and goes out, and 260 - 95 = 165 for the other:
 of 1055, which the default victory-point table (1,005-1,300) splits 15-5.
 """
 
+import html
 import io
 import json
 import re
@@ -155,6 +156,8 @@ def test_a_night_of_two_rounds_with_a_late_arrival_a_dispute_and_a_correction(ap
     correction = {**HAND, "sides-1-hand_points": "0", "version": "2"}
     refused = phone.post(f"/matches/{first}/hands/1", data=correction)
     assert refused.status_code == 403 and 'id="round-closed"' in refused.get_data(as_text=True)
+    # The whole evening (issue 30): the refusal replaced the phone's sheet with no way back to it.
+    assert f'<a href="/matches/{first}">Back to the score sheet</a>' in refused.get_data(as_text=True)
     # ... the organiser can: B had no cards left in hand, 260: a difference of 960 is 14-6.
     assert organiser.post(f"/matches/{first}/hands/1", data=correction).status_code == 303
     organiser.post(f"/nights/{event_id}/corrections", data={"correction-round": "1", "correction-table": "1",
@@ -308,6 +311,12 @@ def test_a_no_show_scores_nothing_and_the_side_present_by_the_nights_rule(app, o
     organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={"entrant": "B"})
     assert standings_of(organiser, event.standings_token) == scores
     assert "Provisional" not in organiser.get(f"/standings/{event.standings_token}").get_data(as_text=True)
+    # Nobody played: no "0 : 0" result on the dashboard or the printed results (the whole evening, issue 30).
+    board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
+    assert re.search(r'id="table-1">\s*<td>1</td><td>A</td><td>B</td>\s*<td></td>', board)
+    printed = organiser.get(f"/nights/{event_id}/print/results").get_data(as_text=True)
+    assert "0 : 0" not in printed
+    assert re.search(r"<td></td>\s*<td>1[26] – 0 <small>Opponent did not come</small>", printed)
     organiser.post(f"/nights/{event_id}/tables/{rounds[0].tables[0].id}/no-show", data={})  # both came after all
     # back to the match as it stands, 0-0: an even split while it is played
     assert standings_of(organiser, event.standings_token) == [("=1", "A", 10), ("=1", "B", 10)]
@@ -674,6 +683,59 @@ def test_the_same_pair_entered_twice_is_told_not_stored_twice(app, organiser):
     assert again.status_code == 200 and "A is already entered tonight." in again.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("name", ["   ", "\u3000", " \u00a0 "])
+def test_a_name_of_only_spaces_is_refused_not_entered_as_nobody(app, organiser, name):
+    """The whole evening (issue 30): a name of spaces was entered as an entrant called "" (a blank row on
+    every page, a pair nobody could pick), and a rename to spaces was then told "is already entered"."""
+    event_id = new_night(organiser)
+    response = organiser.post(f"/nights/{event_id}/entrants", data={"name": name})
+    assert response.status_code == 200
+    assert "This field is required." in response.get_data(as_text=True)
+    db = connect(app.config["DATABASE"])
+    try:
+        assert clubstore.entrants(db, event_id) == []
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Ana & Ben", "ana & ben"),  # case
+        ("Ana & Ben", "Ana  &  Ben"),  # the page shows both as "Ana & Ben"
+        ("José & Zé", "Jose\u0301 & Ze\u0301"),  # the same letters, decomposed (a Mac's keyboard)
+    ],
+)
+def test_the_same_pair_typed_differently_is_told_it_is_entered(app, organiser, first, second):
+    """The whole evening (issue 30): two entrants that read the same on every page, told apart only by
+    case, spaces or Unicode form (which no organiser sees), were both entered."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, first)
+    again = organiser.post(f"/nights/{event_id}/entrants", data={"name": second})
+    told = f"{html.escape(first, quote=False)} is already entered tonight."
+    assert again.status_code == 200 and told in again.get_data(as_text=True)
+    enter(organiser, event_id, "Cy & Di")
+    renamed = organiser.post(f"/nights/{event_id}/entrants/rename", data={"name": "Cy & Di", "new_name": second})
+    assert renamed.status_code == 303
+    db = connect(app.config["DATABASE"])
+    try:
+        assert [e.name for e in clubstore.entrants(db, event_id)] == [first, "Cy & Di"]
+    finally:
+        db.close()
+
+
+def test_a_name_is_kept_in_one_unicode_form_with_single_spaces(app, organiser):
+    """A name typed decomposed or with doubled spaces is kept as it reads, so the season and every page
+    compare it as the organiser sees it."""
+    event_id = new_night(organiser)
+    enter(organiser, event_id, "  Jose\u0301   &  Ze\u0301 ")
+    db = connect(app.config["DATABASE"])
+    try:
+        assert [e.name for e in clubstore.entrants(db, event_id)] == ["José & Zé"]
+    finally:
+        db.close()
+
+
 def test_export_then_import_elsewhere_keeps_when_hands_were_played_and_every_standing(
     app, organiser, started_night, elsewhere
 ):
@@ -793,6 +855,26 @@ def test_a_night_is_deleted_with_its_matches_only_when_the_box_is_ticked(app, or
                 for row in db.execute(f"select 1 from {table} where event_id = ?", [event_id]).fetchall()]  # fmt: skip
 
 
+def test_a_table_with_no_hand_saved_has_no_result_to_confirm(app, organiser):
+    """The whole evening (issue 30): the result page offered "A agrees" at 0 : 0 before a card was dealt,
+    and a tap there made the table "Waiting for confirmation" (both sides: "Finished") at 0 : 0."""
+    event_id = new_night(organiser, rounds="1")
+    enter(organiser, event_id, "A", "B")
+    organiser.post(f"/nights/{event_id}/rounds")
+    organiser.post(f"/nights/{event_id}/rounds/1/start")
+    _, rounds, cards = night_rows(app, event_id)
+    phone = app.test_client()
+    page = phone.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+    assert "A agrees" not in page and "B agrees" not in page
+    assert "No hand is saved at this table yet: there is no result to confirm." in page
+    assert "We do not agree: call the director" in page  # the director can still be called
+    told = phone.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "1"}, follow_redirects=True)
+    assert "No hand is saved at this table yet" in told.get_data(as_text=True)
+    assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, None)
+    play(organiser, rounds[0].tables[0].match_id, HAND)
+    assert "A agrees" in phone.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
+
+
 def test_two_fresh_phones_holding_the_table_card_cannot_confirm_both_sides(app, organiser, started_night):
     """Issue 34: the card lets one phone confirm one side; the other side needs its own phone or the director."""
     event_id = started_night("A", "B", rounds="1").event_id
@@ -803,7 +885,9 @@ def test_two_fresh_phones_holding_the_table_card_cannot_confirm_both_sides(app, 
     assert "B agrees" in second.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
     second.post(f"/tables/{cards[1]}/confirm", data={"side": "1", "version": "2"})
     page = first.get(f"/tables/{cards[1]}/result").get_data(as_text=True)
-    assert "A agrees" not in page and "A confirm on their own phone. (their pair card)" in page
+    # One sentence (the whole evening, issue 30, read "A confirm on their own phone. (their pair card), or ...").
+    assert "A agrees" not in page
+    assert "A confirm on their own phone (their pair card), or the director settles the result." in page
     first.post(f"/tables/{cards[1]}/confirm", data={"side": "0", "version": "2"})
     assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, 2)
     board = organiser.get(f"/nights/{event_id}").get_data(as_text=True)
@@ -849,7 +933,8 @@ def test_an_old_rounds_sheet_confirms_its_own_round_or_says_it_is_closed(app, or
     assert "Round 1 is closed" in refused.get_data(as_text=True)
     assert night_rows(app, event_id)[1][0].tables[0].confirmed == (None, None)
     assert night_rows(app, event_id)[1][1].tables[0].confirmed == (None, None)
-    # Round 2's own sheet confirms round 2.
+    # Round 2's own sheet confirms round 2 (once a hand is saved there: nothing to confirm before).
+    play(organiser, night_rows(app, event_id)[1][1].tables[0].match_id, HAND)
     page = phone.get(f"/tables/{cards[1]}/result?round=2").get_data(as_text=True)
     assert "Round 2:" in page and "A agrees" in page
 

@@ -204,7 +204,8 @@ def settings_from(form: EventForm) -> EventSettings:
 class EntrantForm(PageForm):
     """A pair or a player joins the night (a late arrival before a round starts, too)."""
 
-    name = StringField(lazy_gettext("Name (a pair's or a player's)"), [InputRequired(), Length(max=NAME), one_line])
+    # DataRequired: a name of spaces alone is no name (it was entered as an entrant called "").
+    name = StringField(lazy_gettext("Name (a pair's or a player's)"), [DataRequired(), Length(max=NAME), one_line])
     players = StringField(lazy_gettext("Players, separated by commas"), [Optional(), Length(max=NAME * 3), one_line])
     # The page shows one box per player (as many as a side seats), each offering the club's known players.
     player_1 = StringField(lazy_gettext("Player %(number)s", number=1), [Optional(), Length(max=NAME), one_line])

@@ -172,7 +172,9 @@ def play_round_one(laptop, phone, other_phone, cards):
     # East-West's phone holding only the table card cannot confirm P2 either: the card confirmed P1's side.
     other_phone.goto(cards[1])
     other_phone.get_by_role("link", name="Confirm the result").click()
-    expect(other_phone.locator(".other-side")).to_contain_text("P2 confirm on their own phone. (their pair card)")
+    expect(other_phone.locator(".other-side")).to_contain_text(
+        "P2 confirm on their own phone (their pair card), or the director settles the result."
+    )
     expect(other_phone.get_by_role("button", name="P2 agrees")).to_have_count(0)
     other_phone.goto(pair_link(laptop, "P2"))  # ... until it scans P2's pair card: it is P2's phone now
     expect(other_phone.locator("#pair-phone")).to_contain_text("This phone is P2’s tonight")

@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from ...canasta import InvalidError, Violation
-from ...canasta.text import t
+from ...canasta.text import Text, t, tn
 from .settings import MOST_TABLES, EventSettings
 
 MOST_ROUND_ROBIN = 10  # docs/clubnight.md "Seating": round robin "for up to 10 entrants"
@@ -128,13 +128,20 @@ def next_mitchell_round(previous: Seating) -> Seating:
     return Seating(previous.round + 1, tuple(moved))
 
 
+def _too_short(tables: int, rounds: int) -> Text:
+    """A Mitchell of ``tables`` tables asked for more rounds (one table: "1 table gives 1 round")."""
+    return tn(
+        "A Mitchell of {tables} table gives {tables} round without a repeat, not {rounds}.",
+        "A Mitchell of {tables} tables gives {tables} rounds without a repeat, not {rounds}.",
+        tables,
+        tables=tables,
+        rounds=rounds,
+    )
+
+
 def _mitchell_long_enough(seating: Seating, rounds: int) -> None:
     if rounds > len(seating.tables):
-        message = t(
-            "A Mitchell of {tables} tables gives {tables} rounds without a repeat, not {rounds}.",
-            tables=len(seating.tables),
-            rounds=rounds,
-        )
+        message = _too_short(len(seating.tables), rounds)
         raise MovementError("mitchell-too-short", message, "rounds")
 
 
@@ -296,11 +303,7 @@ def plan_problems(settings: EventSettings, entrants: int, seated: Sequence[Seati
     if settings.movement == "mitchell" and entrants >= 2:
         tables = len(seated[0].tables) if seated else (entrants + 1) // 2
         if rounds > tables:
-            message = t(
-                "A Mitchell of {tables} tables gives {tables} rounds without a repeat, not {rounds}.",
-                tables=tables,
-                rounds=rounds,
-            )
+            message = _too_short(tables, rounds)
             return [Violation("mitchell-too-short", message, "rounds")]
     return []
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from datetime import timedelta
@@ -194,9 +195,9 @@ def add_entrant(event_id: str) -> Any:
     valid = form.validate_on_submit()
     with _acting(event_id) as night:
         if valid:
-            name = form.name.data.strip()
-            if name in night.players:
-                form.name.errors.append(_("%(name)s is already entered tonight.", name=name))
+            name = one_name(form.name.data)
+            if (same := _entered_as(night, name)) is not None:
+                form.name.errors.append(_("%(name)s is already entered tonight.", name=same))
             elif len(night.entrants) >= MOST_TABLES * 2:
                 form.name.errors.append(_("A night has at most %(count)s entrants.", count=MOST_TABLES * 2))
             elif night.current is not None and night.current.started and night.current.number >= night.settings.rounds:
@@ -208,6 +209,18 @@ def add_entrant(event_id: str) -> Any:
                 flash(_("%(name)s joined the night.", name=name))
                 return redirect(url_for(".dashboard", event_id=event_id), 303)
     return _dashboard(load_night(event_or_404(event_id)), entrant=form)
+
+
+def one_name(typed: str) -> str:
+    """A name as it reads: one Unicode form (NFC), single spaces, none around it."""
+    return " ".join(unicodedata.normalize("NFC", typed).split())
+
+
+def _entered_as(night: Night, name: str) -> str | None:
+    """The entrant entered tonight under this name, whatever its case, spaces or Unicode form (the
+    pages show them alike), or None."""
+    key = player_key(name)
+    return next((entered for entered in night.players if player_key(entered) == key), None)
 
 
 def _plan_after(night: Night, entrants: int) -> list[canasta.Violation]:
@@ -553,18 +566,19 @@ def rename_entrant(event_id: str) -> Any:
     """A typo in a name, corrected before the entrant plays: every seat and note of theirs follows."""
     form = RenameForm()
     valid = form.validate_on_submit()
-    old, new = form.name.data or "", " ".join((form.new_name.data or "").split())
+    old, new = form.name.data or "", one_name(form.new_name.data or "")
     with _acting(event_id) as night:
         if old not in night.players:
             abort(400)
+        same = _entered_as(night, new)
         if _has_played(night, old):
             flash(_("%(name)s has played already: their name stays as the results know it.", name=old))
-        elif valid and new and new != old and new not in night.players:
+        elif valid and new and new != old and same in (None, old):
             clubstore.rename_entrant(get_db(), event_id, old, new)
             clubstore.record(get_db(), event_id, "renamed", old=old, new=new)
             flash(_("%(old)s is now called %(new)s.", old=old, new=new))
-        elif new in night.players and new != old:
-            flash(_("%(name)s is already entered tonight.", name=new))
+        elif same is not None and same != old:
+            flash(_("%(name)s is already entered tonight.", name=same))
         elif new != old:
             flash(_("Type the new name: one line, up to 100 characters."))
     return redirect(url_for(".dashboard", event_id=event_id), 303)

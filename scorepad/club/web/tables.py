@@ -160,6 +160,8 @@ def confirm_result(token: str) -> Response:
                 table=number,
             )
         )
+    elif not table.hands:  # a tap before a card was dealt: nothing to agree with (0 : 0)
+        flash(_("No hand is saved at this table yet: there is no result to confirm."))
     elif not phone.may_confirm(int(side)):
         flash(_other_side(table, int(side), phone))
     elif int(version) != table.version:
