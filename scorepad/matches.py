@@ -33,6 +33,7 @@ from .assets import SHELL, asset_url
 from .canasta.match import game_ends, play_hand, settlement_for, standing
 from .db import get_db
 from .forms import HandForm, hand_form, match_form, version_number
+from .forms.posted import PostedHand
 from .htmx import wants_fragment
 from .i18n import gettext as _
 from .i18n import lazy_gettext
@@ -199,7 +200,7 @@ def _hand_form(stored: store.StoredMatch | store.MatchHead, **kwargs: Any) -> Ha
     return hand_form(variant, names, variant.players_per_side, **kwargs)
 
 
-def _form_hand(form: HandForm) -> canasta.Hand | None:
+def _form_hand(form: HandForm | PostedHand) -> canasta.Hand | None:
     """The hand the form describes, or None with every problem of its boxes on the form."""
     if not form.validate():
         return None
@@ -215,7 +216,7 @@ def _form_hand(form: HandForm) -> canasta.Hand | None:
     return hand
 
 
-def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) -> canasta.Match | None:
+def _read_hand(form: HandForm | PostedHand, stored: store.StoredMatch, number: int | None) -> canasta.Match | None:
     """The match as it would be with this hand, or None with every problem on the form."""
     hand = _form_hand(form)
     if hand is None:
@@ -233,7 +234,7 @@ def _read_hand(form: HandForm, stored: store.StoredMatch, number: int | None) ->
         return None
 
 
-def _checked_hand(form: HandForm, head: store.MatchHead, number: int | None) -> canasta.Hand | None:
+def _checked_hand(form: HandForm | PostedHand, head: store.MatchHead, number: int | None) -> canasta.Hand | None:
     """The hand to save, checked on its own against the stored summary (no hand is reread).
 
     Only when something is wrong is the whole match scored, so the form shows exactly what
@@ -418,7 +419,7 @@ def preview_hand(match_id: str) -> str:
     if number is not None and not 1 <= number <= played:
         abort(404)
     waiting = _waiting_start(head) if number is None else None
-    form = _hand_form(head)
+    form = PostedHand(head.variant, i18n.side_names(head), head.variant.players_per_side)
     hand = _checked_hand(form, head, number)
     result, ends_game, low, figures = None, False, [], None
     if hand is not None:

@@ -590,3 +590,17 @@ def test_the_api_scores_a_low_meld_as_before(client):
     response = client.post("/api/v1/score", json={"variant": "classic", "hands": [hand]})
     # No question in the API: We 40, They 260 - 95 = 165, as any hand is scored.
     assert response.status_code == 200 and response.get_json()["hands"][0]["scores"] == [40, 165]
+
+
+def test_a_choice_not_offered_is_refused_in_the_page_language_by_preview_and_save(client):
+    """WTForms' own "Not a valid choice." comes from its catalogue in the page's language: in
+    the live preview and in the full save alike (on main the save said it in English)."""
+    url = new_match(client, "american")
+    data = {**HAND, "version": version(client, f"{url}/hands/new"), "sides-0-special_hand": "nope"}
+    german = {"Accept-Language": "de"}
+    preview = client.post(f"{url}/hands/preview", data=data, headers=german).get_data(as_text=True)
+    saved = client.post(f"{url}/hands", data=data, headers=german)
+    assert saved.status_code == 200  # shown again, not saved
+    for page in (preview, saved.get_data(as_text=True)):
+        assert "Keine gültige Auswahl." in page
+        assert "Not a valid choice." not in page
