@@ -604,3 +604,31 @@ def test_a_choice_not_offered_is_refused_in_the_page_language_by_preview_and_sav
     for page in (preview, saved.get_data(as_text=True)):
         assert "Keine gültige Auswahl." in page
         assert "Not a valid choice." not in page
+
+
+def test_the_sheets_next_hand_form_has_this_browsers_token_and_a_new_key_on_every_visit(tmp_path):
+    """The next hand's form under the sheet is drawn once per match version, but its form token
+    is the visiting browser's and its submission key is new on every visit: each browser's
+    form saves, and a token taken from another browser is still refused."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "k"})
+    ann, bob = app.test_client(), app.test_client()
+
+    def form_of(client, url):
+        page = client.get(url).get_data(as_text=True)
+        form = re.search(r'<section id="next-hand".*?</form>', page, re.S)[0]
+        return dict(
+            re.findall(r'<input id="(csrf_token|submission|version)" name="\1" type="hidden" value="([^"]*)"', form)
+        )
+
+    new = re.search(
+        r'name="csrf_token" type="hidden" value="([^"]+)"', ann.get("/matches/new/classic").get_data(as_text=True)
+    )[1]
+    started = ann.post("/matches/new/classic", data={"side_0": "We", "side_1": "They", **DEFAULTS, "csrf_token": new})
+    url = started.headers["Location"]
+    first, second, bobs = form_of(ann, url), form_of(ann, url), form_of(bob, url)
+    assert first["submission"] != second["submission"] != bobs["submission"]
+    assert first["csrf_token"] and bobs["csrf_token"] and first["version"] == bobs["version"] == "1"
+    stolen = bob.post(f"{url}/hands", data={**HAND, **first})
+    assert stolen.status_code == 200 and "security check did not pass" in stolen.get_data(as_text=True)
+    assert bob.post(f"{url}/hands", data={**HAND, **bobs}).status_code == 303
+    assert ann.post(f"{url}/hands", data={**HAND, **second}).status_code == 200  # stale now: shown again

@@ -45,6 +45,11 @@ MAX_COUNT = 200
 SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
+def new_submission_key() -> str:
+    """A new form's key (the offline queue makes its own for each hand it holds)."""
+    return secrets.token_urlsafe(16)
+
+
 def version_number(text: Any) -> int:
     """The match version a page was showing; 0 (always stale) for anything that is not one.
 
@@ -210,7 +215,7 @@ class HandForm(HandProblems, TableForm):
     version = HiddenField()  # anything but the current version is treated as stale, never hidden away
     # This form's key, new each time a form is shown (the offline queue gives each queued hand its
     # own): a save sent twice is recognised by it (store.saved_submission).
-    submission = HiddenField(default=lambda: secrets.token_urlsafe(16))
+    submission = HiddenField(default=lambda: new_submission_key())
     # When the phone saved the hand: the offline queue sends it with a hand it held (ISO 8601).
     saved_at = HiddenField()
 

@@ -53,12 +53,24 @@ def posted_data() -> dict[str, Any]:
     return {}
 
 
+CSRF_FIELD = "csrf_token"  # Flask-WTF's default (WTF_CSRF_FIELD_NAME), which scorepad keeps
+
+
+def csrf_enabled() -> bool:
+    return bool(current_app.config.get("WTF_CSRF_ENABLED", True))
+
+
+def hidden_input(name: str, value: str, **attributes: Any) -> Markup:
+    """A hidden box as WTForms' ``HiddenField`` writes it (its id is its name)."""
+    return Markup(f"<input {html_params(id=name, name=name, type='hidden', value=value, **attributes)}>")
+
+
 def token_problem(data: Any) -> str | None:
     """Why the posted form token is refused (as a form of typed data checks it), or None."""
-    if not current_app.config.get("WTF_CSRF_ENABLED", True) or g.get("csrf_valid", False):
+    if not csrf_enabled() or g.get("csrf_valid", False):
         return None
     try:
-        validate_csrf(data.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")))
+        validate_csrf(data.get(CSRF_FIELD))
     except ValidationError as error:
         return str(error.args[0]) if error.args else ""
     return None
@@ -136,8 +148,7 @@ class PostedHand(HandProblems):
 
     def csrf_token(self, **attributes: Any) -> Markup:
         """A fresh form token's hidden box, as the form's token field writes it."""
-        name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-        return Markup(f"<input {html_params(id=name, name=name, type='hidden', value=generate_csrf(), **attributes)}>")
+        return hidden_input(CSRF_FIELD, generate_csrf(), **attributes)
 
     # HandProblems' view of the boxes.
     def top_boxes(self) -> list[Any]:
