@@ -10,7 +10,8 @@ two such files, from before and after a change, and prints what differs (exit 1 
 
 Only interfaces that stay put while the modules behind them are rewritten are used: the JSON API
 (``POST /api/v1/score`` and ``POST /api/v1/check``, as ``docs/api.md`` documents them), and for
-stored matches the import page, the no-JS match and hand forms and ``GET /api/v1/matches/<id>``.
+stored matches the import page, the no-JS match and hand forms, the live preview of each typed
+hand (its whole fragment; every fifth also with a box typed wrong) and ``GET /api/v1/matches/<id>``.
 The questions cover every preset, house-rule options, counted hands (card counts), going out and
 going out concealed, impossible hands (so the problems are compared too), every question kind of
 the checker (meld, initial meld, pickup with and without melds, going out, discard, wild cards

@@ -632,3 +632,24 @@ def test_the_sheets_next_hand_form_has_this_browsers_token_and_a_new_key_on_ever
     assert stolen.status_code == 200 and "security check did not pass" in stolen.get_data(as_text=True)
     assert bob.post(f"{url}/hands", data={**HAND, **bobs}).status_code == 303
     assert ann.post(f"{url}/hands", data={**HAND, **second}).status_code == 200  # stale now: shown again
+
+
+def test_a_side_with_no_box_posted_typed_nothing_in_preview_and_save(client):
+    """Three sides, the middle one's boxes not posted at all (a no-JS client sending only what
+    was filled in): side B typed nothing and scores 0. A: 200 melded + a mixed canasta 300 +
+    going out 100 = 600; C: 70 melded - 20 in hand = 50 (docs/rules.md). On main the form read
+    the posted sides in order, so B was given C's boxes (50) in the preview and the save."""
+    response = client.post("/matches/new/classic-3p", data={"side_0": "A", "side_1": "B", "side_2": "C", **DEFAULTS})
+    url = response.headers["Location"]
+    data = {
+        "version": "1",
+        "sides-0-melded_points": "200",
+        "sides-0-canasta_mixed": "1",
+        "sides-0-went_out": "y",
+        "sides-2-melded_points": "70",
+        "sides-2-hand_points": "20",
+    }
+    preview = client.post(f"{url}/hands/preview", data=data).get_data(as_text=True)
+    assert re.findall(r"<td><b>(-?[\d,]+)</b>", preview) == ["600", "0", "50"]
+    assert client.post(f"{url}/hands", data=data).status_code == 303
+    assert totals(client, url) == [600, 0, 50]

@@ -445,11 +445,24 @@ def entry_values(entry: canasta.Entry, variant: canasta.Variant) -> dict[str, An
     return values
 
 
+class SidesList(FieldList):
+    """One block per side, each read from its own index: ``sides-1-…`` is side 1's boxes.
+
+    WTForms' ``FieldList`` reads the indices that were posted, in order, into its entries: a
+    three-side hand posted without any box of side 1 gave side 1 the boxes of side 2 (and
+    saved them so). Here side ``i`` is always read from ``sides-i-``; a side with nothing
+    posted is a side that typed nothing, as the live preview reads it.
+    """
+
+    def _extract_indices(self, prefix: str, formdata: Any) -> Iterable[int]:
+        return range(self.min_entries)
+
+
 def hand_form(variant: canasta.Variant, side_names: Sequence[str], players: Sequence[int], **kwargs: Any) -> HandForm:
     """A hand form for this variant's sides (and, for three players, who partnered)."""
     side_class = side_form_class(variant, max(players))
     fields: dict[str, Any] = {
-        "sides": FieldList(FormField(side_class), min_entries=variant.sides, max_entries=variant.sides)
+        "sides": SidesList(FormField(side_class), min_entries=variant.sides, max_entries=variant.sides)
     }
     if variant.temporary_partnerships:
         fields["partnership"] = RadioField(
