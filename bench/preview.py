@@ -3,6 +3,7 @@
 Run from the repository root, with the project installed (``pip install -e '.[dev]'``):
 
     python bench/preview.py              # medians, about half a minute
+    python bench/preview.py --cpu        # the same in this thread's CPU time (a busy shared machine)
     python bench/preview.py --profile preview   # then cProfile of one case, busiest functions first
 
 The preview fires on every pause while a player types a hand (``POST …/hands/preview``, htmx).
@@ -23,8 +24,10 @@ import argparse
 import cProfile
 import pstats
 import re
+import statistics
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,7 +35,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import floor  # noqa: E402
 import load  # noqa: E402
-from sheet import medians  # noqa: E402
 
 from scorepad import create_app  # noqa: E402
 
@@ -86,15 +88,33 @@ def cases(folder: Path) -> dict[str, Callable[[], object]]:
     }
 
 
+def medians(actions: dict[str, Callable[[], object]], rounds: int, batch: int, clock=time.perf_counter):
+    """Median µs per request of each action, over ``rounds`` batches taken in turns (as bench/sheet.py)."""
+    for action in actions.values():
+        for _ in range(batch):
+            action()  # warm up
+    times: dict[str, list[float]] = {name: [] for name in actions}
+    for _ in range(rounds):
+        for name, action in actions.items():
+            start = clock()
+            for _ in range(batch):
+                action()
+            times[name].append((clock() - start) / batch * 1e6)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--profile", choices=["preview", "counted", "refused"])
+    parser.add_argument(
+        "--cpu", action="store_true", help="time this thread's CPU, not the wall clock (a machine shared by others)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         actions = cases(Path(folder))
-        result = medians(actions, args.rounds, args.batch)
+        result = medians(actions, args.rounds, args.batch, time.thread_time if args.cpu else time.perf_counter)
         for name, micros in result.items():
             print(f"{name:8s} {micros:7.1f} µs  {result['hello'] / micros:6.1%} of hello")
         if args.profile:
