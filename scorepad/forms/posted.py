@@ -20,10 +20,9 @@ from flask_wtf.csrf import generate_csrf, validate_csrf
 from markupsafe import Markup
 from werkzeug.datastructures import ImmutableMultiDict
 from wtforms.validators import ValidationError
-from wtforms.widgets import html_params
 
 from .. import canasta
-from .boxes import TOKEN_REFUSED, WTFormsMessages, read_count
+from .boxes import TOKEN_REFUSED, WTFormsMessages, html_params, read_count
 from .hand import HandProblems, partnership_choices, read_hand, side_boxes
 
 NOT_A_CHOICE = "Not a valid choice."  # WTForms' message, in WTForms' catalogue (not ours)
