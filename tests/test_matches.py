@@ -653,3 +653,16 @@ def test_a_side_with_no_box_posted_typed_nothing_in_preview_and_save(client):
     assert re.findall(r"<td><b>(-?[\d,]+)</b>", preview) == ["600", "0", "50"]
     assert client.post(f"{url}/hands", data=data).status_code == 303
     assert totals(client, url) == [600, 0, 50]
+
+
+def test_a_hand_posted_as_json_with_numbers_is_read_not_a_500(client):
+    """A client posting the hand form as a JSON object with numbers (not strings): the form reads
+    a JSON body as its boxes, so We 620 + natural canasta 500 + going out 100 = 1220 and They
+    260 - 95 = 165 (support.HAND). On main the boxes called .strip() on the number: a 500."""
+    url = new_match(client)
+    body = {key: int(value) if value.isdigit() else value for key, value in HAND.items()} | {"version": "1"}
+    preview = client.post(f"{url}/hands/preview", json=body)
+    assert preview.status_code == 200
+    assert re.findall(r"<td><b>(-?[\d,]+)</b>", preview.get_data(as_text=True)) == ["1,220", "165"]
+    assert client.post(f"{url}/hands", json=body).status_code == 303
+    assert totals(client, url) == [1220, 165]
