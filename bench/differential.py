@@ -10,7 +10,8 @@ two such files, from before and after a change, and prints what differs (exit 1 
 
 Only interfaces that stay put while the modules behind them are rewritten are used: the JSON API
 (``POST /api/v1/score`` and ``POST /api/v1/check``, as ``docs/api.md`` documents them), and for
-stored matches the import page, the no-JS match and hand forms and ``GET /api/v1/matches/<id>``.
+stored matches the import page, the no-JS match and hand forms, the live preview of each typed
+hand (its whole fragment; every fifth also with a box typed wrong) and ``GET /api/v1/matches/<id>``.
 The questions cover every preset, house-rule options, counted hands (card counts), going out and
 going out concealed, impossible hands (so the problems are compared too), every question kind of
 the checker (meld, initial meld, pickup with and without melds, going out, discard, wild cards
@@ -453,8 +454,8 @@ class Recorder:
         self.kinds: Counter[str] = Counter()
         self.statuses: Counter[str] = Counter()
 
-    def send(self, kind: str, method: str, path: str, language: str, **kwargs: Any) -> Any:
-        headers = {"Accept-Language": language} if language else {}
+    def send(self, kind: str, method: str, path: str, language: str, headers: Any = None, **kwargs: Any) -> Any:
+        headers = {**({"Accept-Language": language} if language else {}), **(headers or {})}
         response = self.client.open(path, method=method, headers=headers, **kwargs)
         return response
 
@@ -626,10 +627,39 @@ def type_match(recorder: Recorder, match: dict[str, Any], language: str) -> str 
         fields = {"version": str(version), "submission": f"s{number}"}
         for side, entry in enumerate(hand["entries"]):
             fields.update(form_fields(side, entry))
+        preview(recorder, match_id, number, fields, language)
         response = recorder.send("form", "POST", f"/matches/{match_id}/hands", language, data=fields)
         recorder.write("form-hand", language, fields, response.status_code, response.status_code == 303)
         version += response.status_code == 303
     return match_id
+
+
+# Boxes typed wrong, one in turn per previewed hand: not a number, far too large, out of range,
+# a decimal, a negative count (each box says what it takes).
+MISTYPED = (
+    {"sides-0-melded_points": "abc"},
+    {"sides-1-hand_points": "9" * 40},
+    {"sides-1-red_threes": "13"},
+    {"sides-0-melded_joker": "2.5"},
+    {"sides-1-penalty_points": "-5"},
+)
+
+
+def preview(recorder: Recorder, match_id: str, number: int, fields: dict[str, str], language: str) -> None:
+    """The live preview of a typed hand (its whole fragment), and every fifth one mistyped as well."""
+    url = f"/matches/{match_id}/hands/preview"
+    asked = [fields]
+    if number % 5 == 0:
+        asked.append({**fields, **MISTYPED[(number // 5) % len(MISTYPED)]})
+    if number == 1:
+        asked.append({**fields, "version": "1"})
+        url_of = {id(asked[-1]): f"{url}?number=1"}
+    else:
+        url_of = {}
+    for data in asked:
+        path = url_of.get(id(data), url)
+        response = recorder.send("preview", "POST", path, language, data=data, headers={"HX-Request": "true"})
+        recorder.write("preview", language, [path.rsplit("/", 1)[-1], data], response.status_code, response.text)
 
 
 def form_fields(side: int, entry: dict[str, Any]) -> dict[str, str]:

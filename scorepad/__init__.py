@@ -134,30 +134,42 @@ def create_app(config: Mapping[str, Any] | None = None, overrides: Mapping[str, 
     access.init_app(app)
     assets.init_app(app)
     fragments.init_app(app)  # the one cache of request-independent markup
-    app.register_blueprint(api.bp)
-    csrf.exempt(api.bp)
     for pages in (matches.bp, checker.bp, exports.bp, organiser.bp, club_pages.bp):
         app.register_blueprint(pages)
     i18n.init_app(app)  # the language switch, and core messages rendered in templates and JSON
-    polls.init_app(app)  # last: an unchanged sheet's poll is answered before all of the above
 
     @app.errorhandler(404)
     @app.errorhandler(store.NotFoundError)
     def not_found(error):
-        if request.path.startswith(api.bp.url_prefix + "/"):
-            return api.not_found(error)  # an address the API has no route for still answers JSON
         return render_template("errors/404.html"), 404
 
     app.register_error_handler(sqlite3.OperationalError, not_written)
+    # The JSON API is an app of its own under /api/v1/, beside the pages (api.Dispatcher).
+    app.wsgi_app = api.Dispatcher(app.wsgi_app, api_app(app).wsgi_app)  # type: ignore[method-assign]
+    polls.init_app(app)  # last: an unchanged sheet's poll is answered before all of the above
+    return app
 
-    @app.errorhandler(405)
-    def wrong_method(error):
-        if request.path.startswith(api.bp.url_prefix + "/"):
-            response, status = api.wrong_method(error)  # found while routing, before the API's handler applies
-            response.headers["Allow"] = ", ".join(error.valid_methods or ())
-            return response, status
-        return error
 
+def api_app(pages: Flask) -> Flask:
+    """The JSON API's own small app, with the pages' config: only the hooks a JSON answer needs.
+
+    Headers, body bounds and the URL root's bound (:func:`security.init_api`), the database
+    connection, gzip, the request's language by ``Accept-Language`` alone, and JSON for every
+    error. No session, form token, browser id, language cookie or markup cache: the API keeps
+    no state of a client's (docs/architecture.md, "One request").
+    """
+    app = Flask(__name__, instance_path=pages.instance_path, static_folder=None, template_folder=None)
+    app.config.update(pages.config)
+    security.init_api(app)
+    app.teardown_appcontext(db.close_db)
+    api.init_app(app)
+    app.after_request(assets.compress)
+    i18n.init_api(app)
+    app.register_blueprint(api.bp)
+    app.register_error_handler(404, api.routing_error)
+    app.register_error_handler(405, api.routing_error)
+    app.register_error_handler(store.NotFoundError, api.not_found)
+    app.register_error_handler(sqlite3.OperationalError, not_written)
     return app
 
 

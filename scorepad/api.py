@@ -60,6 +60,38 @@ def init_app(app: Flask) -> None:
     app.json = JSONProvider(app)
 
 
+class Dispatcher:
+    """WSGI: a request under ``/api/v1/`` goes to the API's own app, anything else to the pages.
+
+    The JSON API keeps no session, takes no form token, sets no cookie and reads no language
+    cookie: mounted apart, it pays for none of the pages' hooks (session, CSRF, the browser's id,
+    the language switch, the markup cache), only for its own (headers, body bounds, gzip, the
+    request's language by header). The path is not rewritten: the API's addresses, script root
+    and answers are the ones they were as a blueprint of the pages' app.
+    """
+
+    def __init__(self, pages: Any, api: Any) -> None:
+        self.pages = pages
+        self.api = api
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("PATH_INFO", "").startswith(PREFIX):
+            return self.api(environ, start_response)
+        return self.pages(environ, start_response)
+
+
+PREFIX = bp.url_prefix + "/"
+
+
+def routing_error(error: Exception) -> tuple[Response, int]:
+    """An address or method the API has no route for, found while routing: JSON all the same."""
+    if getattr(error, "code", 404) == 405:
+        response, status = wrong_method(error)
+        response.headers["Allow"] = ", ".join(getattr(error, "valid_methods", None) or ())
+        return response, status
+    return not_found(error)
+
+
 class BadJSON(Exception):
     """A body that is not JSON at all: answered with 400."""
 

@@ -327,6 +327,12 @@ def _vary(response: Response) -> Response:
     return response
 
 
+def init_api(app: Flask) -> None:
+    """The JSON API's app: Flask-Babel with the language its request asks for by header (no
+    cookie, no templates); the API's JSON provider renders core messages in it."""
+    babel.init_app(app, locale_selector=select_locale)
+
+
 def init_app(app: Flask) -> None:
     """Flask-Babel with the locale chosen here, core messages rendered in templates and JSON."""
     babel.init_app(app, locale_selector=select_locale)

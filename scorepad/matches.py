@@ -27,12 +27,16 @@ from flask import (
     send_from_directory,
     url_for,
 )
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 
 from . import access, canasta, conditional, i18n, meanwhile, sheets, store
 from .assets import SHELL, asset_url
 from .canasta.match import game_ends, play_hand, settlement_for, standing
 from .db import get_db
-from .forms import HandForm, hand_form, match_form, version_number
+from .forms import HandForm, hand_form, match_form, new_submission_key, version_number
+from .forms.posted import CSRF_FIELD, PostedHand, csrf_enabled, hidden_input
+from .fragments import fragments
 from .htmx import wants_fragment
 from .i18n import gettext as _
 from .i18n import lazy_gettext
@@ -151,7 +155,7 @@ def show(match_id: str) -> str | bytes:
     if not head.summary.is_finished:
         # The next hand's form comes with the page: a saved hand lands on it (#next-hand), with or
         # without JavaScript, and no second request is made for it.
-        extra = {"next_form": _hand_form(head, data={"version": str(head.version)}), **_head_hand_context(head, None)}
+        extra = {"next_form": next_hand_form(head)}
     context = score_sheet_context(head, undone=store.undone_hand(db, match_id))
     return render_template("matches/show.html", **{**extra, **context})
 
@@ -200,7 +204,7 @@ def _hand_form(stored: store.StoredMatch | store.MatchHead, **kwargs: Any) -> Ha
     return hand_form(variant, names, variant.players_per_side, **kwargs)
 
 
-def _form_hand(form: HandForm) -> canasta.Hand | None:
+def _form_hand(form: HandForm | PostedHand) -> canasta.Hand | None:
     """The hand the form describes, or None with every problem of its boxes on the form."""
     if not form.validate():
         return None
@@ -216,7 +220,7 @@ def _form_hand(form: HandForm) -> canasta.Hand | None:
     return hand
 
 
-def _previewed_hand(form: HandForm, head: store.MatchHead, number: int | None) -> canasta.Hand | None:
+def _previewed_hand(form: HandForm | PostedHand, head: store.MatchHead, number: int | None) -> canasta.Hand | None:
     """The hand the preview shows, or None with every problem on the form, as saving it would say them."""
     hand = _form_hand(form)
     if hand is None:
@@ -266,8 +270,42 @@ def next_hand(match_id: str) -> Any:
     head = _writable_head(match_id)
     if head.summary.is_finished:
         return Response(status=204)
+    return next_hand_form(head)
+
+
+def next_hand_form(head: store.MatchHead) -> Markup:
+    """The next hand's empty form (``_next_hand.html``), kept in the markup cache by match version.
+
+    An empty form depends on the match's version (its rules, names, totals and minimums), the
+    language and the URL root, which the key names, and on two things of the request: the form
+    token and the form's new submission key. Those two are written around the kept pieces on
+    every request, never inside them, so a sheet builds no form at all once its version's form
+    is kept.
+    """
+    key = sheets.piece_key("next-form", head.id, head.version)
+    drawn: list[str] = []
+
+    def part(index: int) -> Any:
+        def render() -> str:
+            if not drawn:
+                drawn.extend(_next_form_pieces(head))
+            return drawn[index]
+
+        return render
+
+    before, between, after = (fragments().get((*key, index), part(index)) for index in range(3))
+    token = hidden_input(CSRF_FIELD, generate_csrf()) if csrf_enabled() else Markup("")
+    return before + token + between + hidden_input("submission", new_submission_key()) + after
+
+
+def _next_form_pieces(head: store.MatchHead) -> list[str]:
+    """The next hand's form drawn once, cut around its token and its submission key."""
     form = _hand_form(head, data={"version": str(head.version)})
-    return render_template("matches/_next_hand.html", form=form, **_head_hand_context(head, None))
+    page = render_template("matches/_next_hand.html", form=form, **_head_hand_context(head, None))
+    token = str(form.csrf_token) if csrf_enabled() else ""
+    before, _, rest = page.partition(token) if token else ("", "", page)
+    between, _, after = rest.partition(str(form.submission))
+    return [before, between, after]
 
 
 CONFIRM_LOW = "low_melds_confirmed"
@@ -404,7 +442,7 @@ def preview_hand(match_id: str) -> str:
     if number is not None and not 1 <= number <= played:
         abort(404)
     waiting = _waiting_start(head) if number is None else None
-    form = _hand_form(head)
+    form = PostedHand(head.variant, i18n.side_names(head), head.variant.players_per_side)
     hand = _previewed_hand(form, head, number)
     result, ends_game, low, figures = None, False, [], None
     if hand is not None:

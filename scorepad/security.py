@@ -229,9 +229,7 @@ def init_app(app: Flask) -> None:
     Call it before anything else registers a ``before_request``: the body bound must be set
     before the CSRF check reads the form.
     """
-    hops = int(app.config["PROXY_HOPS"] or 0)
-    if hops:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops)
+    _trust_proxies(app)
     app.session_interface = SessionInterface()
     app.url_map.converters["int"] = StoredInteger  # before any blueprint adds its rules
     app.before_request(allow_large_bodies(app))  # before the CSRF check reads the form
@@ -240,6 +238,23 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(CSRFError, token_refused)
     app.register_error_handler(RequestEntityTooLarge, too_large)
     app.before_request(bounded_root)
+
+
+def init_api(app: Flask) -> None:
+    """The JSON API's app (:func:`scorepad.api_app`): the same proxy trust, headers, body bounds
+    and bounded URL root as the pages, and no session or form token at all."""
+    _trust_proxies(app)
+    app.url_map.converters["int"] = StoredInteger
+    app.before_request(allow_large_bodies(app))
+    app.after_request(add_headers)
+    app.register_error_handler(RequestEntityTooLarge, too_large)
+    app.before_request(bounded_root)
+
+
+def _trust_proxies(app: Flask) -> None:
+    hops = int(app.config["PROXY_HOPS"] or 0)
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops)
 
 
 LONGEST_ROOT = 200  # characters of the URL root scorepad answers under (a proxy's X-Forwarded-Prefix)

@@ -605,3 +605,79 @@ def test_the_api_scores_a_low_meld_as_before(client):
     response = client.post("/api/v1/score", json={"variant": "classic", "hands": [hand]})
     # No question in the API: We 40, They 260 - 95 = 165, as any hand is scored.
     assert response.status_code == 200 and response.get_json()["hands"][0]["scores"] == [40, 165]
+
+
+def test_a_choice_not_offered_is_refused_in_the_page_language_by_preview_and_save(client):
+    """WTForms' own "Not a valid choice." comes from its catalogue in the page's language: in
+    the live preview and in the full save alike (on main the save said it in English)."""
+    url = new_match(client, "american")
+    data = {**HAND, "version": version(client, f"{url}/hands/new"), "sides-0-special_hand": "nope"}
+    german = {"Accept-Language": "de"}
+    preview = client.post(f"{url}/hands/preview", data=data, headers=german).get_data(as_text=True)
+    saved = client.post(f"{url}/hands", data=data, headers=german)
+    assert saved.status_code == 200  # shown again, not saved
+    for page in (preview, saved.get_data(as_text=True)):
+        assert "Keine gültige Auswahl." in page
+        assert "Not a valid choice." not in page
+
+
+def test_the_sheets_next_hand_form_has_this_browsers_token_and_a_new_key_on_every_visit(tmp_path):
+    """The next hand's form under the sheet is drawn once per match version, but its form token
+    is the visiting browser's and its submission key is new on every visit: each browser's
+    form saves, and a token taken from another browser is still refused."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "k"})
+    ann, bob = app.test_client(), app.test_client()
+
+    def form_of(client, url):
+        page = client.get(url).get_data(as_text=True)
+        form = re.search(r'<section id="next-hand".*?</form>', page, re.S)[0]
+        return dict(
+            re.findall(r'<input id="(csrf_token|submission|version)" name="\1" type="hidden" value="([^"]*)"', form)
+        )
+
+    new = re.search(
+        r'name="csrf_token" type="hidden" value="([^"]+)"', ann.get("/matches/new/classic").get_data(as_text=True)
+    )[1]
+    started = ann.post("/matches/new/classic", data={"side_0": "We", "side_1": "They", **DEFAULTS, "csrf_token": new})
+    url = started.headers["Location"]
+    first, second, bobs = form_of(ann, url), form_of(ann, url), form_of(bob, url)
+    assert first["submission"] != second["submission"] != bobs["submission"]
+    assert first["csrf_token"] and bobs["csrf_token"] and first["version"] == bobs["version"] == "1"
+    stolen = bob.post(f"{url}/hands", data={**HAND, **first})
+    assert stolen.status_code == 200 and "security check did not pass" in stolen.get_data(as_text=True)
+    assert bob.post(f"{url}/hands", data={**HAND, **bobs}).status_code == 303
+    assert ann.post(f"{url}/hands", data={**HAND, **second}).status_code == 200  # stale now: shown again
+
+
+def test_a_side_with_no_box_posted_typed_nothing_in_preview_and_save(client):
+    """Three sides, the middle one's boxes not posted at all (a no-JS client sending only what
+    was filled in): side B typed nothing and scores 0. A: 200 melded + a mixed canasta 300 +
+    going out 100 = 600; C: 70 melded - 20 in hand = 50 (docs/rules.md). On main the form read
+    the posted sides in order, so B was given C's boxes (50) in the preview and the save."""
+    response = client.post("/matches/new/classic-3p", data={"side_0": "A", "side_1": "B", "side_2": "C", **DEFAULTS})
+    url = response.headers["Location"]
+    data = {
+        "version": "1",
+        "sides-0-melded_points": "200",
+        "sides-0-canasta_mixed": "1",
+        "sides-0-went_out": "y",
+        "sides-2-melded_points": "70",
+        "sides-2-hand_points": "20",
+    }
+    preview = client.post(f"{url}/hands/preview", data=data).get_data(as_text=True)
+    assert re.findall(r"<td><b>(-?[\d,]+)</b>", preview) == ["600", "0", "50"]
+    assert client.post(f"{url}/hands", data=data).status_code == 303
+    assert totals(client, url) == [600, 0, 50]
+
+
+def test_a_hand_posted_as_json_with_numbers_is_read_not_a_500(client):
+    """A client posting the hand form as a JSON object with numbers (not strings): the form reads
+    a JSON body as its boxes, so We 620 + natural canasta 500 + going out 100 = 1220 and They
+    260 - 95 = 165 (support.HAND). On main the boxes called .strip() on the number: a 500."""
+    url = new_match(client)
+    body = {key: int(value) if value.isdigit() else value for key, value in HAND.items()} | {"version": "1"}
+    preview = client.post(f"{url}/hands/preview", json=body)
+    assert preview.status_code == 200
+    assert re.findall(r"<td><b>(-?[\d,]+)</b>", preview.get_data(as_text=True)) == ["1,220", "165"]
+    assert client.post(f"{url}/hands", json=body).status_code == 303
+    assert totals(client, url) == [1220, 165]

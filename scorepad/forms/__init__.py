@@ -20,6 +20,7 @@ from .hand import (
     counter_counts,
     entry_values,
     hand_form,
+    new_submission_key,
     side_form_class,
     version_number,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "entry_values",
     "hand_form",
     "in_range",
+    "new_submission_key",
     "match_form",
     "plain_text",
     "side_form_class",

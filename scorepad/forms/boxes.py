@@ -30,14 +30,42 @@ TOKEN_REFUSED = lazy_gettext(
 
 def in_range(label: str, low: int | None, high: int | None) -> NumberRange:
     """A range check whose message names the box and the rule, e.g. "Red threes: 0 to 12"."""
+    return NumberRange(low, high, message=range_message(label, low, high))
+
+
+def range_message(label: str, low: int | None, high: int | None) -> str:
+    """What a box says when its number is outside its range (or it holds none and counts cards)."""
     box = text(label)
     if low is not None and high is not None:
-        message = _("%(box)s must be a whole number from %(low)s to %(high)s.", box=box, low=low, high=high)
-    elif low is not None:
-        message = _("%(box)s must be a whole number of at least %(low)s.", box=box, low=low)
-    else:
-        message = _("%(box)s must be a whole number of at most %(high)s.", box=box, high=high)
-    return NumberRange(low, high, message=message)
+        return _("%(box)s must be a whole number from %(low)s to %(high)s.", box=box, low=low, high=high)
+    if low is not None:
+        return _("%(box)s must be a whole number of at least %(low)s.", box=box, low=low)
+    return _("%(box)s must be a whole number of at most %(high)s.", box=box, high=high)
+
+
+def not_whole_message(label: str) -> str:
+    """What a points box that holds no whole number says ("abc", "12.5")."""
+    return _("%(box)s must be a whole number, like 120 (no letters or decimals).", box=text(label))
+
+
+def read_count(typed: str | None, label: str, high: int, step: int) -> tuple[int | None, str | None]:
+    """A count box as typed: ``(number, None)``, or ``(None, what the box says)``.
+
+    The one reading of a hand's number boxes: the form's :class:`CountField` and the live
+    preview's :class:`~scorepad.forms.posted.PostedHand` both read through it. An empty box is
+    0, as on the paper sheet; a number of a thousand digits is refused as typed, never converted.
+    """
+    if typed is None or not str(typed).strip():
+        return 0, None
+    if len(str(typed).strip().lstrip("+-")) > len(str(LARGEST)):
+        return None, range_message(label, 0, high)
+    try:
+        number = int(typed)
+    except ValueError:
+        return None, range_message(label, 0, high) if step == 1 else not_whole_message(label)
+    if not 0 <= number <= high:
+        return None, range_message(label, 0, high)
+    return number, None
 
 
 def html_params(**kwargs: Any) -> Markup:
@@ -88,7 +116,7 @@ class WholeNumberField(IntegerField):
 
     def not_whole(self) -> str:
         """What a box that holds no whole number says ("abc", "12.5")."""
-        return _("%(box)s must be a whole number, like 120 (no letters or decimals).", box=text(self.label.text))
+        return not_whole_message(self.label.text)
 
     def too_large(self) -> str:
         """The box's own range message, or a plain one when it has no range."""
@@ -110,18 +138,17 @@ class CountField(WholeNumberField):
     def __init__(self, label: str, validators: Sequence[Any] = (), step: int = 1, high: int = MAX_POINTS, **kwargs):
         render_kw = {**NUMERIC, "min": 0, "step": step, "placeholder": "0", **kwargs.pop("render_kw", {})}
         kwargs.setdefault("default", 0)
+        # The range check stays for the box's own min and max attributes; read_count applies it.
         super().__init__(label, [in_range(label, 0, high), *validators], render_kw=render_kw, **kwargs)
         self.step = step
-
-    def not_whole(self) -> str:
-        """A count of cards or canastas says its range ("from 0 to 20"): "like 120" is a points box's example."""
-        return self.too_large() if self.step == 1 else super().not_whole()
+        self.high = high
 
     def process_formdata(self, valuelist: list[str]) -> None:
-        if not valuelist or not valuelist[0].strip():
-            self.data = 0
-            return
-        super().process_formdata(valuelist)
+        """The box read by :func:`read_count` (a count of cards or canastas says its range when it
+        holds no whole number: "like 120" is a points box's example)."""
+        self.data, problem = read_count(valuelist[0] if valuelist else None, self.label.text, self.high, self.step)
+        if problem is not None:
+            raise ValueError(problem)
 
     def _value(self) -> str:
         if not self.raw_data and not self.data:

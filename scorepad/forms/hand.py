@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,7 +20,7 @@ from ..canasta.entries import held_set_cards
 from ..canasta.scoring import UNFINISHED
 from ..i18n import gettext as _
 from ..i18n import lazy_gettext, text
-from .boxes import CountField, TableForm
+from .boxes import MAX_POINTS, CountField, TableForm, WTFormsMessages
 
 # The card counter's classes: what players sort a pile into, with the API class each fills first
 # and the others it adds up when a stored count is shown. "High" and "low" cards share a value
@@ -44,6 +45,11 @@ MAX_COUNT = 200
 SUBMISSION_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
+def new_submission_key() -> str:
+    """A new form's key (the offline queue makes its own for each hand it holds)."""
+    return secrets.token_urlsafe(16)
+
+
 def version_number(text: Any) -> int:
     """The match version a page was showing; 0 (always stale) for anything that is not one.
 
@@ -58,56 +64,158 @@ def version_number(text: Any) -> int:
 
 
 # --- hand entry ---------------------------------------------------------------------------
-def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
-    """The boxes one side fills in, for the boxes this variant uses."""
+@dataclass(frozen=True, slots=True)
+class Box:
+    """One box of a side's block: the one description the form's fields and the live preview's
+    reading (:mod:`.posted`) are both made from. ``kind`` is ``count``, ``flag`` or ``choice``."""
 
-    class SideForm(Form):
-        melded_points = CountField(_("Melded points"), step=5)
-        hand_points = CountField(_("Points in hand"), step=5)
+    name: str
+    label: Any
+    kind: str = "count"
+    high: int = MAX_POINTS
+    step: int = 1
+    choices: tuple[SelectChoice, ...] = ()
 
-    fields: dict[str, Any] = {}
-    for key, kind in variant.canasta_kinds.items():
-        fields[f"canasta_{key}"] = CountField(kind.label, high=20)
-    fields["red_threes"] = CountField(_("Red threes"), high=12)
+
+def side_boxes(variant: canasta.Variant, players: int) -> list[Box]:
+    """The boxes one side fills in, for the boxes this variant uses, in the page's order."""
+    boxes = [Box("melded_points", _("Melded points"), step=5), Box("hand_points", _("Points in hand"), step=5)]
+    boxes += [Box(f"canasta_{key}", kind.label, high=20) for key, kind in variant.canasta_kinds.items()]
+    boxes.append(Box("red_threes", _("Red threes"), high=12))
     if variant.black_threes_scored:
-        fields["black_threes"] = CountField(_("Black threes laid out"), high=12)
+        boxes.append(Box("black_threes", _("Black threes laid out"), high=12))
     if variant.black_three_in_hand != BLACK_THREE_VALUE:  # it costs more than its card value
-        fields["black_threes_in_hand"] = CountField(_("Black threes left in hand"), high=12)
-    fields["went_out"] = BooleanField(_("Went out"))
+        boxes.append(Box("black_threes_in_hand", _("Black threes left in hand"), high=12))
+    boxes.append(Box("went_out", _("Went out"), "flag"))
     if variant.concealed is not None:
-        fields["concealed"] = BooleanField(_("Concealed"))
+        boxes.append(Box("concealed", _("Concealed"), "flag"))
     if variant.special_hands:
         choices = [SelectChoice("", _("None"))] + [
             SelectChoice(key, f"{text(canasta.scoring.SPECIAL_HAND_LABELS.get(key, key))} ({value})")
             for key, value in variant.special_hands
         ]
-        fields["special_hand"] = SelectField(_("Went out with a special hand"), choices=choices, default="")
+        boxes.append(Box("special_hand", _("Went out with a special hand"), "choice", choices=tuple(choices)))
     for kind, penalty in variant.incomplete_penalties.items():
         meld = text(UNFINISHED.get(kind, kind))  # "Unfinished sevens meld", as the score line says it
         # Translators: %(meld)s is a score line such as "Unfinished sevens meld"; the figure is its penalty.
-        label = _("%(meld)s (−%(penalty)s)", meld=meld, penalty=penalty)
-        fields[f"incomplete_{kind}"] = BooleanField(label)
+        boxes.append(Box(f"incomplete_{kind}", _("%(meld)s (−%(penalty)s)", meld=meld, penalty=penalty), "flag"))
     for kind, penalty in variant.held_set_penalties:
         cards = text(held_set_cards(variant, kind))  # "sevens", in the page's language
         label = _("Players holding 3+ %(kind)s (−%(penalty)s each)", kind=cards, penalty=penalty)
-        fields[f"held_{kind}"] = CountField(label, high=players)
+        boxes.append(Box(f"held_{kind}", label, high=players))
     if variant.restore_pile_penalty:
         label = _("Piles put back (−%(penalty)s each)", penalty=variant.restore_pile_penalty)
-        fields["restored_piles"] = CountField(label, high=50)
-    fields["penalty_points"] = CountField(_("Other penalties"), step=5)
+        boxes.append(Box("restored_piles", label, high=50))
+    boxes.append(Box("penalty_points", _("Other penalties"), step=5))
     for pile, _points, _cards in PILES:
-        for key, label, _classes in COUNTER_CLASSES:
-            fields[f"{pile}_{key}"] = CountField(label, high=MAX_COUNT)
+        boxes += [Box(f"{pile}_{key}", label, high=MAX_COUNT) for key, label, _classes in COUNTER_CLASSES]
+    return boxes
+
+
+def side_form_class(variant: canasta.Variant, players: int) -> type[Form]:
+    """The boxes one side fills in (:func:`side_boxes`) as a WTForms form, for pages that show them."""
+
+    class SideForm(Form):
+        class Meta:  # WTForms' own messages ("Not a valid choice.") in the page's language, as PageForm's
+            def get_translations(self, form: Any) -> WTFormsMessages:
+                return WTFormsMessages()
+
+    fields: dict[str, Any] = {}
+    for box in side_boxes(variant, players):
+        if box.kind == "count":
+            fields[box.name] = CountField(box.label, step=box.step, high=box.high)
+        elif box.kind == "flag":
+            fields[box.name] = BooleanField(box.label)
+        else:
+            fields[box.name] = SelectField(box.label, choices=list(box.choices), default="")
     return type("SideForm", (SideForm,), fields)
 
 
-class HandForm(TableForm):
+def partnership_choices(side_names: Sequence[str], sides: int) -> list[SelectChoice]:
+    """Who played together this hand (three players): everyone alone, or one pair of sides."""
+    pairs = [
+        SelectChoice(f"{i}-{j}", _("%(first)s with %(second)s", first=side_names[i], second=side_names[j]))
+        for i in range(sides)
+        for j in range(i + 1, sides)
+    ]
+    return [SelectChoice("", _("Everyone alone")), *pairs]
+
+
+class HandProblems:
+    """Where a hand's problems go, and the first of them: the core's violations put next to the box
+    each is about. Shared by the form (:class:`HandForm`) and the live preview's reading
+    (:class:`~scorepad.forms.posted.PostedHand`), which give their boxes through the three methods below."""
+
+    problems: list[str]
+    side_problems: dict[int, list[str]]
+
+    def top_boxes(self) -> list[Any]:
+        """The boxes outside the sides (the token, the partnership), each with its ``errors``."""
+        raise NotImplementedError
+
+    def partnership_box(self) -> Any | None:
+        raise NotImplementedError
+
+    def boxes_of(self, index: int) -> Mapping[str, Any]:
+        """Side ``index``'s boxes by name, in the page's order, each with its ``errors``."""
+        raise NotImplementedError
+
+    def attach(self, violations: Iterable[canasta.Violation], hand_index: int | None = None) -> None:
+        """Put each core violation next to the box it is about, or above the form."""
+        for violation in violations:
+            self._attach(violation, hand_index)
+
+    def _attach(self, violation: canasta.Violation, hand_index: int | None) -> None:
+        found = FIELD_PATH.match(violation.field)
+        hand, side, rest = found.group("hand"), found.group("side"), found.group("rest")
+        if hand is not None and int(hand) != hand_index:
+            self.problems.append(
+                _("Hand %(number)s: %(problem)s", number=int(hand) + 1, problem=text(violation.message))
+            )
+            return
+        if side is None:
+            partnership = self.partnership_box()
+            if rest == "partnership" and partnership is not None:
+                partnership.errors = [*partnership.errors, violation.message]
+            else:
+                self.problems.append(violation.message)
+            return
+        index = int(side)
+        if index >= len(self.side_problems):
+            self.problems.append(violation.message)
+            return
+        boxes = self.boxes_of(index)
+        name = _side_field_name(rest, boxes)
+        if name is None:
+            self.side_problems[index].append(violation.message)
+        else:
+            boxes[name].errors = [*boxes[name].errors, violation.message]
+
+    @property
+    def first_problem(self) -> str | None:
+        """What stops the hand being saved, the first in the form's order: shown by the Save button."""
+        messages = [*self.problems]
+        messages += [error for box in self.top_boxes() for error in box.errors]
+        for index in self.side_problems:
+            messages += self.side_problems[index]
+            messages += [error for box in self.boxes_of(index).values() for error in box.errors]
+        return str(messages[0]) if messages else None
+
+    @property
+    def has_errors(self) -> bool:
+        """Any problem anywhere: above the form, on a side, or next to a box."""
+        boxes = [*self.top_boxes()]
+        boxes += [box for index in self.side_problems for box in self.boxes_of(index).values()]
+        return bool(self.problems or any(self.side_problems.values()) or any(box.errors for box in boxes))
+
+
+class HandForm(HandProblems, TableForm):
     """A whole hand: one block per side; ``version`` is the match version the page showed."""
 
     version = HiddenField()  # anything but the current version is treated as stale, never hidden away
     # This form's key, new each time a form is shown (the offline queue gives each queued hand its
     # own): a save sent twice is recognised by it (store.saved_submission).
-    submission = HiddenField(default=lambda: secrets.token_urlsafe(16))
+    submission = HiddenField(default=lambda: new_submission_key())
     # When the phone saved the hand: the offline queue sends it with a hand it held (ISO 8601).
     saved_at = HiddenField()
 
@@ -175,73 +283,8 @@ class HandForm(TableForm):
 
         :raises InvalidError: for input the core's reader refuses (fields as ``entries[i]...``).
         """
-        data: dict[str, Any] = {"entries": [self._entry(entry.form) for entry in self.sides]}
-        if "partnership" in self._fields and self.partnership.data:
-            data["partnership"] = [int(i) for i in self.partnership.data.split("-")]
-        return canasta.Hand.from_dict(data)
-
-    def _entry(self, side: Form) -> dict[str, Any]:
-        """A side's boxes as the core's ENTRY object, holding only what was filled in."""
-        values = side.data
-        entry = self._piles(values)
-        entry.update(self._kinds_filled(values))
-        entry.update(_numbers_and_flags(values))
-        return entry
-
-    def _piles(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """Melded cards and cards in hand: card counts when the counter was used, else points."""
-        entry: dict[str, Any] = {}
-        for pile, points, cards in PILES:
-            counts = {key: values[f"{pile}_{key}"] or 0 for key, _label, _classes in COUNTER_CLASSES}
-            if any(counts.values()):
-                entry[cards] = counter_counts(counts)
-            else:
-                entry[points] = values[points] or 0
-        return entry
-
-    def _kinds_filled(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """Canastas, held sets and unfinished melds of each kind the variant has, where filled in."""
-        entry: dict[str, Any] = {}
-        canastas = {key: values[f"canasta_{key}"] for key in self.variant.canasta_kinds if values[f"canasta_{key}"]}
-        if canastas:
-            entry["canastas"] = canastas
-        held = {kind: values[f"held_{kind}"] for kind, _p in self.variant.held_set_penalties if values[f"held_{kind}"]}
-        if held:
-            entry["held_sets"] = held
-        incomplete = [kind for kind in self.variant.incomplete_penalties if values[f"incomplete_{kind}"]]
-        if incomplete:
-            entry["incomplete"] = incomplete
-        return entry
-
-    def attach(self, violations: Iterable[canasta.Violation], hand_index: int | None = None) -> None:
-        """Put each core violation next to the box it is about, or above the form."""
-        for violation in violations:
-            self._attach(violation, hand_index)
-
-    def _attach(self, violation: canasta.Violation, hand_index: int | None) -> None:
-        found = FIELD_PATH.match(violation.field)
-        hand, side, rest = found.group("hand"), found.group("side"), found.group("rest")
-        if hand is not None and int(hand) != hand_index:
-            self.problems.append(
-                _("Hand %(number)s: %(problem)s", number=int(hand) + 1, problem=text(violation.message))
-            )
-            return
-        if side is None:
-            if rest == "partnership" and "partnership" in self._fields:
-                self.partnership.errors = [*self.partnership.errors, violation.message]
-            else:
-                self.problems.append(violation.message)
-            return
-        index = int(side)
-        if index >= len(self.sides):
-            self.problems.append(violation.message)
-            return
-        form = self.sides[index].form
-        name = _side_field_name(rest, form)
-        if name is None:
-            self.side_problems[index].append(violation.message)
-        else:
-            form[name].errors = [*form[name].errors, violation.message]
+        partnership = self.partnership.data if "partnership" in self._fields else None
+        return read_hand(self.variant, [entry.form.data for entry in self.sides], partnership)
 
     def fill(self, hand: canasta.Hand, version: int) -> None:
         """Show a stored hand in the boxes, for editing it."""
@@ -253,39 +296,78 @@ class HandForm(TableForm):
         if "partnership" in self._fields:
             self.partnership.data = "-".join(str(i) for i in sorted(hand.partnership)) if hand.partnership else ""
 
-    @property
-    def first_problem(self) -> str | None:
-        """What stops the hand being saved, the first in the form's order: shown by the Save button."""
-        messages = [*self.problems]
-        messages += [error for field in self if field.name != "sides" for error in field.errors]
-        for index, entry in enumerate(self.sides):
-            messages += self.side_problems.get(index, [])
-            messages += [error for field in entry.form for error in field.errors]
-        return str(messages[0]) if messages else None
+    # What HandProblems reads and writes: the boxes above the sides, and each side's boxes by name.
+    def top_boxes(self) -> list[Any]:
+        return [field for field in self if field.name != "sides"]
 
-    @property
-    def has_errors(self) -> bool:
-        """Any problem anywhere: above the form, on a side, or next to a box."""
-        boxes = [field for field in self if field.name != "sides"]
-        boxes += [field for entry in self.sides for field in entry.form]
-        return bool(self.problems or any(self.side_problems.values()) or any(field.errors for field in boxes))
+    def partnership_box(self) -> Any | None:
+        return self.partnership if "partnership" in self._fields else None
+
+    def boxes_of(self, index: int) -> Mapping[str, Any]:
+        return self.sides[index].form._fields
+
+
+def read_hand(variant: canasta.Variant, sides: Sequence[Mapping[str, Any]], partnership: str | None) -> canasta.Hand:
+    """Each side's boxes (read as numbers, yes/no and choices) through the core's entry reader.
+
+    :raises InvalidError: for input the core's reader refuses (fields as ``entries[i]...``).
+    """
+    data: dict[str, Any] = {"entries": [side_entry(variant, values) for values in sides]}
+    if partnership:
+        data["partnership"] = [int(i) for i in partnership.split("-")]
+    return canasta.Hand.from_dict(data)
+
+
+def side_entry(variant: canasta.Variant, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A side's boxes as the core's ENTRY object, holding only what was filled in."""
+    entry = _piles(values)
+    entry.update(_kinds_filled(variant, values))
+    entry.update(_numbers_and_flags(values))
+    return entry
+
+
+def _piles(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Melded cards and cards in hand: card counts when the counter was used, else points."""
+    entry: dict[str, Any] = {}
+    for pile, points, cards in PILES:
+        counts = {key: values[f"{pile}_{key}"] or 0 for key, _label, _classes in COUNTER_CLASSES}
+        if any(counts.values()):
+            entry[cards] = counter_counts(counts)
+        else:
+            entry[points] = values[points] or 0
+    return entry
+
+
+def _kinds_filled(variant: canasta.Variant, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Canastas, held sets and unfinished melds of each kind the variant has, where filled in."""
+    entry: dict[str, Any] = {}
+    canastas = {key: values[f"canasta_{key}"] for key in variant.canasta_kinds if values[f"canasta_{key}"]}
+    if canastas:
+        entry["canastas"] = canastas
+    held = {kind: values[f"held_{kind}"] for kind, _p in variant.held_set_penalties if values[f"held_{kind}"]}
+    if held:
+        entry["held_sets"] = held
+    incomplete = [kind for kind in variant.incomplete_penalties if values[f"incomplete_{kind}"]]
+    if incomplete:
+        entry["incomplete"] = incomplete
+    return entry
 
 
 FIELD_PATH = re.compile(r"^(?:hands\[(?P<hand>\d+)\]\.?)?(?:entries\[(?P<side>\d+)\]\.?)?(?P<rest>.*)$")
 _SUBFIELDS = {"canastas": "canasta_", "held_sets": "held_"}
 
 
-def _side_field_name(path: str, form: Form) -> str | None:
+def _side_field_name(path: str, boxes: Mapping[str, Any]) -> str | None:
     head, _, tail = path.partition(".")
     if head in _SUBFIELDS and tail:
         name = _SUBFIELDS[head] + tail
     elif head == "incomplete":
-        name = next((n for n in form._fields if n.startswith("incomplete_")), "")
+        name = next((n for n in boxes if n.startswith("incomplete_")), "")
     elif head in ("melded_cards", "hand_cards"):
         name = _counter_box(head, tail) or head.replace("_cards", "_points")
     else:
         name = head
-    return name if name in form._fields else None
+    return name if name in boxes else None
 
 
 def counted_in_words(counts: Mapping[str, int]) -> str:
@@ -363,21 +445,29 @@ def entry_values(entry: canasta.Entry, variant: canasta.Variant) -> dict[str, An
     return values
 
 
+class SidesList(FieldList):
+    """One block per side, each read from its own index: ``sides-1-…`` is side 1's boxes.
+
+    WTForms' ``FieldList`` reads the indices that were posted, in order, into its entries: a
+    three-side hand posted without any box of side 1 gave side 1 the boxes of side 2 (and
+    saved them so). Here side ``i`` is always read from ``sides-i-``; a side with nothing
+    posted is a side that typed nothing, as the live preview reads it.
+    """
+
+    def _extract_indices(self, prefix: str, formdata: Any) -> Iterable[int]:
+        return range(self.min_entries)
+
+
 def hand_form(variant: canasta.Variant, side_names: Sequence[str], players: Sequence[int], **kwargs: Any) -> HandForm:
     """A hand form for this variant's sides (and, for three players, who partnered)."""
     side_class = side_form_class(variant, max(players))
     fields: dict[str, Any] = {
-        "sides": FieldList(FormField(side_class), min_entries=variant.sides, max_entries=variant.sides)
+        "sides": SidesList(FormField(side_class), min_entries=variant.sides, max_entries=variant.sides)
     }
     if variant.temporary_partnerships:
-        pairs = [
-            SelectChoice(f"{i}-{j}", _("%(first)s with %(second)s", first=side_names[i], second=side_names[j]))
-            for i in range(variant.sides)
-            for j in range(i + 1, variant.sides)
-        ]
         fields["partnership"] = RadioField(
             _("Who played together this hand?"),
-            choices=[SelectChoice("", _("Everyone alone")), *pairs],
+            choices=partnership_choices(side_names, variant.sides),
             default="",
             validate_choice=True,
         )
