@@ -82,8 +82,8 @@ def read_body() -> dict[str, Any]:
         except RecursionError:  # nested far beyond the cap: refused as the cap, 413
             raise limits.OverLimit([limits.too_deep()]) from None
         except ValueError as error:
-            # Translators: {problem} is the JSON reader's own English description of the fault.
-            raise BadJSON(t("The body is not valid JSON: {problem}.", problem=str(error))) from None
+            # Translators: %(problem)s is the JSON reader's own English description of the fault.
+            raise BadJSON(t("The body is not valid JSON: %(problem)s.", problem=str(error))) from None
     if not isinstance(body, dict):
         raise InvalidError(
             [Violation("body-not-object", 'The body is a JSON object, e.g. {"variant": "classic", "hands": [...]}.')]

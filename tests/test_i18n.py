@@ -498,7 +498,7 @@ class Shouting:
     """Translations (the gettext API) that write every message in capitals."""
 
     def gettext(self, message):
-        return message.upper().replace("{VARIANT}", "{variant}")
+        return message.upper().replace("%(VARIANT)S", "%(variant)s")
 
     def ngettext(self, singular, plural, n):
         return self.gettext(singular if n == 1 else plural)
