@@ -35,10 +35,25 @@ class JSONProvider(i18n.JSONProvider):
     A 30-hand score document is ~16 KB of small objects; the standard library took longer to
     write it than the rules core took to score the match. Keys stay sorted, and anything orjson
     does not know goes through Flask's own ``default``. Core messages are rendered in the
-    request's language first (:class:`scorepad.i18n.JSONProvider`); ``i18n.init_app`` keeps
+    request's language as they are written, when the request asked for one
+    (:meth:`scorepad.i18n.JSONProvider.rendering`): orjson hands each ``str`` subclass to
+    :meth:`rendering_default`, so no copy of the answer is made first. ``i18n.init_app`` keeps
     this provider. Debug mode's indented answers, and ``dumps`` (the ``tojson`` template
     filter), are left to Flask's provider.
     """
+
+    def rendering_default(self, value: Any) -> Any:
+        """orjson's ``default`` while rendering: what it passes through (every subclass of ``str``,
+        ``int``, ``dict`` and ``list``) as the plain value, a core message in the request's language."""
+        if isinstance(value, str):
+            return str(i18n.text(value))
+        if isinstance(value, dict):
+            return dict(value)
+        if isinstance(value, list):
+            return list(value)
+        if isinstance(value, int):
+            return int(value)
+        return self.default(value)
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         if (self.compact is None and self._app.debug) or self.compact is False:
@@ -46,12 +61,17 @@ class JSONProvider(i18n.JSONProvider):
         options = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
         if self.sort_keys:
             options |= orjson.OPT_SORT_KEYS
-        obj = self.prepare(self._prepare_response_obj(args, kwargs))
+        default = self.default
+        if self.rendering():
+            options |= orjson.OPT_PASSTHROUGH_SUBCLASS
+            default = self.rendering_default
+        obj = self._prepare_response_obj(args, kwargs)
         try:
-            body = orjson.dumps(obj, default=self.default, option=options)
+            body = orjson.dumps(obj, default=default, option=options)
         except orjson.JSONEncodeError:
             # A string orjson cannot write as UTF-8 (a lone surrogate): the standard library
             # writes it escaped (\ud800), so even text that slipped past the checks is no 500.
+            obj = self.prepare(obj)
             body = (json.dumps(obj, default=self.default, sort_keys=bool(self.sort_keys)) + "\n").encode()
         return self._app.response_class(body, mimetype=self.mimetype)
 
@@ -114,8 +134,8 @@ def read_body() -> dict[str, Any]:
         except RecursionError:  # nested far beyond the cap: refused as the cap, 413
             raise limits.OverLimit([limits.too_deep()]) from None
         except ValueError as error:
-            # Translators: {problem} is the JSON reader's own English description of the fault.
-            raise BadJSON(t("The body is not valid JSON: {problem}.", problem=str(error))) from None
+            # Translators: %(problem)s is the JSON reader's own English description of the fault.
+            raise BadJSON(t("The body is not valid JSON: %(problem)s.", problem=str(error))) from None
     if not isinstance(body, dict):
         raise InvalidError(
             [Violation("body-not-object", 'The body is a JSON object, e.g. {"variant": "classic", "hands": [...]}.')]

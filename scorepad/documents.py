@@ -280,7 +280,7 @@ def _heading_problems(data: Mapping[str, Any], where: str) -> list[Violation]:
         problems.append(
             Violation(
                 "wrong-format",
-                t("This is not a scorepad match (format '{found}').", found=shown(data.get("format"))),
+                t("This is not a scorepad match (format '%(found)s').", found=shown(data.get("format"))),
                 _at(where, "format"),
             )
         )
@@ -350,7 +350,7 @@ def _check_side_count(match: Match, sides: tuple[Side, ...], where: str) -> None
             Violation(
                 "wrong-number-of-sides",
                 t(
-                    "{variant} has {sides} sides; the document names {named}.",
+                    "%(variant)s has %(sides)s sides; the document names %(named)s.",
                     variant=match.variant.name,
                     sides=match.variant.sides,
                     named=len(sides),
@@ -377,7 +377,7 @@ def wrong_version(found: Any, version: int, field: str) -> Violation:
     return Violation(
         "wrong-version",
         t(
-            "This file is format version {found}; this scorepad reads version {version}.",
+            "This file is format version %(found)s; this scorepad reads version %(version)s.",
             found=shown(found),
             version=version,
         ),

@@ -191,7 +191,10 @@ def finalize(value: Any) -> Any:
 
 
 def rendered(value: Any) -> Any:
-    """A JSON answer with every core message in it rendered (lists, tuples and objects walked)."""
+    """A JSON answer with every core message in it rendered (lists, tuples and objects walked).
+
+    For the standard library's writer, which never shows a ``str`` subclass to its ``default``;
+    the API's orjson writer renders each message as it writes it (``api.JSONProvider``)."""
     if isinstance(value, str):
         return text(value)
     if isinstance(value, dict):
@@ -207,11 +210,13 @@ class JSONProvider(DefaultJSONProvider):
     The API's provider (``api.JSONProvider``, which writes with orjson) builds on this one.
     """
 
+    def rendering(self) -> bool:
+        """True when this request's core messages are said in its language: it asked for one by header."""
+        return has_request_context() and "Accept-Language" in request.headers and not is_english()
+
     def prepare(self, obj: Any) -> Any:
         """``obj`` with its core messages in the request's language, if the request asked for one."""
-        if has_request_context() and "Accept-Language" in request.headers and not is_english():
-            return rendered(obj)
-        return obj
+        return rendered(obj) if self.rendering() else obj
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         return super().dumps(self.prepare(obj), **kwargs)

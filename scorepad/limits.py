@@ -47,8 +47,8 @@ def check_json(body: Any) -> None:
     if not problems:
         return
     if more:
-        # Translators: the last line of a long refusal; {count} problems were not listed.
-        problems.append(Violation("more-problems", t("… and {count} more problems like these.", count=more)))
+        # Translators: the last line of a long refusal; %(count)s problems were not listed.
+        problems.append(Violation("more-problems", t("… and %(count)s more problems like these.", count=more)))
     over = any(p.code in ("too-deep", "too-many-fields", "too-many-items", "too-long") for p in problems)
     raise (OverLimit if over else InvalidError)(problems)
 
@@ -138,17 +138,19 @@ def _over(value: dict[str, Any] | list[Any], depth: int, body: Any, paths: dict[
     if depth >= DEPTH:
         return too_deep(where)
     if type(value) is dict:
-        message = t("{field} has {count} fields; at most {most} are taken.", field=field, count=len(value), most=FIELDS)
+        message = t(
+            "%(field)s has %(count)s fields; at most %(most)s are taken.", field=field, count=len(value), most=FIELDS
+        )
         return Violation("too-many-fields", message, where)
-    message = t("{field} has {count} items; at most {most} are taken.", field=field, count=len(value), most=ITEMS)
+    message = t("%(field)s has %(count)s items; at most %(most)s are taken.", field=field, count=len(value), most=ITEMS)
     return Violation("too-many-items", message, where)
 
 
 def too_deep(where: str = "") -> Violation:
     """The nesting cap, for ``where`` (the whole body when empty): also what a body too deep for
     the JSON reader itself gets, so thousands of levels are refused as the cap, not as bad JSON."""
-    # Translators: {field} is where in the request; {depth} is the most lists and objects inside one another.
-    message = t("{field} nests lists and objects more than {depth} deep.", field=where or BODY, depth=DEPTH)
+    # Translators: %(field)s is where in the request; %(depth)s is the most lists and objects inside one another.
+    message = t("%(field)s nests lists and objects more than %(depth)s deep.", field=where or BODY, depth=DEPTH)
     return Violation("too-deep", message, where)
 
 
@@ -174,7 +176,8 @@ def count_cards(body: dict[str, Any]) -> None:
     if count > CARDS:
         field = "hand" if isinstance(body.get("hand"), list) and len(body["hand"]) > CARDS else ""
         message = t(
-            "A check names at most {most} cards in all (four decks with three jokers each); this one names {count}.",
+            "A check names at most %(most)s cards in all (four decks with three jokers each); this "
+            "one names %(count)s.",
             most=CARDS,
             count=count,
         )

@@ -19,11 +19,11 @@ if TYPE_CHECKING:
 DELETED_MEANWHILE = t("This match was deleted meanwhile; restore it from the start page.")
 CHANGED_MEANWHILE = t("Someone else changed this match meanwhile.")
 WRITTEN_MEANWHILE: dict[str, Callable[..., Any]] = {
-    "add": lambda **values: t("Someone else saved hand {number} meanwhile: {scores}.", **values),
-    "edit": lambda **values: t("Someone else changed hand {number} meanwhile: {scores}.", **values),
-    "restore": lambda **values: t("Someone else put back hand {number} meanwhile: {scores}.", **values),
-    "import": lambda **values: t("Someone else imported hand {number} meanwhile: {scores}.", **values),
-    "delete": lambda **values: t("Someone else removed hand {number} meanwhile: it scored {scores}.", **values),
+    "add": lambda **values: t("Someone else saved hand %(number)s meanwhile: %(scores)s.", **values),
+    "edit": lambda **values: t("Someone else changed hand %(number)s meanwhile: %(scores)s.", **values),
+    "restore": lambda **values: t("Someone else put back hand %(number)s meanwhile: %(scores)s.", **values),
+    "import": lambda **values: t("Someone else imported hand %(number)s meanwhile: %(scores)s.", **values),
+    "delete": lambda **values: t("Someone else removed hand %(number)s meanwhile: it scored %(scores)s.", **values),
 }
 
 
@@ -39,16 +39,16 @@ def sentence(change: Change) -> Any:
     new, old = change.after, change.before
     if new and old and change.action == "edit":
         scores = [
-            t("{side} {before} → {after}", side=name, before=a, after=b)
+            t("%(side)s %(before)s → %(after)s", side=name, before=a, after=b)
             for name, a, b in zip(change.sides, old, new, strict=False)
         ]
     else:
         scores = [
-            t("{side} {score}", side=name, score=score)
+            t("%(side)s %(score)s", side=name, score=score)
             for name, score in zip(change.sides, new or old or (), strict=False)
         ]
     if not scores:
-        return t("Someone else changed hand {number} meanwhile.", number=change.number)
+        return t("Someone else changed hand %(number)s meanwhile.", number=change.number)
     # A hand that reads back (saved, changed, put back) says its scores now; a removed one (or
     # one that no longer scores) says what it scored.
     action = change.action if new else "delete"
@@ -58,5 +58,5 @@ def sentence(change: Change) -> Any:
 
 def _score_list(items: list[Any]) -> Any:
     """Each side's figure (``We 1220, They 165``), joined by the list's comma pattern."""
-    # Translators: the items of a list before its last two: {second} is the rest of the list.
-    return fold(items, lambda first, rest: t("{first}, {second}", first=first, second=rest))
+    # Translators: the items of a list before its last two: %(second)s is the rest of the list.
+    return fold(items, lambda first, rest: t("%(first)s, %(second)s", first=first, second=rest))

@@ -65,9 +65,9 @@
     list.replaceChildren();
     waiting().forEach(function (item) {
       var row = element("li");
-      // The sentence around the link, in the page's language: {label} is where the link goes.
+      // The sentence around the link, in the page's language: %(label)s is where the link goes.
       var sentence = item.state === "waiting" ? words("waitingAt", { time: time(item) }) : words("keptShort");
-      var parts = sentence.split("{label}");
+      var parts = sentence.split("%(label)s");
       row.append(parts[0], element("a", item.label, window.scorepadPath("matches/" + item.match)), parts.slice(1).join(""));
       list.append(row);
     });

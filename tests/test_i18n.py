@@ -498,7 +498,7 @@ class Shouting:
     """Translations (the gettext API) that write every message in capitals."""
 
     def gettext(self, message):
-        return message.upper().replace("{VARIANT}", "{variant}")
+        return message.upper().replace("%(VARIANT)S", "%(variant)s")
 
     def ngettext(self, singular, plural, n):
         return self.gettext(singular if n == 1 else plural)
@@ -585,3 +585,24 @@ def test_the_hand_form_names_preset_sides_in_the_readers_language(app, client):
     form = client.get(f"/matches/{match_id}/hands/new").get_data(as_text=True)
     assert '<h2 class="side-heading">Wir</h2>' in form and '<h2 class="side-heading">Sie</h2>' in form
     assert ">We</h2>" not in form and ">They</h2>" not in form
+
+
+def test_the_apis_writer_says_each_core_message_in_the_asked_language_as_it_writes_it(app):
+    # orjson hands each Text to the provider as it writes it, wherever it sits: in a list, a tuple,
+    # a dict subclass; keys and other values stay as they are. The lone surrogate takes the
+    # standard library's way, which renders first.
+    from collections import OrderedDict
+
+    from scorepad.canasta.text import t
+
+    both = t("%(first)s and %(second)s", first="Ana", second=t("%(first)s and %(second)s", first="Bo", second="Cy"))
+    answer = {"list": [both, (both,)], "kept": OrderedDict(both=both), "flag": True, "count": 3}
+    with app.test_request_context("/api/v1/score", headers={"Accept-Language": "es"}):
+        said = json.loads(app.json.response(answer).get_data())
+        broken = json.loads(app.json.response({"both": both, "name": "\ud800"}).get_data())
+    with app.test_request_context("/api/v1/score"):  # no Accept-Language: English
+        english = json.loads(app.json.response({"both": both}).get_data())
+    spanish = "Ana y Bo y Cy"
+    assert said == {"list": [spanish, [spanish]], "kept": {"both": spanish}, "flag": True, "count": 3}
+    assert broken == {"both": spanish, "name": "\ud800"}
+    assert english == {"both": "Ana and Bo and Cy"}

@@ -52,30 +52,30 @@ def spanish() -> Catalogue:
             "a queen": "una reina",
             "a natural canasta": "una canasta limpia",
             "a mixed canasta": "una canasta sucia",
-            "{first} and {second}": "{first} y {second}",
-            "{first}, {second}": "{first}, {second}",
-            "You may discard {card}.": "Puedes descartar {card}.",
-            "Your initial meld counts {count}: your side needs {minimum}.": (
-                "Tu equipo necesita {minimum} para bajarse: tu bajada suma {count}."
+            "%(first)s and %(second)s": "%(first)s y %(second)s",
+            "%(first)s, %(second)s": "%(first)s, %(second)s",
+            "You may discard %(card)s.": "Puedes descartar %(card)s.",
+            "Your initial meld counts %(count)s: your side needs %(minimum)s.": (
+                "Tu equipo necesita %(minimum)s para bajarse: tu bajada suma %(count)s."
             ),
-            "To go out your side needs {wanted}; it has {listed}.": (
-                "Para cerrar tu equipo necesita {wanted}; tiene {listed}."
+            "To go out your side needs %(wanted)s; it has %(listed)s.": (
+                "Para cerrar tu equipo necesita %(wanted)s; tiene %(listed)s."
             ),
-            "The next player may take the pile only by melding the {card}.": (
-                "El siguiente jugador solo puede llevarse el pozo bajando la carta {card}."
+            "The next player may take the pile only by melding the %(card)s.": (
+                "El siguiente jugador solo puede llevarse el pozo bajando la carta %(card)s."
             ),
-            "{reason} Only your hand cards and the top card count: the rest of the pile never does.": "{reason}",
-            "{side} needs {minimum} to open.": "A {side} le faltan {minimum} para bajarse.",
+            "%(reason)s Only your hand cards and the top card count: the rest of the pile never does.": "%(reason)s",
+            "%(side)s needs %(minimum)s to open.": "A %(side)s le faltan %(minimum)s para bajarse.",
         },
         plurals={
-            "one king": ["un rey", "{count} reyes"],
-            "one joker": ["un comodín", "{count} comodines"],
-            "one canasta": ["una canasta", "{count} canastas"],
+            "one king": ["un rey", "%(count)s reyes"],
+            "one joker": ["un comodín", "%(count)s comodines"],
+            "one canasta": ["una canasta", "%(count)s canastas"],
             "king": ["rey", "reyes"],
             "red three": ["tres rojo", "tres rojos"],
-            "You keep {count} card: discard one to end your turn.": [
+            "You keep %(count)s card: discard one to end your turn.": [
                 "Te queda una carta: descarta una para terminar el turno.",
-                "Te quedan {count} cartas: descarta una para terminar el turno.",
+                "Te quedan %(count)s cartas: descarta una para terminar el turno.",
             ],
         },
         contexts={("count", "one"): "uno", ("count", "two"): "dos", ("count", "three"): "tres"},
@@ -89,20 +89,20 @@ def portuguese() -> Catalogue:
             "a joker": "um curinga",
             "a natural canasta": "uma canastra limpa",
             "a mixed canasta": "uma canastra suja",
-            "{first} and {second}": "{first} e {second}",
-            "To go out your side needs {wanted}; it has {listed}.": (
-                "Para bater sua dupla precisa de {wanted}; tem {listed}."
+            "%(first)s and %(second)s": "%(first)s e %(second)s",
+            "To go out your side needs %(wanted)s; it has %(listed)s.": (
+                "Para bater sua dupla precisa de %(wanted)s; tem %(listed)s."
             ),
         },
         plurals={
-            # {n}: digits where the number word would not agree with a feminine noun.
-            "one queen": ["uma dama", "{n} damas"],
-            "one king": ["um rei", "{count} reis"],
-            "one canasta": ["uma canastra", "{n} canastras"],
-            "Melding these leaves you {count} card, which is going out, and to go out your side needs {wanted}; "
-            "counting this turn it has {listed}. Keep at least one card after your discard until then.": [
-                "Baixando essas cartas você fica com {n} carta e bate.",
-                "Baixando essas cartas você fica com {n} cartas e bate.",
+            # %(n)s: digits where the number word would not agree with a feminine noun.
+            "one queen": ["uma dama", "%(n)s damas"],
+            "one king": ["um rei", "%(count)s reis"],
+            "one canasta": ["uma canastra", "%(n)s canastras"],
+            "Melding these leaves you %(count)s card, which is going out, and to go out your side needs %(wanted)s; "
+            "counting this turn it has %(listed)s. Keep at least one card after your discard until then.": [
+                "Baixando essas cartas você fica com %(n)s carta e bate.",
+                "Baixando essas cartas você fica com %(n)s cartas e bate.",
             ],
         },
         contexts={("count", "two"): "dois", ("count", "three"): "três"},
@@ -115,7 +115,7 @@ ENGLISH_WORDS = re.compile(r"\b(one|two|three|a|an|and|the|kings?|jokers?|queens
 
 # --- English stays exactly as it was ---------------------------------------------------------
 def test_a_message_is_its_english_text_everywhere_a_str_goes():
-    message = t("{side} needs {minimum} to open.", side="They", minimum=90)
+    message = t("%(side)s needs %(minimum)s to open.", side="They", minimum=90)
     assert message == "They needs 90 to open." and isinstance(message, str)
     assert hash(message) == hash("They needs 90 to open.")
     assert json.dumps({"message": message}) == '{"message": "They needs 90 to open."}'
@@ -124,19 +124,19 @@ def test_a_message_is_its_english_text_everywhere_a_str_goes():
 
 
 def test_literal_braces_are_written_twice_as_in_every_format_pattern():
-    message = t('The pile is an object like {{"top": "K"}}.')
+    message = t('The pile is an object like {"top": "K"}.')
     assert message == 'The pile is an object like {"top": "K"}.'
     assert message.render(gettext.NullTranslations()) == message
 
 
 def test_english_plurals_follow_the_count():
-    assert tn("{n} red three", "{n} red threes", 1) == "1 red three"
-    assert tn("{n} red three", "{n} red threes", 0) == "0 red threes"
-    assert tn("one king", "{count} kings", 2, count=tp("count", "two")) == "two kings"
+    assert tn("%(n)s red three", "%(n)s red threes", 1) == "1 red three"
+    assert tn("%(n)s red three", "%(n)s red threes", 0) == "0 red threes"
+    assert tn("one king", "%(count)s kings", 2, count=tp("count", "two")) == "two kings"
 
 
 def test_a_message_survives_pickling_and_copying_as_a_message():
-    message = tn("one king", "{count} kings", 2, count=tp("count", "two"))
+    message = tn("one king", "%(count)s kings", 2, count=tp("count", "two"))
     for copied in (pickle.loads(pickle.dumps(message)), copy.deepcopy(message), copy.copy(message)):
         assert copied == "two kings" and isinstance(copied, Text)
         assert copied.render(spanish()) == "dos reyes"
@@ -144,7 +144,7 @@ def test_a_message_survives_pickling_and_copying_as_a_message():
 
 # --- translated whole --------------------------------------------------------------------------
 def test_a_whole_sentence_is_translated_with_its_parameters_reordered():
-    message = t("Your initial meld counts {count}: your side needs {minimum}.", count=70, minimum=90)
+    message = t("Your initial meld counts %(count)s: your side needs %(minimum)s.", count=70, minimum=90)
     assert message == "Your initial meld counts 70: your side needs 90."
     assert message.render(spanish()) == "Tu equipo necesita 90 para bajarse: tu bajada suma 70."
 
@@ -159,15 +159,15 @@ def test_a_whole_sentence_is_translated_with_its_parameters_reordered():
 def test_plurals_pick_the_catalogues_form_through_ngettext(left, english, spanish_text):
     count = {1: tp("count", "one"), 3: tp("count", "three")}[left]
     message = tn(
-        "You keep {count} card: discard one to end your turn.",
-        "You keep {count} cards: discard one to end your turn.",
+        "You keep %(count)s card: discard one to end your turn.",
+        "You keep %(count)s cards: discard one to end your turn.",
         left,
         count=count,
     )
     catalogue = spanish()
     assert message == english
     assert message.render(catalogue).startswith(spanish_text)
-    assert ("ngettext", "You keep {count} card: discard one to end your turn.", left) in catalogue.asked
+    assert ("ngettext", "You keep %(count)s card: discard one to end your turn.", left) in catalogue.asked
 
 
 def test_the_languages_plural_rule_decides_not_englishs():
@@ -221,8 +221,8 @@ def test_canasta_names_players_use_come_from_the_catalogue():
 
 
 def test_parameters_are_rendered_through_every_level():
-    inner = and_list([t("a joker"), tn("one king", "{count} kings", 2, count=tp("count", "two"))])
-    outer = t("{side} needs {minimum} to open.", side=inner, minimum=50)
+    inner = and_list([t("a joker"), tn("one king", "%(count)s kings", 2, count=tp("count", "two"))])
+    outer = t("%(side)s needs %(minimum)s to open.", side=inner, minimum=50)
     assert outer == "a joker and two kings needs 50 to open."
     assert outer.render(spanish()) == "A un comodín y dos reyes le faltan 50 para bajarse."
 
@@ -249,8 +249,8 @@ def test_lists_keep_their_english_shape():
 
 
 def test_a_translation_with_the_wrong_placeholders_falls_back_to_english_words():
-    broken = Catalogue({"{side} needs {minimum} to open.": "{lado} necesita {minimum}."}, {}, {}, lambda n: 0)
-    message = t("{side} needs {minimum} to open.", side=t("a joker"), minimum=50)
+    broken = Catalogue({"%(side)s needs %(minimum)s to open.": "%(lado)s necesita %(minimum)s."}, {}, {}, lambda n: 0)
+    message = t("%(side)s needs %(minimum)s to open.", side=t("a joker"), minimum=50)
     assert message.render(broken) == "a joker needs 50 to open."
 
 
@@ -266,8 +266,8 @@ def test_translations_without_contexts_still_render():
 
 
 def test_a_messages_id_and_parameters_are_kept_for_the_web_layer():
-    message = tn("one king", "{count} kings", 3, count=tp("count", "three"))
-    assert (message.message, message.plural, message.n, message.context) == ("one king", "{count} kings", 3, None)
+    message = tn("one king", "%(count)s kings", 3, count=tp("count", "three"))
+    assert (message.message, message.plural, message.n, message.context) == ("one king", "%(count)s kings", 3, None)
     assert message.params["count"].context == "count"
 
 

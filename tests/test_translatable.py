@@ -141,7 +141,7 @@ def test_every_message_in_the_module_is_translatable(path):
 @pytest.mark.parametrize(
     ("source", "why"),
     [
-        ('Finding("meld", f"{cards} is a meld.", True)', "an f-string"),
+        ('Finding("meld", f"%(cards)s is a meld.", True)', "an f-string"),
         ('Violation("x", "Pick a card.", "field")', "a plain string 'Pick a card.'"),
         ('text = "Pick " + what\nViolation("x", text, "field")', "text = text glued with an operator"),
         ('CardError("{} is no card".format(text))', "a str.format() of English text"),
@@ -150,7 +150,7 @@ def test_every_message_in_the_module_is_translatable(path):
         ('Violation("x", str(error), "card")', "str() of a value"),
         ('Finding("x", "a" if y else t("b"))', "a plain string 'a'"),
         ('Part("going_out", "Going out", 100)', "a plain string 'Going out'"),
-        ('Part(f"canastas.{kind}", f"{label} × {count}", bonus * count)', "an f-string"),
+        ('Part(f"canastas.%(kind)s", f"%(label)s × %(count)s", bonus * count)', "an f-string"),
         ('Option("decks", t("Decks"), "Packs in play.", int)', "a plain string 'Packs in play.'"),
         ('CanastaKind("natural", "Natural canasta", 500, 35)', "a plain string 'Natural canasta'"),
         ('replace(CLASSIC, name="Samba", summary=t("Four players."))', "a plain string 'Samba'"),
@@ -170,7 +170,7 @@ def test_the_check_finds_an_english_only_message(source, why):
         "t(message)",
         "tn('one king', plural, n)",
         "tp('count')",
-        "t('{cards} and {more}', more='and a joker')",
+        "t('%(cards)s and %(more)s', more='and a joker')",
     ],
 )
 def test_the_check_finds_a_message_pybabel_cannot_read(source):
@@ -181,9 +181,9 @@ def test_translated_messages_pass_the_check():
     source = (
         'NO_WAY = t("No way.")\n'
         "def f(verdict, cards, n):\n"
-        '    text = tn("one card", "{count} cards", n, count=number(n)) if n else NO_WAY\n'
+        '    text = tn("one card", "%(count)s cards", n, count=number(n)) if n else NO_WAY\n'
         '    Finding("x", text, False)\n'
-        '    Violation("x", t("On the table: {reason}", reason=verdict.text), "table[0]")\n'
+        '    Violation("x", t("On the table: %(reason)s", reason=verdict.text), "table[0]")\n'
         "    replace(verdict, reasons=(NO_WAY, *verdict.reasons))\n"
     )
     assert message_problems(source) == []
@@ -363,11 +363,11 @@ class Catalogue(gettext.NullTranslations):
 SPANISH = Catalogue(
     {
         "Natural canasta": "Canasta limpia",
-        "{label} × {count} (at {bonus})": "{label} × {count} (a {bonus})",
-        "Red threes ({count}, minus: not melded)": "Tres rojos ({count}, restan: sin bajada)",
+        "%(label)s × %(count)s (at %(bonus)s)": "%(label)s × %(count)s (a %(bonus)s)",
+        "Red threes (%(count)s, minus: not melded)": "Tres rojos (%(count)s, restan: sin bajada)",
         "Classic canasta for two": "Canasta clásica para dos",
-        "Only one player goes out in a hand, but two sides say they went out: {first} and {second}.": (
-            "Solo un jugador cierra por mano, pero dos equipos marcaron que cerraron: {first} y {second}."
+        "Only one player goes out in a hand, but two sides say they went out: %(first)s and %(second)s.": (
+            "Solo un jugador cierra por mano, pero dos equipos marcaron que cerraron: %(first)s y %(second)s."
         ),
     },
     {("side", "Me"): "Yo", ("side", "You"): "Tú"},
@@ -375,13 +375,13 @@ SPANISH = Catalogue(
 PORTUGUESE = Catalogue(
     {
         "Mixed canasta": "Canastra suja",
-        "{label} × {count} (at {bonus})": "{label} × {count} (a {bonus} cada)",
-        "Going out needs {n} completed canasta in {variant}; this side has {count}.": (
-            "Para bater são precisas {n} canastra completa em {variant}; esta dupla tem {count}.",
-            "Para bater são precisas {n} canastras completas em {variant}; esta dupla tem {count}.",
+        "%(label)s × %(count)s (at %(bonus)s)": "%(label)s × %(count)s (a %(bonus)s cada)",
+        "Going out needs %(n)s completed canasta in %(variant)s; this side has %(count)s.": (
+            "Para bater são precisas %(n)s canastra completa em %(variant)s; esta dupla tem %(count)s.",
+            "Para bater são precisas %(n)s canastras completas em %(variant)s; esta dupla tem %(count)s.",
         ),
         "Classic canasta": "Canastra clássica",
-        "{option} is one of {choices}, not {value}.": "{option} é uma de {choices}, não {value}.",
+        "%(option)s is one of %(choices)s, not %(value)s.": "%(option)s é uma de %(choices)s, não %(value)s.",
         "Wild canastas": "Canastras de curingas",
     },
     {("side", "We"): "Nós", ("side", "They"): "Eles"},

@@ -157,13 +157,13 @@ def parse_card(text: str) -> Card:
     :raises CardError: for anything that is not a card, or a three without its suit.
     """
     if not isinstance(text, str):
-        raise CardError(t("A card is written as text like 'K' or '3H', not {value}.", value=repr(text)))
+        raise CardError(t("A card is written as text like 'K' or '3H', not %(value)s.", value=repr(text)))
     card = CARD_SPELLINGS.get(text.strip().upper())
     if card is not None:
         return card
     if text.strip().upper() == "3":
-        raise CardError(t("'{text}' needs its suit: 3H or 3D is a red three, 3S or 3C a black three.", text=text))
-    raise CardError(t("'{text}' is not a card: use A K Q J 10 9 8 7 6 5 4 3 2 or JK.", text=text))
+        raise CardError(t("'%(text)s' needs its suit: 3H or 3D is a red three, 3S or 3C a black three.", text=text))
+    raise CardError(t("'%(text)s' is not a card: use A K Q J 10 9 8 7 6 5 4 3 2 or JK.", text=text))
 
 
 def parse_cards(texts: Iterable[str]) -> list[Card]:
@@ -193,7 +193,7 @@ def card_class_name(name: str) -> str:
             raise CardError(RED_THREES_NOT_COUNTED)
         raise CardError(
             t(
-                "'{name}' is not a card class: use joker, 2, A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, K-8, 7-4 or black3.",
+                "'%(name)s' is not a card class: use joker, 2, A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, K-8, 7-4 or black3.",
                 name=name,
             )
         )
@@ -296,7 +296,7 @@ def overdrawn(cards: Iterable[Card], decks: Decks) -> list[Text]:
     for card, seen in by_card.items():
         if seen > decks.count:
             text = t(
-                "{n} × {card}, but {decks} decks hold only {limit}",
+                "%(n)s × %(card)s, but %(decks)s decks hold only %(limit)s",
                 n=seen,
                 card=str(card),
                 decks=decks.count,
@@ -311,29 +311,29 @@ def _too_many(rank: str, seen: int, decks: int, limit: int) -> Text:
     numbers = {"decks": decks, "limit": limit}
     if rank == JOKER:
         return tn(
-            "{n} joker, but {decks} decks hold only {limit}",
-            "{n} jokers, but {decks} decks hold only {limit}",
+            "%(n)s joker, but %(decks)s decks hold only %(limit)s",
+            "%(n)s jokers, but %(decks)s decks hold only %(limit)s",
             seen,
             **numbers,
         )
     if rank == "red3":
         return tn(
-            "{n} red three, but {decks} decks hold only {limit}",
-            "{n} red threes, but {decks} decks hold only {limit}",
+            "%(n)s red three, but %(decks)s decks hold only %(limit)s",
+            "%(n)s red threes, but %(decks)s decks hold only %(limit)s",
             seen,
             **numbers,
         )
     if rank == "black3":
         return tn(
-            "{n} black three, but {decks} decks hold only {limit}",
-            "{n} black threes, but {decks} decks hold only {limit}",
+            "%(n)s black three, but %(decks)s decks hold only %(limit)s",
+            "%(n)s black threes, but %(decks)s decks hold only %(limit)s",
             seen,
             **numbers,
         )
-    # Translators: {rank} is a rank as the cards are written (K, 10); "Ks" is "kings".
+    # Translators: %(rank)s is a rank as the cards are written (K, 10); "Ks" is "kings".
     return tn(
-        "{n} {rank}, but {decks} decks hold only {limit}",
-        "{n} {rank}s, but {decks} decks hold only {limit}",
+        "%(n)s %(rank)s, but %(decks)s decks hold only %(limit)s",
+        "%(n)s %(rank)ss, but %(decks)s decks hold only %(limit)s",
         seen,
         rank=rank,
         **numbers,

@@ -62,9 +62,9 @@ def check_and_score(
 def _after_game_over(ended: int, first: int, last: int) -> Text:
     """Hands sent after the one that ended the game: "hand 5 cannot be added", or "hands 5 to 7"."""
     if first == last:
-        return t("The game ended after hand {ended}; hand {hand} cannot be added.", ended=ended, hand=first)
+        return t("The game ended after hand %(ended)s; hand %(hand)s cannot be added.", ended=ended, hand=first)
     return t(
-        "The game ended after hand {ended}; hands {first} to {last} cannot be added.",
+        "The game ended after hand %(ended)s; hands %(first)s to %(last)s cannot be added.",
         ended=ended,
         first=first,
         last=last,
@@ -126,8 +126,8 @@ class Match:
                 Violation(
                     "bad-starting-totals",
                     tn(
-                        "Starting totals are {n} whole number, one per side.",
-                        "Starting totals are {n} whole numbers, one per side.",
+                        "Starting totals are %(n)s whole number, one per side.",
+                        "Starting totals are %(n)s whole numbers, one per side.",
                         sides,
                     ),
                     "starting_totals",
@@ -140,7 +140,7 @@ class Match:
                 Violation(
                     "bad-starting-totals",
                     t(
-                        "A starting total has already reached the target of {target}: that game is over.",
+                        "A starting total has already reached the target of %(target)s: that game is over.",
                         target=self.variant.target,
                     ),
                     "starting_totals",

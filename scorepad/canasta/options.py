@@ -224,8 +224,8 @@ def or_list(items: list[str]) -> Any:
     >>> or_list(["2", "3", "4"])
     '2 or 3 or 4'
     """
-    # Translators: two of the values a house rule allows ("2 or 3"); {second} may be a longer list.
-    return fold(items, lambda first, rest: t("{first} or {second}", first=first, second=rest))
+    # Translators: two of the values a house rule allows ("2 or 3"); %(second)s may be a longer list.
+    return fold(items, lambda first, rest: t("%(first)s or %(second)s", first=first, second=rest))
 
 
 def coerce(option: Option, value: Any) -> Any:
@@ -242,7 +242,7 @@ def coerce(option: Option, value: Any) -> Any:
 def _coerce_flag(option: Option, value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    raise OptionValueError(t("{option} is true or false, not {value}.", option=option.label, value=repr(value)))
+    raise OptionValueError(t("%(option)s is true or false, not %(value)s.", option=option.label, value=repr(value)))
 
 
 def _coerce_choice(option: Option, value: Any) -> str:
@@ -250,26 +250,28 @@ def _coerce_choice(option: Option, value: Any) -> str:
     text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
     if text in option.choices:
         return text
-    # Translators: {choices} are the values the API takes, as they are written there ("none, 1000, palace").
+    # Translators: %(choices)s are the values the API takes, as they are written there ("none, 1000, palace").
     choices = ", ".join(option.choices)
     raise OptionValueError(
-        t("{option} is one of {choices}, not {value}.", option=option.label, choices=choices, value=repr(value))
+        t("%(option)s is one of %(choices)s, not %(value)s.", option=option.label, choices=choices, value=repr(value))
     )
 
 
 def _coerce_number(option: Option, value: Any) -> int:
     """A whole number: one of the choices, or within the range and a multiple of the step."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionValueError(t("{option} is a whole number, not {value}.", option=option.label, value=repr(value)))
+        raise OptionValueError(
+            t("%(option)s is a whole number, not %(value)s.", option=option.label, value=repr(value))
+        )
     if option.choices is not None and value not in option.choices:
         allowed = or_list([str(choice) for choice in option.choices])
         raise OptionValueError(
-            t("{option} is {allowed} here, not {value}.", option=option.label, allowed=allowed, value=value)
+            t("%(option)s is %(allowed)s here, not %(value)s.", option=option.label, allowed=allowed, value=value)
         )
     if option.low is not None and not option.low <= value <= option.high:
         raise OptionValueError(
             t(
-                "{option} must be between {low} and {high}, not {value}.",
+                "%(option)s must be between %(low)s and %(high)s, not %(value)s.",
                 option=option.label,
                 low=option.low,
                 high=option.high,
@@ -278,6 +280,11 @@ def _coerce_number(option: Option, value: Any) -> int:
         )
     if value % option.step:
         raise OptionValueError(
-            t("{option} must be a multiple of {step}, not {value}.", option=option.label, step=option.step, value=value)
+            t(
+                "%(option)s must be a multiple of %(step)s, not %(value)s.",
+                option=option.label,
+                step=option.step,
+                value=value,
+            )
         )
     return value

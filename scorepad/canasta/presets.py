@@ -218,8 +218,8 @@ class UnknownVariantError(InvalidError):
     """A variant id scorepad does not know."""
 
     def __init__(self, key: object):
-        # Translators: {known} are the variants' ids, as the API writes them.
-        message = t("There is no variant '{key}'. Known variants: {known}.", key=key, known=", ".join(VARIANTS))
+        # Translators: %(known)s are the variants' ids, as the API writes them.
+        message = t("There is no variant '%(key)s'. Known variants: %(known)s.", key=key, known=", ".join(VARIANTS))
         super().__init__([Violation("unknown-variant", message, "variant")])
 
 

@@ -38,33 +38,35 @@ UNFINISHED = {
 
 def _held_label(kind: str, count: int) -> Text:
     if kind == "sevens":
-        return t("Three or more sevens kept in hand × {count}", count=count)
+        return t("Three or more sevens kept in hand × %(count)s", count=count)
     if kind == "aces":
-        return t("Three or more aces kept in hand × {count}", count=count)
-    return t("Three or more {kind} kept in hand × {count}", kind=kind, count=count)
+        return t("Three or more aces kept in hand × %(count)s", count=count)
+    return t("Three or more %(kind)s kept in hand × %(count)s", kind=kind, count=count)
 
 
 # Labels of laid-out threes, by the part and why they count as they do; each is given the count,
 # and the canastas that would have made them count plus.
 THREES_LABELS = {
-    ("red_threes", "plus"): lambda count, needed: t("Red threes ({count})", count=count),
-    ("red_threes", "short"): lambda count, needed: t("Red threes ({count}, minus: short of canastas)", count=count),
+    ("red_threes", "plus"): lambda count, needed: t("Red threes (%(count)s)", count=count),
+    ("red_threes", "short"): lambda count, needed: t("Red threes (%(count)s, minus: short of canastas)", count=count),
     ("red_threes", "void"): lambda count, needed: t(
-        "Red threes ({count}, count nothing with one canasta)", count=count
+        "Red threes (%(count)s, count nothing with one canasta)", count=count
     ),
     ("red_threes", "canastas"): lambda count, needed: t(
-        "Red threes ({count}, minus: not {needed}+ canastas)", count=count, needed=needed
+        "Red threes (%(count)s, minus: not %(needed)s+ canastas)", count=count, needed=needed
     ),
-    ("red_threes", "melded"): lambda count, needed: t("Red threes ({count}, minus: not melded)", count=count),
-    ("black_threes", "plus"): lambda count, needed: t("Black threes ({count})", count=count),
-    ("black_threes", "short"): lambda count, needed: t("Black threes ({count}, minus: short of canastas)", count=count),
+    ("red_threes", "melded"): lambda count, needed: t("Red threes (%(count)s, minus: not melded)", count=count),
+    ("black_threes", "plus"): lambda count, needed: t("Black threes (%(count)s)", count=count),
+    ("black_threes", "short"): lambda count, needed: t(
+        "Black threes (%(count)s, minus: short of canastas)", count=count
+    ),
     ("black_threes", "void"): lambda count, needed: t(
-        "Black threes ({count}, count nothing with one canasta)", count=count
+        "Black threes (%(count)s, count nothing with one canasta)", count=count
     ),
     ("black_threes", "canastas"): lambda count, needed: t(
-        "Black threes ({count}, minus: not {needed}+ canastas)", count=count, needed=needed
+        "Black threes (%(count)s, minus: not %(needed)s+ canastas)", count=count, needed=needed
     ),
-    ("black_threes", "melded"): lambda count, needed: t("Black threes ({count}, minus: not melded)", count=count),
+    ("black_threes", "melded"): lambda count, needed: t("Black threes (%(count)s, minus: not melded)", count=count),
 }
 
 
@@ -144,7 +146,7 @@ def _special_hand_parts(entry: Entry, variant: Variant) -> list[Part]:
     threes, melded cards, cards in hand); only penalties agreed at the table still apply."""
     value = variant.special_hand_values[entry.special_hand]
     name = SPECIAL_HAND_LABELS.get(entry.special_hand, entry.special_hand)
-    parts = [Part("special_hand", t("Special hand: {name}", name=name), value)]
+    parts = [Part("special_hand", t("Special hand: %(name)s", name=name), value)]
     return parts + _table_penalty_parts(entry, variant)
 
 
@@ -164,12 +166,14 @@ def _canasta_parts(entry: Entry, variant: Variant) -> list[Part]:
 
 def _canasta_part(kind: str, label: Text, bonus: int, count: int) -> Part:
     # Translators: a kind of canasta ("Natural canasta"), how many the side made and what each is worth.
-    label = t("{label} × {count} (at {bonus})", label=label, count=count, bonus=bonus)
+    label = t("%(label)s × %(count)s (at %(bonus)s)", label=label, count=count, bonus=bonus)
     return Part(f"canastas.{kind}", label, bonus * count)
 
 
 def _forfeited_part(kind: str, label: Text, count: int) -> Part:
-    label = t("{label} × {count} (forfeited: tough end pays it only to the side going out)", label=label, count=count)
+    label = t(
+        "%(label)s × %(count)s (forfeited: tough end pays it only to the side going out)", label=label, count=count
+    )
     return Part(f"canastas.{kind}", label, 0)
 
 
@@ -214,11 +218,11 @@ def _penalty_parts(entry: Entry, variant: Variant) -> list[Part]:
     extra = variant.black_three_in_hand - 5  # the first 5 of each is already in hand points
     if entry.black_threes_in_hand and extra:
         count = entry.black_threes_in_hand
-        label = t("Black threes left in hand × {count} (at {extra} more)", count=count, extra=extra)
+        label = t("Black threes left in hand × %(count)s (at %(extra)s more)", count=count, extra=extra)
         parts.append(Part("black_threes_in_hand", label, -extra * count))
     incomplete = variant.incomplete_penalties
     for kind in entry.incomplete:
-        label = UNFINISHED.get(kind) or t("Unfinished {kind} meld", kind=kind)
+        label = UNFINISHED.get(kind) or t("Unfinished %(kind)s meld", kind=kind)
         parts.append(Part(f"incomplete.{kind}", label, -incomplete[kind]))
     held = variant.held_set_values
     for kind, count in entry.held_sets.items():
@@ -230,7 +234,7 @@ def _table_penalty_parts(entry: Entry, variant: Variant) -> list[Part]:
     parts = []
     if entry.restored_piles and variant.restore_pile_penalty:
         count = entry.restored_piles
-        label = t("Pile put back × {count}", count=count)
+        label = t("Pile put back × %(count)s", count=count)
         parts.append(Part("restored_piles", label, -variant.restore_pile_penalty * count))
     if entry.penalty_points:
         parts.append(Part("penalty_points", PENALTIES, -entry.penalty_points))

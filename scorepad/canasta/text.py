@@ -6,24 +6,26 @@ message id and parameters needed to say it again in another language. The web la
 :meth:`Text.render` with the request's translations (any object with the standard library's
 ``gettext.NullTranslations`` API; Flask-Babel's ``get_translations()`` is one).
 
-Messages are whole sentences with named ``str.format`` placeholders, so a translator can
-reorder them; a parameter that is itself a :class:`Text` (a card name, a list of cards) is
-translated with the same catalogue first. Three functions make messages, and their names are
-the extraction keywords: ``pybabel extract -k t -k tn:1,2 -k tp:1c,2 -c Translators:``.
+Messages are whole sentences with named ``%(name)s`` placeholders (Python's ``%``-formatting,
+the web layer's and the templates' syntax too), so a translator can reorder them; a parameter
+that is itself a :class:`Text` (a card name, a list of cards) is translated with the same
+catalogue first. Three functions make messages, and their names are the extraction keywords:
+``pybabel extract -k t -k tn:1,2 -k tp:1c,2 -c Translators:``.
 
 >>> import gettext
 >>> class Spanish(gettext.NullTranslations):  # a catalogue of two messages
 ...     def gettext(self, message):
 ...         return {"two": "dos"}.get(message, message)
 ...     def ngettext(self, singular, plural, n):
-...         return "Para bajarse, {side} necesita {count} canastas." if n != 1 else singular
->>> message = tn("{side} needs {count} canasta to go out.", "{side} needs {count} canastas to go out.", 2,
+...         return "Para bajarse, %(side)s necesita %(count)s canastas." if n != 1 else singular
+>>> message = tn("%(side)s needs %(count)s canasta to go out.", "%(side)s needs %(count)s canastas to go out.", 2,
 ...              side="Them", count=t("two"))
 >>> message, message.render(Spanish())
 ('Them needs two canastas to go out.', 'Para bajarse, Them necesita dos canastas.')
 
-Every message is a format pattern, even one without parameters: a literal brace is written
-twice (``{{"top": "K"}}``), as ``str.format`` and the ``python-brace-format`` flag expect.
+Every message is a format pattern, even one without parameters: a literal percent sign is
+written twice (``100%%``), as ``%``-formatting and the ``python-format`` flag expect (Jinja's
+``_()`` treats its messages the same way).
 Messages used over and over are made once, at import, as module constants.
 """
 
@@ -65,11 +67,11 @@ class Text(str):
         if params is None:
             params = {}
         if plural is None:
-            self = str.__new__(cls, message.format_map(params))
+            self = str.__new__(cls, message % params)
         else:
             params["n"] = n
             # English plural forms, as gettext.NullTranslations picks them.
-            self = str.__new__(cls, (message if n == 1 else plural).format_map(params))
+            self = str.__new__(cls, (message if n == 1 else plural) % params)
         self._source = (message, plural, n, context, params)
         return self
 
@@ -110,9 +112,9 @@ class Text(str):
             name: value.render(translations) if isinstance(value, Text) else value for name, value in params.items()
         }
         try:
-            return pattern.format_map(values)
-        except (KeyError, IndexError, ValueError):
-            return (message if plural is None or n == 1 else plural).format_map(values)
+            return pattern % values
+        except (KeyError, TypeError, ValueError):
+            return (message if plural is None or n == 1 else plural) % values
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled and copied as the message it is, not as its English text alone.
@@ -135,18 +137,18 @@ def _pattern(translations: Translations, message: str, plural: str | None, n: in
 
 
 def t(message: str, /, **params: Any) -> Text:
-    """A message with named parameters: ``t("{side} needs {minimum} to open.", side=..., minimum=50)``.
+    """A message with named parameters: ``t("%(side)s needs %(minimum)s to open.", side=..., minimum=50)``.
 
-    >>> t("{side} needs {minimum} to open.", side="They", minimum=90)
+    >>> t("%(side)s needs %(minimum)s to open.", side="They", minimum=90)
     'They needs 90 to open.'
     """
     return Text(message, params)
 
 
 def tn(singular: str, plural: str, n: int, /, **params: Any) -> Text:
-    """A message with a plural form picked by ``n``, which the text may also show as ``{n}``.
+    """A message with a plural form picked by ``n``, which the text may also show as ``%(n)s``.
 
-    >>> tn("{n} red three", "{n} red threes", 1), tn("{n} red three", "{n} red threes", 3)
+    >>> tn("%(n)s red three", "%(n)s red threes", 1), tn("%(n)s red three", "%(n)s red threes", 3)
     ('1 red three', '3 red threes')
     """
     return Text(singular, params, plural, n)
@@ -205,10 +207,10 @@ def and_list(items: Sequence[Any], commas: bool = True) -> Any:
     for index in range(len(items) - 2, -1, -1):
         if index == len(items) - 2 or not commas:
             # Translators: the last two items of a list ("kings, queens and jacks"), or a list of two.
-            result = t("{first} and {second}", first=items[index], second=result)
+            result = t("%(first)s and %(second)s", first=items[index], second=result)
         else:
-            # Translators: the items of a list before its last two: {second} is the rest of the list.
-            result = t("{first}, {second}", first=items[index], second=result)
+            # Translators: the items of a list before its last two: %(second)s is the rest of the list.
+            result = t("%(first)s, %(second)s", first=items[index], second=result)
     return result
 
 
@@ -219,7 +221,7 @@ def clause_list(items: Sequence[Any]) -> Any:
     'it holds a wild card; your side has not made its initial meld'
     """
     # Translators: two clauses of one sentence, each complete in itself.
-    return fold(items, lambda first, rest: t("{first}; {second}", first=first, second=rest))
+    return fold(items, lambda first, rest: t("%(first)s; %(second)s", first=first, second=rest))
 
 
 # Characters no box of text holds: C0 and C1 controls (line breaks, tabs, escape, NUL, DEL) and
@@ -249,9 +251,9 @@ def unfit_text(value: str, name: Any, longest: int) -> Text | None:
     'hand[0] is at most 60 characters long; this one has 70.'
     """
     if len(value) > longest:
-        # Translators: {name} is a field or box; {longest} and {length} count characters.
+        # Translators: %(name)s is a field or box; %(longest)s and %(length)s count characters.
         return t(
-            "{name} is at most {longest} characters long; this one has {length}.",
+            "%(name)s is at most %(longest)s characters long; this one has %(length)s.",
             name=name,
             longest=longest,
             length=len(value),
@@ -260,11 +262,12 @@ def unfit_text(value: str, name: Any, longest: int) -> Text | None:
     if found is None:
         return None
     if "\ud800" <= found.group() <= "\udfff":
-        # Translators: {name} is a field or box. A lone surrogate: half of a UTF-16 pair.
+        # Translators: %(name)s is a field or box. A lone surrogate: half of a UTF-16 pair.
         return t(
-            "{name} holds a broken character (half of a two-part character such as an emoji): type it again.", name=name
+            "%(name)s holds a broken character (half of a two-part character such as an emoji): type it again.",
+            name=name,
         )
-    # Translators: {name} is a field or box.
+    # Translators: %(name)s is a field or box.
     return t(
-        "{name} holds a control character (a line break, a tab or similar): keep it to one line of text.", name=name
+        "%(name)s holds a control character (a line break, a tab or similar): keep it to one line of text.", name=name
     )

@@ -243,13 +243,19 @@ class Variant:
             where = f"options.{option_id}"
             if option_id not in OPTIONS:
                 problems.append(
-                    Violation("unknown-option", t("There is no house rule called '{option}'.", option=option_id), where)
+                    Violation(
+                        "unknown-option", t("There is no house rule called '%(option)s'.", option=option_id), where
+                    )
                 )
             elif option_id not in self.option_ids:
                 problems.append(
                     Violation(
                         "option-not-in-variant",
-                        t("The house rule '{option}' is not part of {variant}.", option=option_id, variant=self.name),
+                        t(
+                            "The house rule '%(option)s' is not part of %(variant)s.",
+                            option=option_id,
+                            variant=self.name,
+                        ),
                         where,
                     )
                 )

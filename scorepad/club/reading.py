@@ -83,15 +83,15 @@ def _problem(where: str, message: Any) -> InvalidError:
 def _list(data: Mapping[str, Any], name: str, most: int) -> list[Any]:
     value = data.get(name, [])
     if not isinstance(value, list):
-        raise _problem(name, t("{field} must be a list.", field=name))
+        raise _problem(name, t("%(field)s must be a list.", field=name))
     if len(value) > most:
-        raise _problem(name, t("{field} holds more than {most} items.", field=name, most=most))
+        raise _problem(name, t("%(field)s holds more than %(most)s items.", field=name, most=most))
     return value
 
 
 def _text(item: Any, where: str, most: int = NAME) -> str:
     if not isinstance(item, str) or not item.strip() or len(item) > most:
-        raise _problem(where, t("{field} must be text of 1 to {most} characters.", field=where, most=most))
+        raise _problem(where, t("%(field)s must be text of 1 to %(most)s characters.", field=where, most=most))
     return item.strip()
 
 
@@ -103,7 +103,7 @@ def _name(item: Any, where: str) -> str:
 def _number(item: Any, where: str, low: int, high: int) -> int:
     if not isinstance(item, int) or isinstance(item, bool) or not low <= item <= high:
         raise _problem(
-            where, t("{field} must be a whole number from {low} to {high}.", field=where, low=low, high=high)
+            where, t("%(field)s must be a whole number from %(low)s to %(high)s.", field=where, low=low, high=high)
         )
     return item
 
@@ -112,7 +112,7 @@ def _stamp(item: Any, where: str) -> str | None:
     """A time as the store writes it: ISO 8601 with its offset, kept in UTC to the second."""
     if item is None:
         return None
-    problem = _problem(where, t("{field} must be a time such as 2026-11-26T19:30:00+00:00.", field=where))
+    problem = _problem(where, t("%(field)s must be a time such as 2026-11-26T19:30:00+00:00.", field=where))
     if not isinstance(item, str) or len(item) > 40:
         raise problem
     try:
@@ -126,7 +126,7 @@ def _stamp(item: Any, where: str) -> str | None:
 
 def _flag(item: Any, where: str) -> bool:
     if not isinstance(item, bool):
-        raise _problem(where, t("{field} must be true or false.", field=where))
+        raise _problem(where, t("%(field)s must be true or false.", field=where))
     return item
 
 
@@ -150,7 +150,7 @@ def read_night(data: Any) -> ImportedNight:
     adjustments, corrections, announcements = _notes(data, names)
     draw = tuple(_name(name, f"draw[{i}]") for i, name in enumerate(_list(data, "draw", MOST_TABLES * 2)))
     if not set(draw) <= names or len(set(draw)) != len(draw):
-        raise _problem("draw", t("{field} names each entrant of the night at most once.", field="draw"))
+        raise _problem("draw", t("%(field)s names each entrant of the night at most once.", field="draw"))
     _check_shape(settings, rounds, names)
     notes = _objects(_list(data, "corrections", MOST_NOTES), "corrections")
     said = _objects(_list(data, "announcements", MOST_NOTES), "announcements")
@@ -197,7 +197,7 @@ def _origin(item: Any) -> str | None:
     if item is None:
         return None
     if not isinstance(item, str) or not is_well_formed_id(item):
-        raise _problem("id", t("{field} must be a night's id as scorepad writes it.", field="id"))
+        raise _problem("id", t("%(field)s must be a night's id as scorepad writes it.", field="id"))
     return item
 
 
@@ -215,7 +215,7 @@ def _check_shape(settings: EventSettings, rounds: tuple[ImportedRound, ...], nam
     if [each.number for each in rounds] != list(range(1, len(rounds) + 1)):
         raise _problem("rounds", t("The rounds are numbered 1, 2, 3 … in order."))
     if len(rounds) > settings.rounds:
-        raise _problem("rounds", t("{field} holds more rounds than the night's settings.", field="rounds"))
+        raise _problem("rounds", t("%(field)s holds more rounds than the night's settings.", field="rounds"))
     for i, each in enumerate(rounds):
         _check_round(each, f"rounds[{i}]", is_last=i == len(rounds) - 1)
 
@@ -223,15 +223,15 @@ def _check_shape(settings: EventSettings, rounds: tuple[ImportedRound, ...], nam
 def _check_round(each: ImportedRound, where: str, is_last: bool) -> None:
     """A round started unless it is the last, closed only once started, each table and entrant once."""
     if each.started is None and not is_last:
-        raise _problem(f"{where}.started", t("{field}: only the last round may be not started.", field=where))
+        raise _problem(f"{where}.started", t("%(field)s: only the last round may be not started.", field=where))
     if each.closed is not None and each.started is None:
-        raise _problem(f"{where}.closed", t("{field}: a round is closed only once started.", field=where))
+        raise _problem(f"{where}.closed", t("%(field)s: a round is closed only once started.", field=where))
     numbers = [table.number for table in each.tables]
     if len(set(numbers)) != len(numbers):
-        raise _problem(f"{where}.tables", t("{field}: each table number appears once.", field=where))
+        raise _problem(f"{where}.tables", t("%(field)s: each table number appears once.", field=where))
     seated = [name for table in each.tables for name in table.entrants if name is not None]
     if len(set(seated)) != len(seated):
-        raise _problem(f"{where}.tables", t("{field}: each entrant sits at one table.", field=where))
+        raise _problem(f"{where}.tables", t("%(field)s: each entrant sits at one table.", field=where))
     for j, table in enumerate(each.tables):
         _check_table(table, each.started is not None, f"{where}.tables[{j}]")
 
@@ -239,26 +239,26 @@ def _check_round(each: ImportedRound, where: str, is_last: bool) -> None:
 def _check_table(table: ImportedTable, started: bool, at: str) -> None:
     """A match only at a started round's table of two, a no-show of one of its entrants, no more times than hands."""
     if table.match is not None and (not started or None in table.entrants):
-        raise _problem(f"{at}.match", t("{field}: only a started round's table of two has a match.", field=at))
+        raise _problem(f"{at}.match", t("%(field)s: only a started round's table of two has a match.", field=at))
     if table.no_show is not None and table.no_show not in table.entrants:
-        raise _problem(f"{at}.no_show", t("{field} names no entrant of the night.", field=f"{at}.no_show"))
+        raise _problem(f"{at}.no_show", t("%(field)s names no entrant of the night.", field=f"{at}.no_show"))
     if len(table.hand_times) > (len(table.match[0].hands) if table.match else 0):
-        raise _problem(f"{at}.hand_times", t("{field} holds more times than hands.", field=f"{at}.hand_times"))
+        raise _problem(f"{at}.hand_times", t("%(field)s holds more times than hands.", field=f"{at}.hand_times"))
 
 
 def _objects(items: list[Any], where: str) -> list[Mapping[str, Any]]:
     for index, item in enumerate(items):
         if not isinstance(item, Mapping):
-            raise _problem(f"{where}[{index}]", t("{field} must be an object.", field=f"{where}[{index}]"))
+            raise _problem(f"{where}[{index}]", t("%(field)s must be an object.", field=f"{where}[{index}]"))
     return items
 
 
 def _entrant(item: Any, where: str) -> tuple[str, tuple[str, ...], int]:
     if not isinstance(item, Mapping):
-        raise _problem(where, t("{field} must be an object.", field=where))
+        raise _problem(where, t("%(field)s must be an object.", field=where))
     players = item.get("players", [])
     if not isinstance(players, list) or len(players) > 6:
-        raise _problem(f"{where}.players", t("{field} must be a list.", field=f"{where}.players"))
+        raise _problem(f"{where}.players", t("%(field)s must be a list.", field=f"{where}.players"))
     return (
         _name(item.get("name"), f"{where}.name"),
         tuple(_name(player, f"{where}.players[{i}]") for i, player in enumerate(players)),
@@ -268,7 +268,7 @@ def _entrant(item: Any, where: str) -> tuple[str, tuple[str, ...], int]:
 
 def _round(item: Any, where: str, names: set[str]) -> ImportedRound:
     if not isinstance(item, Mapping):
-        raise _problem(where, t("{field} must be an object.", field=where))
+        raise _problem(where, t("%(field)s must be an object.", field=where))
     tables = _objects(_list(item, "tables", MOST_TABLES), f"{where}.tables")
     return ImportedRound(
         _number(item.get("number"), f"{where}.number", 1, MOST_ROUNDS),
@@ -284,15 +284,15 @@ def _table(item: Mapping[str, Any], where: str, names: set[str]) -> ImportedTabl
     for seat in ("north_south", "east_west"):
         name = item.get(seat)
         if name is not None and (not isinstance(name, str) or name not in names):
-            raise _problem(f"{where}.{seat}", t("{field} names no entrant of the night.", field=f"{where}.{seat}"))
+            raise _problem(f"{where}.{seat}", t("%(field)s names no entrant of the night.", field=f"{where}.{seat}"))
         seats.append(name)
     match = item.get("match")
     no_show = item.get("no_show")
     if no_show is not None and not isinstance(no_show, str):
-        raise _problem(f"{where}.no_show", t("{field} names no entrant of the night.", field=f"{where}.no_show"))
+        raise _problem(f"{where}.no_show", t("%(field)s names no entrant of the night.", field=f"{where}.no_show"))
     confirmed = item.get("confirmed", [False, False])
     if not isinstance(confirmed, list) or len(confirmed) != 2:
-        raise _problem(f"{where}.confirmed", t("{field} must be a list.", field=f"{where}.confirmed"))
+        raise _problem(f"{where}.confirmed", t("%(field)s must be a list.", field=f"{where}.confirmed"))
     times = _list(item, "hand_times", MOST_HANDS)
     return ImportedTable(
         _number(item.get("number"), f"{where}.number", 1, MOST_TABLES),
@@ -317,10 +317,10 @@ def _note(item: Any, where: str) -> str:
 
 def _adjustment(item: Any, where: str, names: set[str]) -> Adjustment:
     if not isinstance(item, Mapping):
-        raise _problem(where, t("{field} must be an object.", field=where))
+        raise _problem(where, t("%(field)s must be an object.", field=where))
     entrant = item.get("entrant")
     if not isinstance(entrant, str) or entrant not in names:  # a list or an object is no name (and unhashable)
-        raise _problem(f"{where}.entrant", t("{field} names no entrant of the night.", field=f"{where}.entrant"))
+        raise _problem(f"{where}.entrant", t("%(field)s names no entrant of the night.", field=f"{where}.entrant"))
     return Adjustment(
         _number(item.get("round"), f"{where}.round", 1, MOST_ROUNDS),
         entrant,

@@ -79,12 +79,13 @@ def progress_chart(
     legend, rows = _legend(names, series, thousands)
     extra = (rows - 1) * LEGEND_ROW  # the legend's further rows push the plot down
     plot = _Plot.around([v for line in series for v in line], target, max(len(totals), 1), extra)
-    title = tr.gettext("Score progression: {variant}, target {target}").format(
-        variant=rendered(variant_name, tr), target=thousands(target)
-    )
+    title = tr.gettext("Score progression: %(variant)s, target %(target)s") % {
+        "variant": rendered(variant_name, tr),
+        "target": thousands(target),
+    }
     about = tr.gettext("Totals from the start and after each hand.")
     axis = tr.gettext("hand")  # Translators: under the chart's axis of hand numbers
-    target_label = tr.gettext("Target {target}").format(target=thousands(target))
+    target_label = tr.gettext("Target %(target)s") % {"target": thousands(target)}
     desc = "; ".join(
         f"{name}: {', '.join(thousands(v) for v in line)}" for name, line in zip(names, series, strict=True)
     )

@@ -64,14 +64,14 @@ def parse_json(raw: bytes | str) -> Any:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError as error:
         raise InvalidError(
-            [Violation("not-utf8", t("The file is not UTF-8 text (byte {byte} cannot be read).", byte=error.start))]
+            [Violation("not-utf8", t("The file is not UTF-8 text (byte %(byte)s cannot be read).", byte=error.start))]
         ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        # Translators: {problem} is Python's own English description, such as "Expecting value".
+        # Translators: %(problem)s is Python's own English description, such as "Expecting value".
         message = t(
-            "The file is not JSON: {problem} at line {line}, column {column}.",
+            "The file is not JSON: %(problem)s at line %(line)s, column %(column)s.",
             problem=error.msg,
             line=error.lineno,
             column=error.colno,
@@ -135,8 +135,8 @@ class Problems:
                 Violation(
                     "more-problems",
                     tn(
-                        "…and {count} more problem.",
-                        "…and {count} more problems.",
+                        "…and %(count)s more problem.",
+                        "…and %(count)s more problems.",
                         self.more,
                         count=thousands(self.more),
                     ),
@@ -199,7 +199,7 @@ def _too_many_matches(count: int, most: int) -> Violation:
     return Violation(
         "too-many-matches",
         t(
-            "The Import page takes at most {most} matches at once; this file has {count}. Import it in "
+            "The Import page takes at most %(most)s matches at once; this file has %(count)s. Import it in "
             "parts, or with 'scorepad import' on the server's computer.",
             most=thousands(most),
             count=thousands(count),
@@ -230,8 +230,8 @@ def _too_many_hands_in_all(count: int, most: int) -> Violation:
     return Violation(
         "too-many-hands-in-all",
         t(
-            "The Import page takes at most {most} hands at once (undone hands and the earlier versions of a "
-            "corrected hand count too); this file has {count}. Import it in parts, or with 'scorepad import' "
+            "The Import page takes at most %(most)s hands at once (undone hands and the earlier versions of a "
+            "corrected hand count too); this file has %(count)s. Import it in parts, or with 'scorepad import' "
             "on the server's computer.",
             most=thousands(most),
             count=thousands(count),
@@ -247,7 +247,7 @@ def _export_heading_problems(data: Mapping[str, Any]) -> list[Violation]:
             Violation(
                 "wrong-format",
                 t(
-                    "This is not a scorepad export: 'format' is '{found}', not '{all}' or '{one}'.",
+                    "This is not a scorepad export: 'format' is '%(found)s', not '%(all)s' or '%(one)s'.",
                     found=shown(data.get("format")),
                     all=ALL_FORMAT,
                     one=FORMAT,
@@ -301,7 +301,7 @@ def _too_many_hands(count: int, most: int, where: str) -> Violation:
     return Violation(
         "too-many-hands",
         t(
-            "A match can hold at most {most} hands; this one has {count}.",
+            "A match can hold at most %(most)s hands; this one has %(count)s.",
             most=thousands(most),
             count=thousands(count),
         ),
@@ -313,6 +313,6 @@ def _duplicate_id(match_id: str, first: int, where: str) -> Violation:
     """The problem of a match whose id an earlier match in the same file already has."""
     return Violation(
         "duplicate-id",
-        t("Match {id} is in this file twice (first as matches[{first}]).", id=match_id, first=first),
+        t("Match %(id)s is in this file twice (first as matches[%(first)s]).", id=match_id, first=first),
         f"{where}.id",
     )

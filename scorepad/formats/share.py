@@ -14,16 +14,16 @@ from .common import ENGLISH, rendered, thousands
 # A side called "We" (or "They", "You", "Me") wins or leads in the first person, as the table says it;
 # any other name stands as a label ("Winner: Ann and Bob, by 250."), where no verb has to agree with it.
 WIN_PHRASES = {
-    "we": N_("We win by {margin}."),
-    "they": N_("They win by {margin}."),
-    "you": N_("You win by {margin}."),
-    "me": N_("I win by {margin}."),
+    "we": N_("We win by %(margin)s."),
+    "they": N_("They win by %(margin)s."),
+    "you": N_("You win by %(margin)s."),
+    "me": N_("I win by %(margin)s."),
 }
 LEAD_PHRASES = {
-    "we": N_("We lead by {margin}."),
-    "they": N_("They lead by {margin}."),
-    "you": N_("You lead by {margin}."),
-    "me": N_("I lead by {margin}."),
+    "we": N_("We lead by %(margin)s."),
+    "they": N_("They lead by %(margin)s."),
+    "you": N_("You lead by %(margin)s."),
+    "me": N_("I lead by %(margin)s."),
 }
 
 
@@ -45,11 +45,11 @@ def share_text(
     name = rendered(match.variant.name, tr)
     count = len(match.results)
     if not count:
-        return tr.gettext("{variant}, no hands yet.").format(variant=name)
+        return tr.gettext("%(variant)s, no hands yet.") % {"variant": name}
     if match.is_finished:
-        hands = tr.ngettext("{n} hand", "{n} hands", count).format(n=count)
+        hands = tr.ngettext("%(n)s hand", "%(n)s hands", count) % {"n": count}
     else:
-        hands = tr.ngettext("{n} hand so far", "{n} hands so far", count).format(n=count)
+        hands = tr.ngettext("%(n)s hand so far", "%(n)s hands so far", count) % {"n": count}
     scores = " – ".join(f"{side.name} {number(total)}" for side, total in zip(info.sides, match.totals, strict=True))
     leader = max(range(len(match.totals)), key=match.totals.__getitem__)
     leader_name = info.sides[leader].name
@@ -58,19 +58,24 @@ def share_text(
         verdict = tr.gettext("It's a tie.")
     elif match.is_finished:
         phrase = _personal(WIN_PHRASES, leader_name, tr)
-        verdict = (tr.gettext(phrase) if phrase else tr.gettext("Winner: {side}, by {margin}.")).format(
-            side=leader_name, margin=margin
-        )
+        verdict = (tr.gettext(phrase) if phrase else tr.gettext("Winner: %(side)s, by %(margin)s.")) % {
+            "side": leader_name,
+            "margin": margin,
+        }
     elif not match.margin:
         verdict = tr.gettext("All square.")
     else:
         phrase = _personal(LEAD_PHRASES, leader_name, tr)
-        verdict = (tr.gettext(phrase) if phrase else tr.gettext("In the lead: {side}, by {margin}.")).format(
-            side=leader_name, margin=margin
-        )
-    return tr.gettext("{variant}, {hands}: {scores}. {verdict}").format(
-        variant=name, hands=hands, scores=scores, verdict=verdict
-    )
+        verdict = (tr.gettext(phrase) if phrase else tr.gettext("In the lead: %(side)s, by %(margin)s.")) % {
+            "side": leader_name,
+            "margin": margin,
+        }
+    return tr.gettext("%(variant)s, %(hands)s: %(scores)s. %(verdict)s") % {
+        "variant": name,
+        "hands": hands,
+        "scores": scores,
+        "verdict": verdict,
+    }
 
 
 def _personal(phrases: dict[str, str], name: str, translations: Any) -> str | None:

@@ -41,7 +41,7 @@ def check_hand(hand: Hand, variant: Variant) -> list[Violation]:
             Violation(
                 "wrong-number-of-entries",
                 t(
-                    "{variant} has {sides} sides, so a hand has {sides} entries, not {count}.",
+                    "%(variant)s has %(sides)s sides, so a hand has %(sides)s entries, not %(count)s.",
                     variant=variant.name,
                     sides=variant.sides,
                     count=len(hand.entries),
@@ -79,7 +79,10 @@ def hand_warnings(hand: Hand, variant: Variant) -> list[Violation]:
             warnings.append(
                 Violation(
                     "nothing-entered",
-                    t("No melds and no cards left in hand for {side}: is that right?", side=side_name(variant, index)),
+                    t(
+                        "No melds and no cards left in hand for %(side)s: is that right?",
+                        side=side_name(variant, index),
+                    ),
                     f"entries[{index}]",
                 )
             )
@@ -94,7 +97,7 @@ def _check_partnership(hand: Hand, variant: Variant) -> Sequence[Violation]:
             Violation(
                 "partnership-not-in-variant",
                 t(
-                    "{variant} has fixed sides; only three-player canasta names a partnership per hand.",
+                    "%(variant)s has fixed sides; only three-player canasta names a partnership per hand.",
                     variant=variant.name,
                 ),
                 "partnership",
@@ -105,7 +108,7 @@ def _check_partnership(hand: Hand, variant: Variant) -> Sequence[Violation]:
         return [
             Violation(
                 "bad-partnership",
-                t("A partnership is two different players, numbered 0 to {last}.", last=variant.sides - 1),
+                t("A partnership is two different players, numbered 0 to %(last)s.", last=variant.sides - 1),
                 "partnership",
             )
         ]
@@ -120,9 +123,9 @@ def _known_canasta_kinds(entry: Entry, variant: Variant, index: int) -> Sequence
     return [
         Violation(
             "unknown-canasta-kind",
-            # Translators: {kind} and {kinds} are the API's names of canasta kinds ("natural, mixed").
+            # Translators: %(kind)s and %(kinds)s are the API's names of canasta kinds ("natural, mixed").
             t(
-                "{variant} has no '{kind}' canastas; its kinds are {kinds}.",
+                "%(variant)s has no '%(kind)s' canastas; its kinds are %(kinds)s.",
                 variant=variant.name,
                 kind=kind,
                 kinds=", ".join(kinds),
@@ -141,15 +144,17 @@ def _known_special_hand(entry: Entry, variant: Variant, index: int) -> Sequence[
         return NOTHING
     name = entry.special_hand
     if specials:
-        # Translators: {known} are the API's names of special hands ("straight, pairs").
+        # Translators: %(known)s are the API's names of special hands ("straight, pairs").
         text = t(
-            "{variant} has no special hand '{name}'. Its special hands are {known}.",
+            "%(variant)s has no special hand '%(name)s'. Its special hands are %(known)s.",
             variant=variant.name,
             name=name,
             known=", ".join(specials),
         )
     else:
-        text = t("{variant} has no special hand '{name}'. It has no special hands.", variant=variant.name, name=name)
+        text = t(
+            "%(variant)s has no special hand '%(name)s'. It has no special hands.", variant=variant.name, name=name
+        )
     return [
         Violation(
             "unknown-special-hand",
@@ -169,14 +174,16 @@ def _known_incomplete_kinds(entry: Entry, variant: Variant, index: int) -> Seque
         if kind not in penalised:
             if penalised:
                 text = t(
-                    "{variant} has no penalty for an unfinished '{kind}' meld (only {known}).",
+                    "%(variant)s has no penalty for an unfinished '%(kind)s' meld (only %(known)s).",
                     variant=variant.name,
                     kind=kind,
                     known=", ".join(penalised),
                 )
             else:
                 text = t(
-                    "{variant} has no penalty for an unfinished '{kind}' meld (none).", variant=variant.name, kind=kind
+                    "%(variant)s has no penalty for an unfinished '%(kind)s' meld (none).",
+                    variant=variant.name,
+                    kind=kind,
                 )
             problems.append(
                 Violation(
@@ -207,7 +214,7 @@ def _known_held_sets(entry: Entry, variant: Variant, index: int) -> Sequence[Vio
             problems.append(
                 Violation(
                     "unknown-held-set",
-                    t("{variant} has no penalty for '{kind}' kept in hand.", variant=variant.name, kind=kind),
+                    t("%(variant)s has no penalty for '%(kind)s' kept in hand.", variant=variant.name, kind=kind),
                     f"held_sets.{kind}",
                 )
             )
@@ -216,7 +223,7 @@ def _known_held_sets(entry: Entry, variant: Variant, index: int) -> Sequence[Vio
                 Violation(
                     "too-many-held-sets",
                     t(
-                        "Only {players} players on this side can each hold a set of {kind}; {count} entered.",
+                        "Only %(players)s players on this side can each hold a set of %(kind)s; %(count)s entered.",
                         players=players,
                         kind=held_set_cards(variant, kind),
                         count=count,
@@ -247,7 +254,7 @@ def _concealed_has_bonus(entry: Entry, variant: Variant, index: int) -> Sequence
     return [
         Violation(
             "no-concealed-bonus",
-            t("{variant} has no bonus for going out concealed.", variant=variant.name),
+            t("%(variant)s has no bonus for going out concealed.", variant=variant.name),
             "concealed",
         )
     ]
@@ -261,7 +268,7 @@ def _red_threes_in_the_decks(entry: Entry, variant: Variant, index: int) -> Sequ
         Violation(
             "too-many-red-threes",
             t(
-                "Only {limit} red threes exist in a {decks}-deck game; {count} entered.",
+                "Only %(limit)s red threes exist in a %(decks)s-deck game; %(count)s entered.",
                 limit=variant.deck.red_threes,
                 decks=variant.decks,
                 count=entry.red_threes,
@@ -292,8 +299,8 @@ def _black_threes_fit_in_hand(entry: Entry, variant: Variant, index: int) -> Seq
         Violation(
             "black-threes-exceed-hand",
             t(
-                "{count} black threes in hand are worth {points} points, "
-                "more than the {hand} entered for cards in hand.",
+                "%(count)s black threes in hand are worth %(points)s points, "
+                "more than the %(hand)s entered for cards in hand.",
                 count=entry.black_threes_in_hand,
                 points=entry.black_threes_in_hand * 5,
                 hand=entry.hand_points,
@@ -314,8 +321,8 @@ def _held_sets_fit_in_hand(entry: Entry, variant: Variant, index: int) -> Sequen
         Violation(
             "held-sets-exceed-hand",
             t(
-                "The sets kept in hand are worth at least {points} points, "
-                "more than the {hand} entered for cards in hand.",
+                "The sets kept in hand are worth at least %(points)s points, "
+                "more than the %(hand)s entered for cards in hand.",
                 points=held_points,
                 hand=entry.hand_points,
             ),
@@ -407,12 +414,14 @@ def _out_with_the_canastas_needed(entry: Entry, variant: Variant, partnership: b
         kind = variant.going_out_needs_kind
         if kind == "sequence":
             text = t(
-                "Going out in {variant} needs one sequence canasta (samba / escalera) among the canastas.",
+                "Going out in %(variant)s needs one sequence canasta (samba / escalera) among the canastas.",
                 variant=variant.name,
             )
         else:
             label = variant.canasta_kinds[kind].label
-            text = t("Going out in {variant} needs one {label} among the canastas.", variant=variant.name, label=label)
+            text = t(
+                "Going out in %(variant)s needs one %(label)s among the canastas.", variant=variant.name, label=label
+            )
         problems.append(Violation("went-out-without-kind", text, "went_out"))
     if "tough-end" in lacks:
         if variant.sequences:
@@ -426,15 +435,15 @@ def _out_with_the_canastas_needed(entry: Entry, variant: Variant, partnership: b
 def _canastas_needed_text(partnership: bool, needed: int, variant: Text | str, count: int) -> Text:
     if partnership:
         return tn(
-            "Going out needs {n} completed canasta in {variant}; this partnership has {count}.",
-            "Going out needs {n} completed canastas in {variant}; this partnership has {count}.",
+            "Going out needs %(n)s completed canasta in %(variant)s; this partnership has %(count)s.",
+            "Going out needs %(n)s completed canastas in %(variant)s; this partnership has %(count)s.",
             needed,
             variant=variant,
             count=count,
         )
     return tn(
-        "Going out needs {n} completed canasta in {variant}; this side has {count}.",
-        "Going out needs {n} completed canastas in {variant}; this side has {count}.",
+        "Going out needs %(n)s completed canasta in %(variant)s; this side has %(count)s.",
+        "Going out needs %(n)s completed canastas in %(variant)s; this side has %(count)s.",
         needed,
         variant=variant,
         count=count,
@@ -458,15 +467,15 @@ def _melds_hold_their_points(entry: Entry, variant: Variant, partnership: bool) 
         Violation(
             "melded-points-too-low",
             t(
-                "This partnership's canastas and melds hold at least {needed} points of cards, but melded points "
-                "are {melded} (a natural canasta holds at least 35, a mixed one at least 50).",
+                "This partnership's canastas and melds hold at least %(needed)s points of cards, but melded points "
+                "are %(melded)s (a natural canasta holds at least 35, a mixed one at least 50).",
                 needed=needed,
                 melded=entry.melded_points,
             )
             if partnership
             else t(
-                "This side's canastas and melds hold at least {needed} points of cards, but melded points "
-                "are {melded} (a natural canasta holds at least 35, a mixed one at least 50).",
+                "This side's canastas and melds hold at least %(needed)s points of cards, but melded points "
+                "are %(melded)s (a natural canasta holds at least 35, a mixed one at least 50).",
                 needed=needed,
                 melded=entry.melded_points,
             ),
@@ -490,7 +499,7 @@ def _one_meld_per_rank(entry: Entry, variant: Variant, partnership: bool) -> Seq
         problems.append(
             Violation(
                 "too-many-canastas",
-                t("A side has one meld per rank, so at most {most} canastas of ranks.", most=len(NATURAL_RANKS)),
+                t("A side has one meld per rank, so at most %(most)s canastas of ranks.", most=len(NATURAL_RANKS)),
                 "canastas",
             )
         )
@@ -508,17 +517,19 @@ def _one_meld_per_rank(entry: Entry, variant: Variant, partnership: bool) -> Seq
 
 
 def _one_meld_text(cards: Text | str, count: int, unfinished: bool) -> Text:
-    # Translators: {cards} are a rank in the plural ("sevens"); {n} canastas of them.
+    # Translators: %(cards)s are a rank in the plural ("sevens"); %(n)s canastas of them.
     if unfinished:
         return tn(
-            "A side has only one meld of {cards}, so it cannot have {n} canasta of {cards} and an unfinished one.",
-            "A side has only one meld of {cards}, so it cannot have {n} canastas of {cards} and an unfinished one.",
+            "A side has only one meld of %(cards)s, so it cannot have %(n)s canasta of %(cards)s and "
+            "an unfinished one.",
+            "A side has only one meld of %(cards)s, so it cannot have %(n)s canastas of %(cards)s "
+            "and an unfinished one.",
             count,
             cards=cards,
         )
     return tn(
-        "A side has only one meld of {cards}, so it cannot have {n} canasta of {cards}.",
-        "A side has only one meld of {cards}, so it cannot have {n} canastas of {cards}.",
+        "A side has only one meld of %(cards)s, so it cannot have %(n)s canasta of %(cards)s.",
+        "A side has only one meld of %(cards)s, so it cannot have %(n)s canastas of %(cards)s.",
         count,
         cards=cards,
     )

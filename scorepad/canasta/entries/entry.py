@@ -287,7 +287,7 @@ def _unknown_entry_fields(data: Mapping[Any, Any]) -> list[Violation]:
     return [
         Violation(
             "unknown-field",
-            t("'{name}' is not an entry field. Known fields: {known}.", name=name, known=KNOWN_ENTRY_FIELDS),
+            t("'%(name)s' is not an entry field. Known fields: %(known)s.", name=name, known=KNOWN_ENTRY_FIELDS),
             str(name),
         )
         for name in data
@@ -312,7 +312,7 @@ def _read_count(data: Mapping[Any, Any], name: str, problems: list[Violation]) -
 def _read_flag(data: Mapping[Any, Any], name: str, problems: list[Violation]) -> bool:
     if isinstance(data[name], bool):
         return data[name]
-    problems.append(Violation("not-a-flag", t("{field} is true or false.", field=_label(name)), name))
+    problems.append(Violation("not-a-flag", t("%(field)s is true or false.", field=_label(name)), name))
     return False
 
 
@@ -326,7 +326,7 @@ def _read_card_counts(data: Mapping[Any, Any], name: str, problems: list[Violati
         problems.append(
             Violation(
                 "points-and-cards",
-                t("Give either {points} or {cards} for this pile, not both.", points=points, cards=name),
+                t("Give either %(points)s or %(cards)s for this pile, not both.", points=points, cards=name),
                 name,
             )
         )
@@ -364,7 +364,7 @@ _FIELD_ORDER = {name: order for order, (name, _) in enumerate(FIELD_READERS)}
 def _unknown_hand_fields(data: Mapping[Any, Any]) -> list[Violation]:
     return [
         Violation(
-            "unknown-field", t("'{name}' is not a hand field; use entries and partnership.", name=name), str(name)
+            "unknown-field", t("'%(name)s' is not a hand field; use entries and partnership.", name=name), str(name)
         )
         for name in data
         if name not in HAND_FIELDS
@@ -408,7 +408,7 @@ def _label(name: str) -> Text | str:
     field, dot, key = name.partition(".")
     if dot and field in FIELD_LABELS:
         # The key is the API's own (a canasta kind, a card class), shown as the API writes it.
-        return t("{field}.{key}", field=FIELD_LABELS[field], key=key.replace("_", " "))
+        return t("%(field)s.%(key)s", field=FIELD_LABELS[field], key=key.replace("_", " "))
     return name.replace("_", " ").capitalize()  # not reached: every field has its label
 
 
@@ -427,16 +427,16 @@ def _count(value: Any, name: str, problems: list[Violation]) -> int:
         return value
     number = _whole(value)
     if number is None:
-        problems.append(Violation("not-a-number", t("{field} is a whole number.", field=_label(name)), name))
+        problems.append(Violation("not-a-number", t("%(field)s is a whole number.", field=_label(name)), name))
         return 0
     if number < 0:
-        problems.append(Violation("negative", t("{field} cannot be negative.", field=_label(name)), name))
+        problems.append(Violation("negative", t("%(field)s cannot be negative.", field=_label(name)), name))
         return 0
     if number > MOST:
         problems.append(
             Violation(
                 "too-large",
-                t("{field} of {number} is more than any hand holds.", field=_label(name), number=number),
+                t("%(field)s of %(number)s is more than any hand holds.", field=_label(name), number=number),
                 name,
             )
         )
@@ -454,8 +454,8 @@ def _points(value: Any, name: str, problems: list[Violation]) -> int:
             Violation(
                 "not-multiple-of-5",
                 t(
-                    "{field} must be a multiple of 5: every card is worth 5, 10, 20 or 50, "
-                    "so {number} cannot be right.",
+                    "%(field)s must be a multiple of 5: every card is worth 5, 10, 20 or 50, "
+                    "so %(number)s cannot be right.",
                     field=_label(name),
                     number=number,
                 ),
@@ -467,7 +467,7 @@ def _points(value: Any, name: str, problems: list[Violation]) -> int:
 
 def _count_map(value: Any, name: str, problems: list[Violation]) -> dict[str, int]:
     if not isinstance(value, (dict, Mapping)):
-        problems.append(Violation("not-object", t("{field} is an object of kind: count.", field=_label(name)), name))
+        problems.append(Violation("not-object", t("%(field)s is an object of kind: count.", field=_label(name)), name))
         return {}
     return {str(key): _count(count, f"{name}.{key}", problems) for key, count in value.items()}
 

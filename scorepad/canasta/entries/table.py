@@ -22,19 +22,19 @@ BOTH_SIDES = t("both sides")
 # What the canastas entered need more of than the decks hold, by sort of card: (need, decks, have).
 CANASTA_CARDS_SHORT = {
     "naturals": lambda need, decks, have: t(
-        "The canastas entered need at least {need} natural cards, but {decks} decks hold {have}.",
+        "The canastas entered need at least %(need)s natural cards, but %(decks)s decks hold %(have)s.",
         need=need, decks=decks, have=have,
     ),
     "wilds": lambda need, decks, have: t(
-        "The canastas entered need at least {need} wild cards, but {decks} decks hold {have}.",
+        "The canastas entered need at least %(need)s wild cards, but %(decks)s decks hold %(have)s.",
         need=need, decks=decks, have=have,
     ),
     "jokers": lambda need, decks, have: t(
-        "The canastas entered need at least {need} jokers, but {decks} decks hold {have}.",
+        "The canastas entered need at least %(need)s jokers, but %(decks)s decks hold %(have)s.",
         need=need, decks=decks, have=have,
     ),
     "twos": lambda need, decks, have: t(
-        "The canastas entered need at least {need} twos, but {decks} decks hold {have}.",
+        "The canastas entered need at least %(need)s twos, but %(decks)s decks hold %(have)s.",
         need=need, decks=decks, have=have,
     ),
 }  # fmt: skip
@@ -60,7 +60,7 @@ def side_name(variant: Variant, index: int) -> Text | str:
     """What the score sheet calls side ``index``."""
     if index < len(variant.side_names):
         return variant.side_names[index]
-    return t("Side {n}", n=index + 1)
+    return t("Side %(n)s", n=index + 1)
 
 
 class _Table:
@@ -88,8 +88,8 @@ class _Table:
     def across(self) -> Text:
         """The sides, as the messages name them all: "both sides", "all 3 sides"."""
         count = len(self.entries)
-        # Translators: the sides together, in "... entered across {sides}".
-        return BOTH_SIDES if count == 2 else t("all {count} sides", count=count)
+        # Translators: the sides together, in "... entered across %(sides)s".
+        return BOTH_SIDES if count == 2 else t("all %(count)s sides", count=count)
 
 
 def _one_side_out(table: _Table, variant: Variant) -> Sequence[Violation]:
@@ -103,7 +103,7 @@ def _one_side_out(table: _Table, variant: Variant) -> Sequence[Violation]:
         Violation(
             "two-sides-went-out",
             t(
-                "Only one player goes out in a hand, but two sides say they went out: {first} and {second}.",
+                "Only one player goes out in a hand, but two sides say they went out: %(first)s and %(second)s.",
                 first=first,
                 second=second_name,
             ),
@@ -121,7 +121,7 @@ def _red_threes_in_the_decks_across(table: _Table, variant: Variant) -> Sequence
         Violation(
             "too-many-red-threes",
             t(
-                "Only {limit} red threes exist in a {decks}-deck game; {count} entered across {sides}.",
+                "Only %(limit)s red threes exist in a %(decks)s-deck game; %(count)s entered across %(sides)s.",
                 limit=deck.red_threes,
                 decks=variant.decks,
                 count=red,
@@ -141,7 +141,7 @@ def _black_threes_in_the_decks(table: _Table, variant: Variant) -> Sequence[Viol
         Violation(
             "too-many-black-threes",
             t(
-                "Only {limit} black threes exist in a {decks}-deck game; {count} entered across {sides}.",
+                "Only %(limit)s black threes exist in a %(decks)s-deck game; %(count)s entered across %(sides)s.",
                 limit=deck.black_threes,
                 decks=variant.decks,
                 count=black,
@@ -161,7 +161,8 @@ def _points_in_the_decks(table: _Table, variant: Variant) -> Sequence[Violation]
         Violation(
             "too-many-points",
             t(
-                "All the cards of {decks} decks are worth {limit} points, but {points} were entered across {sides}.",
+                "All the cards of %(decks)s decks are worth %(limit)s points, but %(points)s were "
+                "entered across %(sides)s.",
                 decks=variant.decks,
                 limit=limit,
                 points=points,
@@ -206,7 +207,7 @@ def _too_many_counted(table: _Table, variant: Variant, card_class: str, seen: in
     return Violation(
         "too-many-cards",
         t(
-            "{decks} decks hold {limit} {cards}; {count} were counted across {sides}.",
+            "%(decks)s decks hold %(limit)s %(cards)s; %(count)s were counted across %(sides)s.",
             decks=variant.decks,
             limit=variant.deck.holds(card_class),
             cards=CLASS_NAMES[card_class],
@@ -270,7 +271,8 @@ def _canasta_cards_in_the_decks(table: _Table, variant: Variant) -> Sequence[Vio
                 Violation(
                     "too-many-canastas",
                     t(
-                        "The canastas entered need {count} cards of rank {rank}, but {decks} decks hold {limit}.",
+                        "The canastas entered need %(count)s cards of rank %(rank)s, but %(decks)s "
+                        "decks hold %(limit)s.",
                         count=cards,
                         rank=rank,
                         decks=variant.decks,

@@ -47,11 +47,11 @@ CANASTA_KINDS = {
     "sequence": t("a sequence canasta"),
 }
 COUNTED_CANASTAS = {
-    # Translators: {count} is a number word ("two"), {n} the same number in digits.
-    "natural": lambda n: tn("{count} natural canasta", "{count} natural canastas", n, count=number(n)),
-    "mixed": lambda n: tn("{count} mixed canasta", "{count} mixed canastas", n, count=number(n)),
-    "wild": lambda n: tn("{count} wild canasta", "{count} wild canastas", n, count=number(n)),
-    "sequence": lambda n: tn("{count} sequence canasta", "{count} sequence canastas", n, count=number(n)),
+    # Translators: %(count)s is a number word ("two"), %(n)s the same number in digits.
+    "natural": lambda n: tn("%(count)s natural canasta", "%(count)s natural canastas", n, count=number(n)),
+    "mixed": lambda n: tn("%(count)s mixed canasta", "%(count)s mixed canastas", n, count=number(n)),
+    "wild": lambda n: tn("%(count)s wild canasta", "%(count)s wild canastas", n, count=number(n)),
+    "sequence": lambda n: tn("%(count)s sequence canasta", "%(count)s sequence canastas", n, count=number(n)),
 }
 NEEDED_KIND = {**CANASTA_KINDS, "sequence": t("an escalera (sequence canasta)")}
 # Translators: the canastas a side has: "To go out your side needs one canasta; it has none."
@@ -64,22 +64,22 @@ def canasta_count(rules: Variant, melds: Sequence[Laid]) -> tuple[bool, Text, Te
     counted = Counter(meld.canasta_kind(size) for meld in melds if meld.is_canasta(size))
     ok = not rules.going_out_lacks(counted)  # the rule the checks of reported hands ask too
     need = rules.canastas_to_go_out
-    wanted = tn("one canasta", "{count} canastas", need, count=number(need))
+    wanted = tn("one canasta", "%(count)s canastas", need, count=number(need))
     if rules.tough_end:
         tough = max(2, need)
         if rules.sequences:
-            wanted = tn("{count} canasta (tough end)", "{count} canastas (tough end)", tough, count=number(tough))
+            wanted = tn("%(count)s canasta (tough end)", "%(count)s canastas (tough end)", tough, count=number(tough))
         else:
             wanted = tn(
-                "{count} canasta or a natural one (tough end)",
-                "{count} canastas or a natural one (tough end)",
+                "%(count)s canasta or a natural one (tough end)",
+                "%(count)s canastas or a natural one (tough end)",
                 tough,
                 count=number(tough),
             )
     if rules.going_out_needs_kind:
         kind = rules.going_out_needs_kind
-        # Translators: {wanted} is the canastas needed ("two canastas"), {canasta} one of a kind.
-        wanted = t("{wanted}, one of them {canasta}", wanted=wanted, canasta=NEEDED_KIND[kind])
+        # Translators: %(wanted)s is the canastas needed ("two canastas"), %(canasta)s one of a kind.
+        wanted = t("%(wanted)s, one of them %(canasta)s", wanted=wanted, canasta=NEEDED_KIND[kind])
     # In the order of CANASTA_KINDS, never the order of the melds: one answer whatever their order.
     named = [
         CANASTA_KINDS[k] if counted[k] == 1 else COUNTED_CANASTAS[k](counted[k]) for k in CANASTA_KINDS if counted[k]
@@ -164,7 +164,7 @@ def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
     notes = [
         Finding(
             "merge",
-            t("Merge your {melds}: together they make a canasta.", melds=and_list([codes(m.cards) for m in part])),
+            t("Merge your %(melds)s: together they make a canasta.", melds=and_list([codes(m.cards) for m in part])),
             None,
         )
         for part in merges
@@ -174,12 +174,12 @@ def canasta_findings(rules: Variant, melds: Sequence[Laid]) -> list[Finding]:
         return [
             Finding(
                 "canastas",
-                t("To go out your side needs {wanted}; it has {listed}.", wanted=wanted, listed=listed),
+                t("To go out your side needs %(wanted)s; it has %(listed)s.", wanted=wanted, listed=listed),
             ),
             *notes,
         ]
     text = t(
-        "To go out your side needs {wanted}; counting this turn it has {listed}. "
+        "To go out your side needs %(wanted)s; counting this turn it has %(listed)s. "
         "Keep at least one card after your discard until then.",
         wanted=wanted,
         listed=listed,
@@ -196,7 +196,7 @@ def red_threes_held(play: PlayRules, cards: Iterable[Card]) -> list[Finding]:
         Finding(
             "red-three-held",
             t(
-                "Lay out {cards} at once and draw a replacement: red threes are never kept in the hand.",
+                "Lay out %(cards)s at once and draw a replacement: red threes are never kept in the hand.",
                 cards=codes(reds),
             ),
             None,
@@ -217,10 +217,10 @@ def going_out_by_melding(
     if findings[0].obeyed is False:
         _, wanted, listed = canasta_count(rules, merged(rules, melds)[0])
         text = tn(
-            "Melding these leaves you {count} card, which is going out, and to go out your side needs {wanted}; "
-            "counting this turn it has {listed}. Keep at least one card after your discard until then.",
-            "Melding these leaves you {count} cards, which is going out, and to go out your side needs {wanted}; "
-            "counting this turn it has {listed}. Keep at least one card after your discard until then.",
+            "Melding these leaves you %(count)s card, which is going out, and to go out your side needs %(wanted)s; "
+            "counting this turn it has %(listed)s. Keep at least one card after your discard until then.",
+            "Melding these leaves you %(count)s cards, which is going out, and to go out your side needs %(wanted)s; "
+            "counting this turn it has %(listed)s. Keep at least one card after your discard until then.",
             left,
             count=number(left),
             wanted=wanted,

@@ -45,7 +45,7 @@ def _red_three_discarded(play: PlayRules, position: Position) -> Finding | None:
         return None
     return Finding(
         "discard-red-three",
-        t("{card} is a red three: lay it out and draw a replacement, never discard it.", card=codes([card])),
+        t("%(card)s is a red three: lay it out and draw a replacement, never discard it.", card=codes([card])),
         False,
     )
 
@@ -63,7 +63,7 @@ def _only_going_out(play: PlayRules, position: Position) -> Finding | None:
 
 
 def _plain_discard(play: PlayRules, position: Position) -> Finding:
-    return Finding("discard", t("You may discard {card}.", card=words_for(position.discard).a), True)
+    return Finding("discard", t("You may discard %(card)s.", card=words_for(position.discard).a), True)
 
 
 WHICH_DISCARD = (_red_three_discarded, _only_going_out, _plain_discard)  # the first that applies
@@ -85,7 +85,7 @@ def _guarded_on_empty_pile(play: PlayRules, position: Position) -> Finding | Non
     return Finding(
         "discard-guarded-on-empty-pile",
         t(
-            "On an empty pile you may not discard {card} while you hold another natural card ({cards}).",
+            "On an empty pile you may not discard %(card)s while you hold another natural card (%(cards)s).",
             card=words_for(position.discard).a,
             cards=codes(others[:3]),
         ),
@@ -101,7 +101,7 @@ def _guarded_if_empty(play: PlayRules, position: Position) -> Finding | None:
     return Finding(
         "discard-guarded-if-empty",
         t(
-            "If the pile is empty, you may not discard {card} while you hold {cards}.",
+            "If the pile is empty, you may not discard %(card)s while you hold %(cards)s.",
             card=words_for(position.discard).a,
             cards=codes(others[:3]),
         ),
@@ -117,7 +117,9 @@ def _last_card_goes_out(rules: Variant, position: Position) -> list[Finding]:
     if not _is_last(position):
         return []
     return [
-        replace(f, text=t("Discarding your last card goes out. {reason}", reason=f.text)) if f.code == "canastas" else f
+        replace(f, text=t("Discarding your last card goes out. %(reason)s", reason=f.text))
+        if f.code == "canastas"
+        else f
         for f in canasta_findings(rules, [laid_from_table(meld) for meld in position.table])
     ]
 
@@ -131,7 +133,10 @@ def _discard_effects(rules: Variant, play: PlayRules, position: Position) -> lis
         return [
             Finding(
                 "freezes",
-                t("A discarded {card} freezes the pile: after it, only a natural pair takes it.", card=card_name(card)),
+                t(
+                    "A discarded %(card)s freezes the pile: after it, only a natural pair takes it.",
+                    card=card_name(card),
+                ),
                 None,
             )
         ]
@@ -141,5 +146,5 @@ def _discard_effects(rules: Variant, play: PlayRules, position: Position) -> lis
         return [Finding("stops", BLACK_THREE_STOPS, None)]
     if card.is_three:
         return []
-    text = t("The next player may take the pile only by melding the {card}.", card=card_name(card))
+    text = t("The next player may take the pile only by melding the %(card)s.", card=card_name(card))
     return [Finding("next-player", text, None)]

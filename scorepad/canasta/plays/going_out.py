@@ -87,7 +87,10 @@ def _cards_left(going: _GoingOut) -> list[Finding]:
     return [
         Finding(
             "cards-left",
-            t("You still hold {cards}: to go out every card is melded, with at most one discard.", cards=codes(others)),
+            t(
+                "You still hold %(cards)s: to go out every card is melded, with at most one discard.",
+                cards=codes(others),
+            ),
             False,
         )
     ]
@@ -97,7 +100,7 @@ def _red_threes_left(going: _GoingOut) -> list[Finding]:
     reds = going.red_threes_left
     if not reds:
         return []
-    text = t("Lay out {cards} first: red threes are never kept in the hand.", cards=codes(reds))
+    text = t("Lay out %(cards)s first: red threes are never kept in the hand.", cards=codes(reds))
     return [Finding("red-three-held", text, False)]
 
 
@@ -126,7 +129,7 @@ def _opening(going: _GoingOut) -> tuple[list[Finding], int | None]:
             replace(
                 f,
                 text=t(
-                    "{reason} Only your hand cards and the top card count: the rest of the pile never does.",
+                    "%(reason)s Only your hand cards and the top card count: the rest of the pile never does.",
                     reason=f.text,
                 ),
             )
@@ -142,7 +145,7 @@ def _concealed_notes(going: _GoingOut, findings: list[Finding]) -> list[Finding]
         return []
     if going.concealed:
         text = t(
-            "Your side had not melded, so this is going out concealed: {bonus} for going out instead of {points}.",
+            "Your side had not melded, so this is going out concealed: %(bonus)s for going out instead of %(points)s.",
             bonus=rules.going_out + rules.concealed,
             points=rules.going_out,
         )
@@ -169,6 +172,6 @@ def _going_out_discard(rules: Variant, play: PlayRules, position: Position) -> l
     if card.is_red_three and not play.threes_held:
         return [Finding("discard-red-three", RED_THREE_NOT_DISCARDED, False)]
     if play.discard_only_going_out and (card.is_wild or card.is_three):
-        text = t("Going out, your last discard may be {card}.", card=words_for(card).a)
+        text = t("Going out, your last discard may be %(card)s.", card=words_for(card).a)
         return [Finding("discard-going-out", text, True)]
-    return [Finding("discard", t("You end by discarding {card}.", card=words_for(card).a), True)]
+    return [Finding("discard", t("You end by discarding %(card)s.", card=words_for(card).a), True)]

@@ -43,7 +43,7 @@ def _overdrawn(rules: Variant, play: PlayRules, position: Position) -> list[Viol
     if position.pile_top is not None:
         pool.append(position.pile_top)
     return [
-        Violation("more-cards-than-decks", t("That is {cards}: no table can hold it.", cards=text), "")
+        Violation("more-cards-than-decks", t("That is %(cards)s: no table can hold it.", cards=text), "")
         for text in overdrawn(pool, rules.deck)
     ]
 
@@ -94,9 +94,9 @@ def _melds_not_held(rules: Variant, play: PlayRules, position: Position) -> list
         return []
     words = {"cards": describe(missing), "codes": codes(missing)}
     if position.action == "pickup":
-        text = t("The melds use {cards} more than your hand or the top of the pile holds ({codes}).", **words)
+        text = t("The melds use %(cards)s more than your hand or the top of the pile holds (%(codes)s).", **words)
     else:
-        text = t("The melds use {cards} more than your hand holds ({codes}).", **words)
+        text = t("The melds use %(cards)s more than your hand holds (%(codes)s).", **words)
     return [Violation("melded-cards-not-held", text, "melds")]
 
 
@@ -114,9 +114,9 @@ def _discard_not_held(rules: Variant, play: PlayRules, position: Position) -> li
     if missing or not take(rest, [position.discard])[0]:
         return []
     if position.melds:
-        text = t("There is no {card} left after the melds to discard.", card=card_name(position.discard))
+        text = t("There is no %(card)s left after the melds to discard.", card=card_name(position.discard))
     else:
-        text = t("There is no {card} left in your hand to discard.", card=card_name(position.discard))
+        text = t("There is no %(card)s left in your hand to discard.", card=card_name(position.discard))
     return [Violation("discard-not-held", text, "discard")]
 
 
@@ -146,11 +146,11 @@ def _table_problems(rules: Variant, play: PlayRules, table: Sequence[Sequence[Ca
                 if laid.kind == "wild":
                     text = ONE_MELD_OF_WILD_CARDS
                 else:
-                    text = t("A side has only one meld of {cards}.", cards=CARDS[laid.rank].plural)
+                    text = t("A side has only one meld of %(cards)s.", cards=CARDS[laid.rank].plural)
                 problems.append(Violation("two-melds-of-a-rank", text, where))
             seen.add((laid.kind, laid.rank))
         broken = [f for f in meld_findings(Laid(laid.kind, laid.rank, added=laid.before), turn) if f.obeyed is False]
         problems += [
-            Violation("table-meld-impossible", t("On the table: {reason}", reason=f.text), where) for f in broken
+            Violation("table-meld-impossible", t("On the table: %(reason)s", reason=f.text), where) for f in broken
         ]
     return problems

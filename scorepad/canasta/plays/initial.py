@@ -38,11 +38,11 @@ def minimum_findings(
         count -= 0 if rules.top_counts_for_minimum else top.value
         return _with_top(position, count, minimum, card_name(top), rules.top_counts_for_minimum), count
     if count >= minimum:
-        text = t("Your initial meld counts {count}: your side needs {minimum}.", count=count, minimum=minimum)
+        text = t("Your initial meld counts %(count)s: your side needs %(minimum)s.", count=count, minimum=minimum)
         return [Finding("minimum", text, True)], count
     text = t(
-        "Your initial meld counts {count}, but your side needs {minimum} (its total is {total}): "
-        "add melds worth {more} more; bonuses never count.",
+        "Your initial meld counts %(count)s, but your side needs %(minimum)s (its total is %(total)s): "
+        "add melds worth %(more)s more; bonuses never count.",
         count=count,
         minimum=minimum,
         total=position.score,
@@ -57,26 +57,26 @@ def _with_top(position: Position, count: int, minimum: int, top: Text, counts: b
     short = {**numbers, "total": position.score, "more": minimum - count}
     if counts and count >= minimum:
         text = t(
-            "Your initial meld counts {count} (the top {card} counts; no other card from the pile does): "
-            "your side needs {minimum}.",
+            "Your initial meld counts %(count)s (the top %(card)s counts; no other card from the pile does): "
+            "your side needs %(minimum)s.",
             **numbers,
         )
     elif count >= minimum:
         text = t(
-            "Your initial meld counts {count} (the top {card} does not count at this table): "
-            "your side needs {minimum}.",
+            "Your initial meld counts %(count)s (the top %(card)s does not count at this table): "
+            "your side needs %(minimum)s.",
             **numbers,
         )
     elif counts:
         text = t(
-            "Your initial meld counts {count} (the top {card} counts; no other card from the pile does), but your "
-            "side needs {minimum} (its total is {total}): add melds worth {more} more; bonuses never count.",
+            "Your initial meld counts %(count)s (the top %(card)s counts; no other card from the pile does), but your "
+            "side needs %(minimum)s (its total is %(total)s): add melds worth %(more)s more; bonuses never count.",
             **short,
         )
     else:
         text = t(
-            "Your initial meld counts {count} (the top {card} does not count at this table), but your side needs "
-            "{minimum} (its total is {total}): add melds worth {more} more; bonuses never count.",
+            "Your initial meld counts %(count)s (the top %(card)s does not count at this table), but your side needs "
+            "%(minimum)s (its total is %(total)s): add melds worth %(more)s more; bonuses never count.",
             **short,
         )
     return [Finding("minimum" if count >= minimum else "below-minimum", text, count >= minimum)]
@@ -119,12 +119,14 @@ def _is_hand_canasta(part: Sequence[Card], size: int) -> bool:
 def _hand_minimum(position: Position, count: int, minimum: int) -> Finding:
     if count >= minimum:
         text = t(
-            "Your initial meld counts {count} from your hand: your side needs {minimum}.", count=count, minimum=minimum
+            "Your initial meld counts %(count)s from your hand: your side needs %(minimum)s.",
+            count=count,
+            minimum=minimum,
         )
         return Finding("minimum", text, True)
     text = t(
-        "Your initial meld counts {count} from your hand, but your side needs {minimum} (its total is {total}): "
-        "add melds from your hand worth {more} more; the top card never counts, and bonuses never count.",
+        "Your initial meld counts %(count)s from your hand, but your side needs %(minimum)s (its total is %(total)s): "
+        "add melds from your hand worth %(more)s more; the top card never counts, and bonuses never count.",
         count=count,
         minimum=minimum,
         total=position.score,
@@ -137,7 +139,7 @@ def _opening_set(parts: Sequence[Sequence[Card]]) -> Finding:
     """American: the initial meld holds three matching naturals, or three or more wild cards, from the hand."""
     sets = [p for p in parts if _natural_set(p) or (len(p) >= 3 and all(card.is_wild for card in p))]
     if sets:
-        return Finding("opening-set", t("It holds {cards} from your hand.", cards=codes(sets[0])), True)
+        return Finding("opening-set", t("It holds %(cards)s from your hand.", cards=codes(sets[0])), True)
     return Finding("opening-needs-set", OPENING_NEEDS_SET, False)
 
 

@@ -49,25 +49,28 @@ def _rank_too_small(meld: Laid, turn: Turn) -> Finding | None:
     shown, words = codes(cards), CARDS[rank]
     if len(cards) == 1 and wild_helps:
         text = t(
-            "{meld} is only one card: a meld needs at least three (add two more {cards}, or one more and a wild card).",
+            "%(meld)s is only one card: a meld needs at least three (add two more %(cards)s, or one "
+            "more and a wild card).",
             meld=shown,
             cards=words.plural,
         )
     elif len(cards) == 1:
         text = t(
-            "{meld} is only one card: a meld needs at least three (add two more {cards}).",
+            "%(meld)s is only one card: a meld needs at least three (add two more %(cards)s).",
             meld=shown,
             cards=words.plural,
         )
     elif wild_helps:
         text = t(
-            "{meld} is only two cards: a meld needs at least three (add another {card} or a wild card).",
+            "%(meld)s is only two cards: a meld needs at least three (add another %(card)s or a wild card).",
             meld=shown,
             card=words.name,
         )
     else:
         text = t(
-            "{meld} is only two cards: a meld needs at least three (add another {card}).", meld=shown, card=words.name
+            "%(meld)s is only two cards: a meld needs at least three (add another %(card)s).",
+            meld=shown,
+            card=words.name,
         )
     return Finding("meld-too-small", text, False)
 
@@ -79,7 +82,7 @@ def _too_few_naturals(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "too-few-naturals",
         t(
-            "{meld} has {naturals}: a meld needs at least two natural {cards}.",
+            "%(meld)s has %(naturals)s: a meld needs at least two natural %(cards)s.",
             meld=codes(meld.cards),
             naturals=describe(meld.naturals),
             cards=_names(meld),
@@ -99,7 +102,7 @@ def _pure_rank_wild(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "pure-rank-wild",
         t(
-            "A meld of {cards} never takes wild cards: leave {wilds} out.",
+            "A meld of %(cards)s never takes wild cards: leave %(wilds)s out.",
             cards=_names(meld),
             wilds=describe(meld.wilds, lead="the"),
         ),
@@ -120,7 +123,7 @@ def _pure_meld_stays_pure(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "pure-meld-stays-pure",
-        t("Your {cards} began without wild cards, so they can never take one.", cards=_names(meld)),
+        t("Your %(cards)s began without wild cards, so they can never take one.", cards=_names(meld)),
         False,
     )
 
@@ -130,7 +133,8 @@ def _wild_only_in_opening(meld: Laid, turn: Turn) -> Finding | None:
     if not _opening_wild_rank(meld, turn) or not meld.is_new or turn.opening:
         return None
     text = t(
-        "A meld of {cards} takes wild cards only when it is part of your side's initial meld; meld the {cards} pure.",
+        "A meld of %(cards)s takes wild cards only when it is part of your side's initial meld; meld "
+        "the %(cards)s pure.",
         cards=_names(meld),
     )
     return Finding("wild-only-in-opening", text, False)
@@ -144,8 +148,8 @@ def _too_many_wilds(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "too-many-wilds",
         tn(
-            "{meld} holds {count} wild card: one meld may hold at most {most}.",
-            "{meld} holds {count} wild cards: one meld may hold at most {most}.",
+            "%(meld)s holds %(count)s wild card: one meld may hold at most %(most)s.",
+            "%(meld)s holds %(count)s wild cards: one meld may hold at most %(most)s.",
             wilds,
             meld=codes(meld.cards),
             count=number(wilds),
@@ -163,10 +167,10 @@ def _wilds_outnumber_naturals(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "wilds-outnumber-naturals",
         tn(
-            "{meld} has {count} wild card and only {naturals} natural {cards}: "
-            "wild cards may never outnumber naturals (add {card} or leave a wild card out).",
-            "{meld} has {count} wild cards and only {naturals} natural {cards}: "
-            "wild cards may never outnumber naturals (add {card} or leave a wild card out).",
+            "%(meld)s has %(count)s wild card and only %(naturals)s natural %(cards)s: "
+            "wild cards may never outnumber naturals (add %(card)s or leave a wild card out).",
+            "%(meld)s has %(count)s wild cards and only %(naturals)s natural %(cards)s: "
+            "wild cards may never outnumber naturals (add %(card)s or leave a wild card out).",
             wilds,
             meld=codes(meld.cards),
             count=number(wilds),
@@ -186,8 +190,8 @@ def _rank_too_long(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "meld-too-long",
         tn(
-            "{meld} would make {cards}: no meld may hold more than {count} card.",
-            "{meld} would make {cards}: no meld may hold more than {count} cards.",
+            "%(meld)s would make %(cards)s: no meld may hold more than %(count)s card.",
+            "%(meld)s would make %(cards)s: no meld may hold more than %(count)s cards.",
             cap,
             meld=meld.words,
             cards=CARDS[meld.rank].counted(len(meld.cards)),
@@ -206,7 +210,7 @@ def _wild_meld_open(meld: Laid, turn: Turn) -> Finding | None:
         "wild-meld-open",
         t(
             "While your side's meld of wild cards is unfinished, no wild card goes on any other meld: "
-            "keep {cards} for it.",
+            "keep %(cards)s for it.",
             cards=codes(added),
         ),
         False,
@@ -225,8 +229,8 @@ def _wild_onto_canasta(meld: Laid, turn: Turn) -> Finding | None:
         return Finding(
             "wild-onto-canasta",
             t(
-                "Your {meld} is a completed canasta, and with strict wild cards no wild card is added to one: "
-                "keep {cards}.",
+                "Your %(meld)s is a completed canasta, and with strict wild cards no wild card is added to one: "
+                "keep %(cards)s.",
                 meld=codes(meld.before),
                 cards=codes(added),
             ),
@@ -237,7 +241,8 @@ def _wild_onto_canasta(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "wild-onto-canasta",
         t(
-            "Your {meld} is a completed canasta, and in {variant} no wild card is ever added to one: keep {cards}.",
+            "Your %(meld)s is a completed canasta, and in %(variant)s no wild card is ever added to "
+            "one: keep %(cards)s.",
             meld=codes(meld.before),
             variant=turn.rules.name,
             cards=codes(added),
@@ -258,9 +263,9 @@ def _strict_five_naturals(meld: Laid, turn: Turn) -> Finding | None:
         "wild-needs-five-naturals",
         tn(
             "After your side's initial meld, with strict wild cards, wild cards go only on a meld of at least "
-            "five natural cards: {meld} has {count} natural card, so keep {cards}.",
+            "five natural cards: %(meld)s has %(count)s natural card, so keep %(cards)s.",
             "After your side's initial meld, with strict wild cards, wild cards go only on a meld of at least "
-            "five natural cards: {meld} has {count} natural cards, so keep {cards}.",
+            "five natural cards: %(meld)s has %(count)s natural cards, so keep %(cards)s.",
             naturals,
             meld=meld.words,
             count=number(naturals),
@@ -294,7 +299,7 @@ def _no_wild_melds(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "wild-meld-not-allowed",
         t(
-            "{meld} is wild cards alone, and {variant} has no melds of wild cards: "
+            "%(meld)s is wild cards alone, and %(variant)s has no melds of wild cards: "
             "a meld needs at least two natural cards of one rank.",
             meld=codes(meld.cards),
             variant=rules.name,
@@ -310,8 +315,8 @@ def _wild_too_small(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "meld-too-small",
         tn(
-            "{meld} is only {count} wild card: a meld of wild cards needs at least {least}.",
-            "{meld} is only {count} wild cards: a meld of wild cards needs at least {least}.",
+            "%(meld)s is only %(count)s wild card: a meld of wild cards needs at least %(least)s.",
+            "%(meld)s is only %(count)s wild cards: a meld of wild cards needs at least %(least)s.",
             len(cards),
             meld=codes(cards),
             count=number(len(cards)),
@@ -328,8 +333,8 @@ def _wild_too_long(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "meld-too-long",
         tn(
-            "{meld} would make {count} wild card: a meld of wild cards stops at {most}.",
-            "{meld} would make {count} wild cards: a meld of wild cards stops at {most}.",
+            "%(meld)s would make %(count)s wild card: a meld of wild cards stops at %(most)s.",
+            "%(meld)s would make %(count)s wild cards: a meld of wild cards stops at %(most)s.",
             len(cards),
             meld=meld.words,
             count=number(len(cards)),
@@ -350,7 +355,7 @@ def _red_three_melded(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "red-three-melded",
-        t("{cards}: red threes are never melded; they are laid out on their own as bonus cards.", cards=codes(reds)),
+        t("%(cards)s: red threes are never melded; they are laid out on their own as bonus cards.", cards=codes(reds)),
         False,
     )
 
@@ -361,7 +366,7 @@ def _threes_never_melded(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "three-melded",
-        t("Threes are never melded in {variant}: they are laid out beside your melds.", variant=turn.rules.name),
+        t("Threes are never melded in %(variant)s: they are laid out beside your melds.", variant=turn.rules.name),
         False,
     )
 
@@ -376,7 +381,7 @@ def _black_threes_mixed(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "black-threes-mixed",
-        t("Black threes are melded only with each other: leave {cards} out.", cards=codes(others)),
+        t("Black threes are melded only with each other: leave %(cards)s out.", cards=codes(others)),
         False,
     )
 
@@ -394,7 +399,7 @@ def _black_threes_count(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "black-threes-count",
-        t("A meld of black threes holds three or four of them, not {count}.", count=number(threes)),
+        t("A meld of black threes holds three or four of them, not %(count)s.", count=number(threes)),
         False,
     )
 
@@ -416,7 +421,7 @@ def _no_sequences(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "mixed-ranks",
         t(
-            "{meld} mixes {ranks}: a meld is cards of one rank.",
+            "%(meld)s mixes %(ranks)s: a meld is cards of one rank.",
             meld=codes(meld.cards),
             ranks=and_list([CARDS[rank].plural for rank in reversed(_ranks(meld))]),
         ),
@@ -429,7 +434,7 @@ def _wild_in_sequence(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "wild-in-sequence",
-        t("A sequence takes no wild cards: leave {wilds} out.", wilds=describe(meld.wilds, lead="the")),
+        t("A sequence takes no wild cards: leave %(wilds)s out.", wilds=describe(meld.wilds, lead="the")),
         False,
     )
 
@@ -444,7 +449,7 @@ def _sequence_needs_suits(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "sequence-needs-suits",
-        t("A sequence is cards of one suit: give the suit of {cards}.", cards=describe(unsuited, lead="the")),
+        t("A sequence is cards of one suit: give the suit of %(cards)s.", cards=describe(unsuited, lead="the")),
         False,
     )
 
@@ -453,7 +458,7 @@ def _sequence_mixed_suits(meld: Laid, turn: Turn) -> Finding | None:
     naturals = meld.naturals
     if len({card.suit for card in naturals}) <= 1:
         return None
-    text = t("{meld} mixes suits: a sequence is one suit.", meld=codes(run_order(naturals)))
+    text = t("%(meld)s mixes suits: a sequence is one suit.", meld=codes(run_order(naturals)))
     return Finding("sequence-mixed-suits", text, False)
 
 
@@ -463,7 +468,7 @@ def _sequence_repeats(meld: Laid, turn: Turn) -> Finding | None:
         return None
     return Finding(
         "sequence-repeats",
-        t("{meld} repeats a rank: a sequence has each rank once.", meld=codes(run_order(naturals))),
+        t("%(meld)s repeats a rank: a sequence has each rank once.", meld=codes(run_order(naturals))),
         False,
     )
 
@@ -477,7 +482,7 @@ def _sequence_gap(meld: Laid, turn: Turn) -> Finding | None:
     return Finding(
         "sequence-gap",
         t(
-            "{meld} has a gap: a sequence runs without one (it lacks {cards}).",
+            "%(meld)s has a gap: a sequence runs without one (it lacks %(cards)s).",
             meld=codes(run_order(meld.naturals)),
             cards=and_list([CARDS[rank].a for rank in missing], commas=False),
         ),
@@ -488,7 +493,7 @@ def _sequence_gap(meld: Laid, turn: Turn) -> Finding | None:
 def _sequence_too_small(meld: Laid, turn: Turn) -> Finding | None:
     if len(meld.cards) >= turn.play.sequence_cards[0]:
         return None
-    text = t("{meld} is too short: a sequence needs at least three cards.", meld=codes(meld.cards))
+    text = t("%(meld)s is too short: a sequence needs at least three cards.", meld=codes(meld.cards))
     return Finding("meld-too-small", text, False)
 
 
@@ -497,8 +502,8 @@ def _sequence_too_long(meld: Laid, turn: Turn) -> Finding | None:
     if len(cards) <= turn.play.sequence_cards[1]:
         return None
     text = tn(
-        "{meld} would be {count} card: a sequence stops at seven.",
-        "{meld} would be {count} cards: a sequence stops at seven.",
+        "%(meld)s would be %(count)s card: a sequence stops at seven.",
+        "%(meld)s would be %(count)s cards: a sequence stops at seven.",
         len(cards),
         meld=meld.words,
         count=number(len(cards)),
@@ -547,19 +552,19 @@ def _meld_words(meld: Laid) -> Text:
         return CARDS[meld.rank].counted(count)
     if meld.kind == "rank":
         # Translators: natural cards with wild cards: "two kings with a joker".
-        return t("{naturals} with {wilds}", naturals=describe(meld.naturals), wilds=describe(meld.wilds, lead="a"))
+        return t("%(naturals)s with %(wilds)s", naturals=describe(meld.naturals), wilds=describe(meld.wilds, lead="a"))
     if meld.kind == "wild":
-        return tn("{count} wild card", "{count} wild cards", count, count=number(count))
+        return tn("%(count)s wild card", "%(count)s wild cards", count, count=number(count))
     if meld.kind == "threes":
         return tn(
-            "{count} black three, melded going out",
-            "{count} black threes, melded going out",
+            "%(count)s black three, melded going out",
+            "%(count)s black threes, melded going out",
             count,
             count=number(count),
         )
     return tn(
-        "a sequence of {count} in {suit}",
-        "a sequence of {count} in {suit}",
+        "a sequence of %(count)s in %(suit)s",
+        "a sequence of %(count)s in %(suit)s",
         count,
         count=number(count),
         suit=SUIT_NAMES[cards[0].suit],
@@ -574,17 +579,21 @@ def _meld_sentence(meld: Laid, size: int) -> Text:
         shown = codes(meld.cards)
         if meld.kind == "run":
             if canasta:
-                return t("{meld} is {what}, {canasta}.", meld=shown, what=what, canasta=canasta)
-            return t("{meld} is {what}.", meld=shown, what=what)
+                return t("%(meld)s is %(what)s, %(canasta)s.", meld=shown, what=what, canasta=canasta)
+            return t("%(meld)s is %(what)s.", meld=shown, what=what)
         if canasta:
-            return t("{meld} is a meld of {what}, {canasta}.", meld=shown, what=what, canasta=canasta)
-        return t("{meld} is a meld of {what}.", meld=shown, what=what)
+            return t("%(meld)s is a meld of %(what)s, %(canasta)s.", meld=shown, what=what, canasta=canasta)
+        return t("%(meld)s is a meld of %(what)s.", meld=shown, what=what)
     added, before = codes(meld.added), codes(meld.before)
     if canasta:
         return t(
-            "{cards} goes on your {meld}: {what}, {canasta}.", cards=added, meld=before, what=what, canasta=canasta
+            "%(cards)s goes on your %(meld)s: %(what)s, %(canasta)s.",
+            cards=added,
+            meld=before,
+            what=what,
+            canasta=canasta,
         )
-    return t("{cards} goes on your {meld}: {what}.", cards=added, meld=before, what=what)
+    return t("%(cards)s goes on your %(meld)s: %(what)s.", cards=added, meld=before, what=what)
 
 
 def melds_findings(touched: Sequence[Laid], turn: Turn) -> list[Finding]:
@@ -610,8 +619,8 @@ def check_meld(rules: Variant, play: PlayRules, position: Position) -> Verdict:
         findings += going_out_by_melding(rules, play, position, touched + untouched, left)
     elif position.whole_hand:
         text = tn(
-            "You keep {count} card: discard one to end your turn.",
-            "You keep {count} cards: discard one to end your turn.",
+            "You keep %(count)s card: discard one to end your turn.",
+            "You keep %(count)s cards: discard one to end your turn.",
             left,
             count=number(left),
         )

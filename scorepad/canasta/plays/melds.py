@@ -67,7 +67,7 @@ class Laid:
     def words(self) -> Text | str:
         """The meld as the reasons name it: ``K-K`` for a new one, "K on your K-K-K" for one added to."""
         if self.before and self.added:
-            return t("{cards} on your {meld}", cards=codes(self.added), meld=codes(self.before))
+            return t("%(cards)s on your %(meld)s", cards=codes(self.added), meld=codes(self.before))
         return codes(self.cards)
 
     def __str__(self) -> str:

@@ -57,7 +57,7 @@ def check_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdict
             verdict = judge(melds)
             shown = "; ".join(codes(meld) for meld in melds)
             return replace(
-                verdict, reasons=(t("Yes: meld {melds} and take the pile.", melds=shown), *verdict.reasons), how=melds
+                verdict, reasons=(t("Yes: meld %(melds)s and take the pile.", melds=shown), *verdict.reasons), how=melds
             )
         failures.append((len(verdict.problems), -(verdict.count or 0), len(failures), melds, verdict))
     if not failures:
@@ -71,7 +71,9 @@ def check_pickup(rules: Variant, play: PlayRules, position: Position) -> Verdict
     elif verdict.count is not None:
         shown = "; ".join(codes(meld) for meld in melds)
         lead = t(
-            "The most you can lay down with the top {card} is {melds}.", card=card_name(position.pile_top), melds=shown
+            "The most you can lay down with the top %(card)s is %(melds)s.",
+            card=card_name(position.pile_top),
+            melds=shown,
         )
         verdict = replace(verdict, reasons=(lead, *verdict.reasons))
     return replace(verdict, reasons=(NO_WAY, *verdict.reasons))
@@ -85,7 +87,7 @@ def _pile_blocked(rules: Variant, position: Position) -> list[Finding]:
         found.append(
             Finding(
                 "pile-top-wild",
-                t("You can never take the pile while a wild card ({card}) is on top.", card=card_name(top)),
+                t("You can never take the pile while a wild card (%(card)s) is on top.", card=card_name(top)),
                 False,
             )
         )
@@ -160,7 +162,7 @@ def _top_unmelded(rules: Variant, top: Card, touched: Sequence[Laid]) -> Finding
     """The top card is melded at once, and never into a sequence (where the variant has them)."""
     if rules.has_sequences and any(m.kind == "run" and any(card.rank == top.rank for card in m.added) for m in touched):
         return Finding("top-in-sequence", TOP_IN_SEQUENCE, False)
-    text = t("To take the pile you must meld the top {card} now.", card=CARDS[top.rank].name)
+    text = t("To take the pile you must meld the top %(card)s now.", card=CARDS[top.rank].name)
     return Finding("top-not-melded", text, False)
 
 
@@ -223,9 +225,9 @@ def _meld_full(way: _TopMeld) -> Finding | None:
     return Finding(
         "pickup-meld-full",
         tn(
-            "Your {meld} has {count} card: a pair and the top {card} would pass {canasta}, "
+            "Your %(meld)s has %(count)s card: a pair and the top %(card)s would pass %(canasta)s, "
             "so you cannot take this pile.",
-            "Your {meld} has {count} cards: a pair and the top {card} would pass {canasta}, "
+            "Your %(meld)s has %(count)s cards: a pair and the top %(card)s would pass %(canasta)s, "
             "so you cannot take this pile.",
             len(before),
             meld=codes(before),
@@ -241,7 +243,9 @@ def _never_onto_canasta(way: _TopMeld) -> Finding | None:
     """Samba: the top card alone goes onto a meld, never onto a completed canasta."""
     if not way.onto_canasta or way.play.pickup_onto_canasta or not way.play.pickup_onto_meld:
         return None
-    text = t("The top {card} never goes onto a completed canasta in {variant}.", card=way.name, variant=way.rules.name)
+    text = t(
+        "The top %(card)s never goes onto a completed canasta in %(variant)s.", card=way.name, variant=way.rules.name
+    )
     return Finding("pickup-onto-canasta", text, False)
 
 
@@ -250,8 +254,8 @@ def _strict_pile_onto_canasta(way: _TopMeld) -> Finding | None:
     if not way.onto_canasta or not way.rules.strict_discard_pile:
         return None
     text = t(
-        "Your {cards} are a completed canasta, and with the strict discard pile no card from the pile is added "
-        "to a canasta: the top {card} cannot go on it.",
+        "Your %(cards)s are a completed canasta, and with the strict discard pile no card from the pile is added "
+        "to a canasta: the top %(card)s cannot go on it.",
         cards=way.names,
         card=way.name,
     )
@@ -264,13 +268,13 @@ def _natural_pair(way: _TopMeld) -> Finding | None:
         return None
     if way.frozen and not way.play.pickup_pair_only:
         text = t(
-            "Two natural {cards} from your hand take the frozen pile with the top {card}.",
+            "Two natural %(cards)s from your hand take the frozen pile with the top %(card)s.",
             cards=way.names,
             card=way.name,
         )
     else:
         text = t(
-            "Two natural {cards} from your hand take the pile with the top {card}.", cards=way.names, card=way.name
+            "Two natural %(cards)s from your hand take the pile with the top %(card)s.", cards=way.names, card=way.name
         )
     return Finding("pickup-pair", text, True)
 
@@ -281,15 +285,15 @@ def _frozen_needs_pair(way: _TopMeld) -> Finding | None:
         return None
     if way.play.pickup_pair_only:
         text = t(
-            "In {variant} the pile is only taken with a natural pair: you need two natural {cards} in your hand; "
-            "you have {held}.",
+            "In %(variant)s the pile is only taken with a natural pair: you need two natural %(cards)s in your hand; "
+            "you have %(held)s.",
             variant=way.rules.name,
             cards=way.names,
             held=way.held,
         )
     else:
         text = t(
-            "The pile is frozen ({why}): you need two natural {cards} in your hand; you have {held}.",
+            "The pile is frozen (%(why)s): you need two natural %(cards)s in your hand; you have %(held)s.",
             why=clause_list(way.frozen),
             cards=way.names,
             held=way.held,
@@ -304,7 +308,7 @@ def _natural_and_wild(way: _TopMeld) -> Finding | None:
     name, names = way.name, way.names
     if not way.play.pickup_with_wild:
         text = t(
-            "One {card} and a wild card do not take the pile in {variant}: you need two natural {cards}.",
+            "One %(card)s and a wild card do not take the pile in %(variant)s: you need two natural %(cards)s.",
             card=name,
             variant=way.rules.name,
             cards=names,
@@ -312,18 +316,18 @@ def _natural_and_wild(way: _TopMeld) -> Finding | None:
         return Finding("pickup-with-wild-off", text, False)
     if not way.rules.pickup_with_wild:
         text = t(
-            "One {card} and a wild card do not take the pile at your table: you need two natural {cards}.",
+            "One %(card)s and a wild card do not take the pile at your table: you need two natural %(cards)s.",
             card=name,
             cards=names,
         )
         return Finding("pickup-with-wild-off", text, False)
     if not way.onto_canasta_ok:
         text = t(
-            "Your {cards} are a completed canasta: at your table only two natural {cards} take the pile onto it.",
+            "Your %(cards)s are a completed canasta: at your table only two natural %(cards)s take the pile onto it.",
             cards=names,
         )
         return Finding("pickup-onto-canasta", text, False)
-    text = t("One natural {card} and a wild card take the pile with the top {card}.", card=name)
+    text = t("One natural %(card)s and a wild card take the pile with the top %(card)s.", card=name)
     return Finding("pickup-natural-wild", text, True)
 
 
@@ -333,16 +337,16 @@ def _onto_meld(way: _TopMeld) -> Finding | None:
     if not before:
         return None
     if not way.play.pickup_onto_meld:
-        text = t("You need two natural {cards} in your hand; you have {held}.", cards=names, held=way.held)
+        text = t("You need two natural %(cards)s in your hand; you have %(held)s.", cards=names, held=way.held)
         return Finding("pickup-needs-pair", text, False)
     if not way.onto_canasta_ok:
         text = t(
-            "Your {cards} are a completed canasta, and at your table the pile is not taken just to add to one: "
-            "you need two natural {cards}.",
+            "Your %(cards)s are a completed canasta, and at your table the pile is not taken just to add to one: "
+            "you need two natural %(cards)s.",
             cards=names,
         )
         return Finding("pickup-onto-canasta", text, False)
-    text = t("The top {card} goes on your {meld}, so you may take the pile.", card=way.name, meld=codes(before))
+    text = t("The top %(card)s goes on your %(meld)s, so you may take the pile.", card=way.name, meld=codes(before))
     return Finding("pickup-onto-meld", text, True)
 
 
@@ -352,21 +356,22 @@ def _no_way(way: _TopMeld) -> Finding:
     with_wild = way.play.pickup_with_wild and way.rules.pickup_with_wild
     if with_wild and way.play.pickup_onto_meld:
         text = t(
-            "To take the pile you need two natural {cards}, one {card} with a wild card, or a meld of {cards} "
-            "on the table; you have {held}.",
+            "To take the pile you need two natural %(cards)s, one %(card)s with a wild card, or a meld of %(cards)s "
+            "on the table; you have %(held)s.",
             **words,
         )
     elif with_wild:
         text = t(
-            "To take the pile you need two natural {cards}, one {card} with a wild card; you have {held}.", **words
+            "To take the pile you need two natural %(cards)s, one %(card)s with a wild card; you have %(held)s.",
+            **words,
         )
     elif way.play.pickup_onto_meld:
         text = t(
-            "To take the pile you need two natural {cards}, or a meld of {cards} on the table; you have {held}.",
+            "To take the pile you need two natural %(cards)s, or a meld of %(cards)s on the table; you have %(held)s.",
             **words,
         )
     else:
-        text = t("To take the pile you need two natural {cards}; you have {held}.", **words)
+        text = t("To take the pile you need two natural %(cards)s; you have %(held)s.", **words)
     return Finding("pickup-no-match", text, False)
 
 

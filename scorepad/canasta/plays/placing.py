@@ -73,7 +73,7 @@ def _chosen(
     lone = lone_wilds(position.melds, rules)
     notes = [
         t(
-            "You choose the meld {cards} goes on: on your {meld} the play is allowed.",
+            "You choose the meld %(cards)s goes on: on your %(meld)s the play is allowed.",
             cards=codes(position.melds[i]),
             meld=_target_words(position, way, i),
         )
@@ -86,9 +86,9 @@ def _chosen(
 def _placement_words(position: Position, way: dict[int, Target], index: int) -> str:
     """Where one group of wild cards goes, in words: on a meld, or as a meld of wild cards of its own."""
     if way[index] == ("melds", index):
-        # Translators: {cards} are wild cards laid down together as a meld of wild cards, e.g. "2H-2C-JK".
-        return t("{cards} as a meld of their own", cards=codes(position.melds[index]))
-    return t("{cards} on your {meld}", cards=codes(position.melds[index]), meld=_target_words(position, way, index))
+        # Translators: %(cards)s are wild cards laid down together as a meld of wild cards, e.g. "2H-2C-JK".
+        return t("%(cards)s as a meld of their own", cards=codes(position.melds[index]))
+    return t("%(cards)s on your %(meld)s", cards=codes(position.melds[index]), meld=_target_words(position, way, index))
 
 
 def _refused_everywhere(position: Position, rules: Variant, tried: list[tuple[dict[int, Target], Verdict]]) -> Verdict:
@@ -111,11 +111,11 @@ def _refused_everywhere(position: Position, rules: Variant, tried: list[tuple[di
         where = and_list([_placement_words(position, way, i) for i in open_wilds])
         for problem in verdict.problems:
             if str(problem.message) in common:
-                # Translators: {cards} are the wild cards sent alone, e.g. "2C and JK"; every meld gives this reason.
-                text = t("Wherever you put {cards}: {reason}", cards=anywhere, reason=problem.message)
+                # Translators: %(cards)s are the wild cards sent alone, e.g. "2C and JK"; every meld gives this reason.
+                text = t("Wherever you put %(cards)s: %(reason)s", cards=anywhere, reason=problem.message)
                 everywhere.add(str(text))
             else:
-                text = t("With {placement}: {reason}", placement=where, reason=problem.message)
+                text = t("With %(placement)s: %(reason)s", placement=where, reason=problem.message)
             found.setdefault(str(text), Violation(problem.code, text, problem.field))
     said = sorted(found.values(), key=lambda problem: str(problem.message) not in everywhere)  # those first
     return replace(first, reasons=tuple(problem.message for problem in said), problems=tuple(said))

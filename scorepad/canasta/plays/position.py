@@ -30,11 +30,11 @@ SCORE_LIMIT = 1_000_000
 BODY_NOT_OBJECT = t("A check is a JSON object.")
 NOT_BOOL_OPENED = t("initial_meld_done is true or false.")
 BAD_SCORE = t("The side's score is a whole number, e.g. 1200.")
-BAD_PILE = t('The pile is an object like {{"top": "K", "size": 12}}.')
+BAD_PILE = t('The pile is an object like {"top": "K", "size": 12}.')
 BAD_SIZE = t("The pile's size is a number of cards, 0 or more.")
 EMPTY_PILE_TOP = t("An empty pile has no top card.")
 NULL_CARD = t("A card is written like 'K' or '3H', not null.")
-BAD_ONTO = t('onto is an object like {{"melds[0]": "table[1]"}}: a wild card sent alone, and the meld it goes on.')
+BAD_ONTO = t('onto is an object like {"melds[0]": "table[1]"}: a wild card sent alone, and the meld it goes on.')
 ONTO_KEY_RANGE = t("There is no such meld in melds.")
 ONTO_PLACE_BAD = t('Name the meld the wild card goes on as "table[N]" or "melds[N]", counting from 0.')
 ONTO_PLACE_RANGE = t("There is no such meld to put the wild card on.")
@@ -77,7 +77,7 @@ class Position:
         problems: list[Violation] = []
         unknown = sorted(str(name) for name in set(data) - set(REQUEST_FIELDS))
         problems += [
-            Violation("unknown-field", t("'{name}' is not a field of a check.", name=name), name) for name in unknown
+            Violation("unknown-field", t("'%(name)s' is not a field of a check.", name=name), name) for name in unknown
         ]
         fields = {
             "action": _action(data, problems),
@@ -127,7 +127,7 @@ def _action(data: Mapping[str, Any], problems: list[Violation]) -> str | None:
     action = data.get("action")
     if not isinstance(action, str) or action not in ACTIONS:
         choices = ", ".join(ACTIONS)
-        text = t("Say what the player wants to do: one of {choices}.", choices=choices)
+        text = t("Say what the player wants to do: one of %(choices)s.", choices=choices)
         problems.append(Violation("bad-action", text, "action"))
     return action
 
@@ -157,7 +157,7 @@ def _pile(data: Mapping[str, Any], problems: list[Violation]) -> tuple[Card | No
         problems.append(Violation("bad-pile", BAD_PILE, "pile"))
         return None, False, None
     for name in sorted(str(name) for name in set(pile) - {"top", "frozen", "size"}):
-        text = t("'{name}' is not a field of the pile.", name=name)
+        text = t("'%(name)s' is not a field of the pile.", name=name)
         problems.append(Violation("unknown-field", text, f"pile.{name}"))
     top = _card(pile.get("top"), "pile.top", problems)
     frozen = _flag(pile, "frozen", "pile.frozen", problems)
@@ -175,7 +175,7 @@ def _flag(data: Mapping[str, Any], name: str, where: str, problems: list[Violati
     if value is None:
         return False
     if not isinstance(value, bool):
-        problems.append(Violation("not-bool", t("{field} is true or false.", field=where), where))
+        problems.append(Violation("not-bool", t("%(field)s is true or false.", field=where), where))
         return False
     return value
 
@@ -195,7 +195,7 @@ def _card_list(value: Any, where: str, problems: list[Violation], required: bool
         return ()
     if not isinstance(value, list) or (required and not value):
         problems.append(
-            Violation("bad-cards", t('{field} is a list of cards, e.g. ["K", "K", "2C"].', field=where), where)
+            Violation("bad-cards", t('%(field)s is a list of cards, e.g. ["K", "K", "2C"].', field=where), where)
         )
         return ()
     cards = [_card(text, f"{where}[{index}]", problems) for index, text in enumerate(value)]
@@ -209,7 +209,7 @@ def _meld_list(value: Any, where: str, problems: list[Violation]) -> tuple[tuple
     if value is None:
         return ()
     if not isinstance(value, list):
-        text = t('{field} is a list of melds, e.g. [["K", "K", "K"]].', field=where)
+        text = t('%(field)s is a list of melds, e.g. [["K", "K", "K"]].', field=where)
         problems.append(Violation("bad-melds", text, where))
         return ()
     melds = []

@@ -80,9 +80,9 @@ def _straight(cards: Sequence[Card]) -> tuple[list[Card], Text | None]:
         return [], None
     text = tn(
         "Not a straight: a straight is one card of each rank from ace to king and a joker, "
-        "so {cards} breaks it (it has no {missing}).",
+        "so %(cards)s breaks it (it has no %(missing)s).",
         "Not a straight: a straight is one card of each rank from ace to king and a joker, "
-        "so {cards} break it (it has no {missing}).",
+        "so %(cards)s break it (it has no %(missing)s).",
         len(extra),
         cards=codes(extra),
         missing=", ".join(missing),
@@ -102,16 +102,16 @@ def _pairs(cards: Sequence[Card]) -> tuple[list[Card], Text | None]:
     if breaking:
         text = tn(
             "Not seven pairs: they are two cards of each of seven ranks, with no joker and no three, "
-            "so {cards} breaks them.",
+            "so %(cards)s breaks them.",
             "Not seven pairs: they are two cards of each of seven ranks, with no joker and no three, "
-            "so {cards} break them.",
+            "so %(cards)s break them.",
             len(breaking),
             cards=codes(breaking),
         )
         return breaking, text
     if "2" in by_rank and not ("7" in by_rank and "A" in by_rank):
         text = t(
-            "Not seven pairs: a pair of twos ({cards}) is allowed only with a pair of sevens and a pair of aces.",
+            "Not seven pairs: a pair of twos (%(cards)s) is allowed only with a pair of sevens and a pair of aces.",
             cards=codes(by_rank["2"]),
         )
         return by_rank["2"], text
@@ -138,9 +138,9 @@ def _garbage(cards: Sequence[Card]) -> tuple[list[Card], Text | None]:
         return [], None
     text = tn(
         "Not garbage: garbage is two fours of a kind and two threes of a kind, with no wild card and no three, "
-        "so {cards} breaks it.",
+        "so %(cards)s breaks it.",
         "Not garbage: garbage is two fours of a kind and two threes of a kind, with no wild card and no three, "
-        "so {cards} break it.",
+        "so %(cards)s break it.",
         max(len(breaking), 1),
         cards=codes(breaking) if breaking else codes(cards),
     )
@@ -170,8 +170,8 @@ def _whole_hand(rules: Variant, position: Position) -> Finding:
     cards = position.hand
     if len(cards) != HAND_SIZE:
         text = tn(
-            "A special hand is the whole hand of {most} cards after drawing: you hold {count} card.",
-            "A special hand is the whole hand of {most} cards after drawing: you hold {count} cards.",
+            "A special hand is the whole hand of %(most)s cards after drawing: you hold %(count)s card.",
+            "A special hand is the whole hand of %(most)s cards after drawing: you hold %(count)s cards.",
             len(cards),
             most=HAND_SIZE,
             count=number(len(cards)),
@@ -181,7 +181,7 @@ def _whole_hand(rules: Variant, position: Position) -> Finding:
     kind = special_hand(cards)
     if kind is not None:
         text = t(
-            "{cards} is a special hand: {name}. Your side scores {value} for this hand in place of everything "
+            "%(cards)s is a special hand: %(name)s. Your side scores %(value)s for this hand in place of everything "
             "else; the other side scores as usual.",
             cards=codes(cards),
             name=SPECIAL_HAND_LABELS[kind],

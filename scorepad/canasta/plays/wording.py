@@ -22,7 +22,7 @@ from ..text import Text, and_list, t, tn, tp
 
 NUMBERS = (
     # Translators: number words, as in "two kings" or "at most three"; "no" is zero ("no cards").
-    # Where a word would not agree with a feminine noun ("duas"), write {n} (digits) instead of {count}.
+    # Where a word would not agree with a feminine noun ("duas"), write %(n)s (digits) instead of %(count)s.
     tp("count", "no"), tp("count", "one"), tp("count", "two"), tp("count", "three"), tp("count", "four"),
     tp("count", "five"), tp("count", "six"), tp("count", "seven"), tp("count", "eight"),
     tp("count", "nine"), tp("count", "ten"), tp("count", "eleven"), tp("count", "twelve"),
@@ -57,67 +57,67 @@ class CardWords:
 
 CARDS = {
     "A": CardWords.of(
-        # Translators: card names. {count} is a number word ("two"), {n} the same number in digits.
+        # Translators: card names. %(count)s is a number word ("two"), %(n)s the same number in digits.
         # The "a" / "the" forms carry the article that agrees with the card: "una reina", "el comodín".
-        lambda n: tn("ace", "aces", n), lambda n, c: tn("one ace", "{count} aces", n, count=c),
+        lambda n: tn("ace", "aces", n), lambda n, c: tn("one ace", "%(count)s aces", n, count=c),
         a=t("an ace"), the=t("the ace"), none=t("no aces"),
     ),
     "K": CardWords.of(
-        lambda n: tn("king", "kings", n), lambda n, c: tn("one king", "{count} kings", n, count=c),
+        lambda n: tn("king", "kings", n), lambda n, c: tn("one king", "%(count)s kings", n, count=c),
         a=t("a king"), the=t("the king"), none=t("no kings"),
     ),
     "Q": CardWords.of(
-        lambda n: tn("queen", "queens", n), lambda n, c: tn("one queen", "{count} queens", n, count=c),
+        lambda n: tn("queen", "queens", n), lambda n, c: tn("one queen", "%(count)s queens", n, count=c),
         a=t("a queen"), the=t("the queen"), none=t("no queens"),
     ),
     "J": CardWords.of(
-        lambda n: tn("jack", "jacks", n), lambda n, c: tn("one jack", "{count} jacks", n, count=c),
+        lambda n: tn("jack", "jacks", n), lambda n, c: tn("one jack", "%(count)s jacks", n, count=c),
         a=t("a jack"), the=t("the jack"), none=t("no jacks"),
     ),
     "10": CardWords.of(
-        lambda n: tn("ten", "tens", n), lambda n, c: tn("one ten", "{count} tens", n, count=c),
+        lambda n: tn("ten", "tens", n), lambda n, c: tn("one ten", "%(count)s tens", n, count=c),
         a=t("a ten"), the=t("the ten"), none=t("no tens"),
     ),
     "9": CardWords.of(
-        lambda n: tn("nine", "nines", n), lambda n, c: tn("one nine", "{count} nines", n, count=c),
+        lambda n: tn("nine", "nines", n), lambda n, c: tn("one nine", "%(count)s nines", n, count=c),
         a=t("a nine"), the=t("the nine"), none=t("no nines"),
     ),
     "8": CardWords.of(
-        lambda n: tn("eight", "eights", n), lambda n, c: tn("one eight", "{count} eights", n, count=c),
+        lambda n: tn("eight", "eights", n), lambda n, c: tn("one eight", "%(count)s eights", n, count=c),
         a=t("an eight"), the=t("the eight"), none=t("no eights"),
     ),
     "7": CardWords.of(
-        lambda n: tn("seven", "sevens", n), lambda n, c: tn("one seven", "{count} sevens", n, count=c),
+        lambda n: tn("seven", "sevens", n), lambda n, c: tn("one seven", "%(count)s sevens", n, count=c),
         a=t("a seven"), the=t("the seven"), none=t("no sevens"),
     ),
     "6": CardWords.of(
-        lambda n: tn("six", "sixes", n), lambda n, c: tn("one six", "{count} sixes", n, count=c),
+        lambda n: tn("six", "sixes", n), lambda n, c: tn("one six", "%(count)s sixes", n, count=c),
         a=t("a six"), the=t("the six"), none=t("no sixes"),
     ),
     "5": CardWords.of(
-        lambda n: tn("five", "fives", n), lambda n, c: tn("one five", "{count} fives", n, count=c),
+        lambda n: tn("five", "fives", n), lambda n, c: tn("one five", "%(count)s fives", n, count=c),
         a=t("a five"), the=t("the five"), none=t("no fives"),
     ),
     "4": CardWords.of(
-        lambda n: tn("four", "fours", n), lambda n, c: tn("one four", "{count} fours", n, count=c),
+        lambda n: tn("four", "fours", n), lambda n, c: tn("one four", "%(count)s fours", n, count=c),
         a=t("a four"), the=t("the four"), none=t("no fours"),
     ),
     "2": CardWords.of(
-        lambda n: tn("two", "twos", n), lambda n, c: tn("one two", "{count} twos", n, count=c),
+        lambda n: tn("two", "twos", n), lambda n, c: tn("one two", "%(count)s twos", n, count=c),
         a=t("a two"), the=t("the two"), none=t("no twos"),
     ),
     JOKER: CardWords.of(
-        lambda n: tn("joker", "jokers", n), lambda n, c: tn("one joker", "{count} jokers", n, count=c),
+        lambda n: tn("joker", "jokers", n), lambda n, c: tn("one joker", "%(count)s jokers", n, count=c),
         a=t("a joker"), the=t("the joker"), none=t("no jokers"),
     ),
     "red3": CardWords.of(
         lambda n: tn("red three", "red threes", n),
-        lambda n, c: tn("one red three", "{count} red threes", n, count=c),
+        lambda n, c: tn("one red three", "%(count)s red threes", n, count=c),
         a=t("a red three"), the=t("the red three"), none=t("no red threes"),
     ),
     "black3": CardWords.of(
         lambda n: tn("black three", "black threes", n),
-        lambda n, c: tn("one black three", "{count} black threes", n, count=c),
+        lambda n, c: tn("one black three", "%(count)s black threes", n, count=c),
         a=t("a black three"), the=t("the black three"), none=t("no black threes"),
     ),
 }  # fmt: skip

@@ -91,7 +91,7 @@ def _check_entrants(entrants: Sequence[str], most: int = MOST_TABLES * 2) -> Non
     if not 2 <= len(entrants) <= most:
         raise MovementError(
             "entrant-count",
-            t("This seating needs from 2 to {most} entrants, not {count}.", most=most, count=len(entrants)),
+            t("This seating needs from 2 to %(most)s entrants, not %(count)s.", most=most, count=len(entrants)),
         )
 
 
@@ -131,8 +131,8 @@ def next_mitchell_round(previous: Seating) -> Seating:
 def _too_short(tables: int, rounds: int) -> Text:
     """A Mitchell of ``tables`` tables asked for more rounds (one table: "1 table gives 1 round")."""
     return tn(
-        "A Mitchell of {tables} table gives {tables} round without a repeat, not {rounds}.",
-        "A Mitchell of {tables} tables gives {tables} rounds without a repeat, not {rounds}.",
+        "A Mitchell of %(tables)s table gives %(tables)s round without a repeat, not %(rounds)s.",
+        "A Mitchell of %(tables)s tables gives %(tables)s rounds without a repeat, not %(rounds)s.",
         tables,
         tables=tables,
         rounds=rounds,
@@ -166,7 +166,7 @@ def round_robin(order: Sequence[str], round_number: int) -> Seating:
     circle = [*order, None] if len(order) % 2 else list(order)
     size = len(circle)
     if not 1 <= round_number <= size - 1:
-        message = t("A round robin of {count} entrants has rounds 1 to {last}.", count=len(order), last=size - 1)
+        message = t("A round robin of %(count)s entrants has rounds 1 to %(last)s.", count=len(order), last=size - 1)
         raise MovementError("no-such-round", message, "round")
     fixed, others = circle[-1], circle[:-1]
     start = ((round_number - 1) * (size // 2)) % (size - 1)
@@ -242,7 +242,7 @@ def _pairing_greedy(players: list[str], met: set[frozenset[str]]) -> list[tuple[
 def late_arrival(seating: Seating, entrant: str) -> Seating:
     """A late arrival, before the round starts: the empty seat of a bye table, or a new table of their own."""
     if entrant in seating.entrants:
-        raise MovementError("already-seated", t("{entrant} is already seated in this round.", entrant=entrant))
+        raise MovementError("already-seated", t("%(entrant)s is already seated in this round.", entrant=entrant))
     tables = list(seating.tables)
     for index, table in enumerate(tables):
         if table.is_bye and table.seated:
@@ -284,7 +284,7 @@ def plan_problems(settings: EventSettings, entrants: int, seated: Sequence[Seati
         largest = MOST_ROUND_ROBIN - 1  # ten entrants meet in nine rounds
         if entrants > MOST_ROUND_ROBIN:
             message = t(
-                "A round robin seats at most {most} entrants, not {count}: choose another movement.",
+                "A round robin seats at most %(most)s entrants, not %(count)s: choose another movement.",
                 most=MOST_ROUND_ROBIN,
                 count=entrants,
             )
@@ -293,7 +293,7 @@ def plan_problems(settings: EventSettings, entrants: int, seated: Sequence[Seati
             largest = entrants if entrants % 2 else entrants - 1
         if rounds > largest:
             message = t(
-                "A round robin of {count} entrants has {last} rounds, not {rounds}.",
+                "A round robin of %(count)s entrants has %(last)s rounds, not %(rounds)s.",
                 count=entrants or MOST_ROUND_ROBIN,
                 last=largest,
                 rounds=rounds,

@@ -100,10 +100,10 @@ def _choice(value: Any, choices: tuple[str, ...], where: str) -> list[Violation]
     return [
         problem(
             "bad-choice",
-            # Translators: {field} is the setting as stored (rounds, bye.kind) and {choices} its
+            # Translators: %(field)s is the setting as stored (rounds, bye.kind) and %(choices)s its
             # codes; keep both as they are.
             t(
-                "{field} must be one of {choices}, not {value}.",
+                "%(field)s must be one of %(choices)s, not %(value)s.",
                 field=where,
                 choices=", ".join(choices),
                 value=shown(value),
@@ -116,14 +116,17 @@ def _choice(value: Any, choices: tuple[str, ...], where: str) -> list[Violation]
 def _whole(value: Any, low: int, high: int | None, where: str) -> list[Violation]:
     if isinstance(value, int) and not isinstance(value, bool) and value >= low and (high is None or value <= high):
         return []
-    # Translators: {field} is the setting as stored (rounds, bye.score); keep it as it is.
+    # Translators: %(field)s is the setting as stored (rounds, bye.score); keep it as it is.
     if high is None:
         message = t(
-            "{field} must be a whole number of at least {low}, not {value}.", field=where, low=low, value=shown(value)
+            "%(field)s must be a whole number of at least %(low)s, not %(value)s.",
+            field=where,
+            low=low,
+            value=shown(value),
         )
     else:
         message = t(
-            "{field} must be a whole number from {low} to {high}, not {value}.",
+            "%(field)s must be a whole number from %(low)s to %(high)s, not %(value)s.",
             field=where,
             low=low,
             high=high,
@@ -180,7 +183,7 @@ class VictoryPoints:
         """Every reason this is not a usable table: bands growing, shares from an even split up."""
         found = _whole(self.total, 2, 1000, f"{where}.total")
         if len(self.bands) > MOST_BANDS:
-            message = t("The table may have at most {most} bands.", most=MOST_BANDS)
+            message = t("The table may have at most %(most)s bands.", most=MOST_BANDS)
             return [*found, problem("too-many-bands", message, f"{where}.bands")]
         if found or not self.bands:
             return found + ([] if self.bands else [problem("no-bands", t("The table needs at least one band."), where)])
@@ -193,7 +196,7 @@ class VictoryPoints:
                 problem(
                     "draw-not-even",
                     t(
-                        "The first band must split the {total} points evenly: a draw gives both the same.",
+                        "The first band must split the %(total)s points evenly: a draw gives both the same.",
                         total=self.total,
                     ),
                     f"{where}.bands[0]",
@@ -208,7 +211,7 @@ class VictoryPoints:
                         "bands-out-of-order",
                         t(
                             "Each band must reach a larger difference than the one before, and give "
-                            "the winner at least as much, at most {total}.",
+                            "the winner at least as much, at most %(total)s.",
                             total=self.total,
                         ),
                         place,
@@ -267,8 +270,8 @@ class RoundLength:
         ):
             path = f"{where}.warning"
             message = t(
-                # Translators: {field} is the setting as stored (round_length.warning); keep it as it is.
-                "{field} must be a whole number of minutes shorter than the round, not {value}.",
+                # Translators: %(field)s is the setting as stored (round_length.warning); keep it as it is.
+                "%(field)s must be a whole number of minutes shorter than the round, not %(value)s.",
                 field=path,
                 value=shown(self.warning),
             )
@@ -385,7 +388,7 @@ class EventSettings:
         unknown = sorted(map(str, set(data) - known))
         # The first few unknown names are enough to see the mistake; a flood of them costs no more.
         found = [
-            problem("unknown-setting", t("There is no setting {field}.", field=name), name) for name in unknown[:5]
+            problem("unknown-setting", t("There is no setting %(field)s.", field=name), name) for name in unknown[:5]
         ]
         values = {name: value for name, value in data.items() if name in known}
         parts = {"round_length": RoundLength, "victory_points": VictoryPoints, "bye": ByeRule, "season": SeasonRules}
@@ -409,17 +412,17 @@ class EventSettings:
 def _part(part: type, data: Any, where: str) -> tuple[Any, list[Violation]]:
     """One nested setting read from its dict, or the reasons it cannot be."""
     if not isinstance(data, Mapping):
-        return None, [problem("not-an-object", t("{field} must be an object.", field=where), where)]
+        return None, [problem("not-an-object", t("%(field)s must be an object.", field=where), where)]
     known = {spec.name for spec in dataclasses.fields(part)}
     unknown = sorted(map(str, set(data) - known))
     if unknown:
         path = f"{where}.{unknown[0]}"  # a setting's path, not words
-        return None, [problem("unknown-setting", t("There is no setting {field}.", field=path), path)]
+        return None, [problem("unknown-setting", t("There is no setting %(field)s.", field=path), path)]
     if part is VictoryPoints and "bands" in data:
         bands = data["bands"]
         path = f"{where}.bands"
         if not isinstance(bands, list) or not all(isinstance(band, list) and len(band) == 2 for band in bands):
-            message = t("{field} must be a list of [largest difference, winner's share] pairs.", field=path)
+            message = t("%(field)s must be a list of [largest difference, winner's share] pairs.", field=path)
             return None, [problem("bad-bands", message, path)]
         data = {**data, "bands": tuple(tuple(band) for band in bands)}
     try:
@@ -427,7 +430,7 @@ def _part(part: type, data: Any, where: str) -> tuple[Any, list[Violation]]:
     except InvalidError as error:
         return None, [replaced_field(v, where) for v in error.violations]
     except TypeError:  # a type the checks could not compare
-        return None, [problem("bad-setting", t("{field} holds a value of the wrong kind.", field=where), where)]
+        return None, [problem("bad-setting", t("%(field)s holds a value of the wrong kind.", field=where), where)]
     return value, []
 
 
@@ -440,7 +443,7 @@ def replaced_field(violation: Violation, where: str) -> Violation:
 def _text(value: Any, where: str) -> list[Violation]:
     if isinstance(value, str) and value.strip() and len(value) <= 200:
         return []
-    return [problem("bad-text", t("{field} must be a text of 1 to 200 characters.", field=where), where)]
+    return [problem("bad-text", t("%(field)s must be a text of 1 to 200 characters.", field=where), where)]
 
 
 def _date(value: Any) -> list[Violation]:
@@ -448,7 +451,7 @@ def _date(value: Any) -> list[Violation]:
         datetime.date.fromisoformat(value)
     except (TypeError, ValueError):
         return [
-            problem("bad-date", t("date must be a date written 2026-11-26, not {value}.", value=shown(value)), "date")
+            problem("bad-date", t("date must be a date written 2026-11-26, not %(value)s.", value=shown(value)), "date")
         ]
     return []
 
@@ -463,7 +466,7 @@ def _variant(key: Any, house_rules: Any) -> list[Violation]:
     sizes = set(rules.players_per_side)
     if rules.sides != 2 or len(sizes) != 1:
         message = t(
-            "A club night seats two sides of the same size at each table; {variant} does not.", variant=rules.name
+            "A club night seats two sides of the same size at each table; %(variant)s does not.", variant=rules.name
         )
         return [problem("variant-not-for-club-night", message, "variant")]
     return []
