@@ -13,7 +13,7 @@ from scorepad.canasta.text import Text
 from scorepad.club.core import EventSettings
 from scorepad.club.core.settings import CHOICE_LABELS
 
-CLUB_NIGHT = Path(__file__).parents[1] / "scorepad" / "clubnight"
+CLUB_NIGHT = Path(__file__).parents[1] / "scorepad" / "club" / "core"  # was scorepad/clubnight
 TRANSLATIONS = Path(__file__).parents[1] / "scorepad" / "translations"
 
 
@@ -23,6 +23,10 @@ def test_every_message_in_the_module_is_translatable(path, monkeypatch):
     for maker in ("problem", "MovementError"):
         monkeypatch.setitem(test_translatable.MESSAGE_ARGUMENTS, maker, ((1, "message"),))
     assert test_translatable.message_problems(path.read_text(), path.name) == []
+
+
+def test_the_modules_checked_are_there():
+    assert len(sorted(CLUB_NIGHT.glob("*.py"))) >= 5  # an empty list would check nothing and pass
 
 
 def test_the_check_catches_an_english_only_problem(monkeypatch):
