@@ -221,6 +221,32 @@ def test_german_writes_das_canasta_and_a_side_is_a_partei():
     assert not wrong
 
 
+def test_german_calls_a_club_round_durchgang_and_leaves_runde_to_the_hand():
+    """Issue 30: German said "Runde" for a club night's round and for a hand, so a club table read
+    "Runde 1 von 2" over "Runde 1 eintragen". The round is "Durchgang" (docs/translating.md)."""
+    said = {message.id: message.string for message in catalogue("de") if message.id}
+    assert said["Round %(number)s of %(rounds)s"] == "Durchgang %(number)s von %(rounds)s"
+    assert said["Enter hand %(number)s"] == "Runde %(number)s eintragen"
+    assert said["%(field)s: a round is closed only once started."] == (
+        "%(field)s: ein Durchgang wird erst geschlossen, wenn er begonnen hat."
+    )
+    assert said["Every hand of the round is played: confirm the result."] == (
+        "Alle Spiele des Durchgangs sind gespielt: bestätigt das Ergebnis."
+    )
+    club_round = re.compile(r"\brounds?\b(?! robin)", re.I)  # "round robin" is "Jeder gegen jeden"
+    wrong = []
+    for message in catalogue("de"):
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        about_a_round = bool(club_round.search(" ".join(ids)))
+        for string in strings:
+            if about_a_round and (re.search(r"\bRunden?\b", string) or "Durchg" not in string):
+                wrong.append(string)
+            if not about_a_round and "Durchg" in string:
+                wrong.append(string)
+    assert not wrong
+
+
 def test_brazil_shares_and_spain_says_who_won_as_a_sentence():
     assert {m.id: m.string for m in catalogue("pt_BR") if m.id}["Share"] == "Compartilhar"
     spanish = {m.id: m.string for m in catalogue("es") if m.id}
