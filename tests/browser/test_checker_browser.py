@@ -1,6 +1,7 @@
 """The "Can I?" page in Chromium at phone size: taps, the htmx swap, and the same page without JS."""
 
 import pytest
+from playwright.sync_api import expect
 
 from browser.waiting import wait_until
 
@@ -138,3 +139,13 @@ def test_the_language_switch_comes_back_to_the_cards_tapped(page, live_server):
     page.wait_for_selector("#verdict.yes")
     assert answer(page) == "Ja"
     assert page.locator('input[name="hand"]').input_value() == "7 7 JK"
+
+
+def test_the_checker_reached_by_a_link_has_its_own_stylesheet(page, live_server):
+    """A boosted link swaps the body only: the checker's stylesheet, kept in the head, never loaded
+    when the checker was opened from the home page (its taps stood unstyled until a reload)."""
+    page.goto(f"{live_server}/")
+    page.get_by_role("link", name="Can I? (rules checker)").click()
+    expect(page.locator("form.checker")).to_be_visible()
+    loaded = page.evaluate("[...document.styleSheets].map(sheet => sheet.href || '').join(' ')")
+    assert "checker.css" in loaded, loaded

@@ -64,3 +64,24 @@ def test_a_second_laptop_with_an_older_page_is_told_what_changed(browser, live_s
     expect(other.locator("#table-3").get_by_role("link", name="Sheet")).to_have_count(0)
     first.close()
     second.close()
+
+
+def test_a_name_of_one_long_word_stays_on_a_phone_with_its_corrections_open(browser, live_server):
+    """The whole evening (issue 30): a 100-letter name with no space pushed the Remove button past
+    the edge of a 390 px phone once "Correct" was open. The dashboard is reached by links, as an
+    organiser reaches it: a boosted link swaps the body only, and the club's stylesheet was in the
+    head, so it never loaded (the page stood unstyled until a reload)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    sign_in(page, live_server)
+    create_night(page, live_server)
+    long_name = "W" * 100  # the longest name the form takes, and the widest letter
+    enter(page, long_name, "Cy & Di")
+    entrant = page.locator("ol.entrants > li").nth(0)
+    entrant.locator("summary").click()
+    remove = entrant.get_by_role("button", name=f"Remove {long_name}")
+    expect(remove).to_be_visible()
+    box = remove.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
