@@ -490,7 +490,7 @@ class SlowMatchLifecycle(MatchLifecycle):
 
 
 SlowMatchLifecycle.TestCase.settings = settings(
-    max_examples=500,
+    max_examples=300,
     stateful_step_count=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

@@ -92,7 +92,7 @@ def test_export_then_import_shows_the_same_match(data, played):
 
 
 @pytest.mark.slow
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), matches())
 def test_export_then_import_shows_the_same_match_over_many_more_matches(data, played):
     export_then_import(data, played)
