@@ -14,14 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -34,22 +31,9 @@ import load  # noqa: E402
 def serving(root: Path, database: Path, port: int):
     """``scorepad serve`` of the tree at ``root`` (its own code first on the path)."""
     command = [sys.executable, "-m", "scorepad.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    env = {**os.environ, "FLASK_DATABASE": str(database), "FLASK_SECRET_KEY": "bench", "PYTHONPATH": str(root)}
-    process = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                load.socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"{root} did not start") from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    env = {"FLASK_DATABASE": str(database), "FLASK_SECRET_KEY": "bench", "PYTHONPATH": str(root)}
+    with load.running(command, port, env=env, cwd=root) as url:
+        yield url
 
 
 def main() -> None:

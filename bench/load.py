@@ -134,11 +134,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(command: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[str]:
-    """Start a server on loopback, wait until it answers, and always stop it."""
+def running(command: list[str], port: int, env: dict[str, str] | None = None, cwd: Path | None = None) -> Iterator[str]:
+    """Start a server on loopback (in ``cwd``, this tree by default), wait until it answers, and always stop it."""
     process = subprocess.Popen(
         command,
-        cwd=ROOT,
+        cwd=cwd or ROOT,
         env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
